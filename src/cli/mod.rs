@@ -1,0 +1,124 @@
+//! Command-line parsing and dispatch. Flags are parsed into plain structs (clap
+//! derive), then turned into a [`bashgate::Gate`]; errors map to exit codes here only.
+
+mod check;
+mod rules;
+
+use bashgate::{Gate, GateBuilder, Mode};
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+/// Exit code for usage errors (sysexits EX_USAGE).
+pub const EXIT_USAGE: i32 = 64;
+/// Exit code for unreadable input or config (sysexits EX_DATAERR / EX_CONFIG).
+pub const EXIT_CONFIG: i32 = 78;
+
+#[derive(Parser)]
+#[command(
+    name = "bashgate",
+    version,
+    about = "Decides whether a bash command an AI coding agent wants to run may run"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Judge one command. Exit 0 = allow, 1 = ask, 2 = deny.
+    Check(check::CheckArgs),
+    /// List every rule: code, name, default decision, summary.
+    Rules,
+    /// Show a rule's documentation (`bashgate explain BG101`).
+    Explain {
+        /// The rule's code or name.
+        code: String,
+    },
+}
+
+/// Policy flags shared by the commands that judge.
+#[derive(Args, Clone, Debug, Default)]
+pub struct PolicyArgs {
+    /// The project root (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// A folder outside the root that may be read and written (repeatable).
+    #[arg(long = "allow-path", value_name = "DIR")]
+    pub allow_path: Vec<PathBuf>,
+    /// A folder outside the root that may be read (repeatable).
+    #[arg(long = "read-only-path", value_name = "DIR")]
+    pub read_only_path: Vec<PathBuf>,
+    /// A config file applied after the discovered ones (repeatable).
+    #[arg(long, value_name = "FILE")]
+    pub config: Vec<PathBuf>,
+    /// safe (default), trusted, strict or audit.
+    #[arg(long, value_parser = parse_mode)]
+    pub mode: Option<Mode>,
+    /// Do not read the user's config file or the root's bashgate.toml.
+    #[arg(long)]
+    pub no_config: bool,
+}
+
+fn parse_mode(s: &str) -> Result<Mode, String> {
+    Mode::parse(s)
+        .ok_or_else(|| format!("unknown mode `{s}` (expected safe, trusted, strict or audit)"))
+}
+
+impl PolicyArgs {
+    /// Builds the gate: root, discovered config, `--config` files, then flags.
+    pub fn gate(&self) -> Result<Gate, String> {
+        let mut builder = GateBuilder::default();
+        if let Some(root) = &self.root {
+            if !root.is_dir() {
+                return Err(format!("--root {}: not a directory", root.display()));
+            }
+            builder = builder.root(root);
+        }
+        if !self.no_config {
+            builder = builder.discover_config();
+        }
+        for file in &self.config {
+            builder = builder.config_file(file);
+        }
+        for path in &self.allow_path {
+            builder = builder.allow_path(absolute(path));
+        }
+        for path in &self.read_only_path {
+            builder = builder.read_only_path(absolute(path));
+        }
+        if let Some(mode) = self.mode {
+            builder = builder.mode(mode);
+        }
+        builder.try_build().map_err(|e| e.to_string())
+    }
+}
+
+fn absolute(path: &std::path::Path) -> PathBuf {
+    let joined = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir().unwrap_or_default().join(path)
+    };
+    std::fs::canonicalize(&joined).unwrap_or(joined)
+}
+
+/// Parses the command line and runs it; returns the process exit code.
+pub fn run() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = match e.kind() {
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => 0,
+                _ => EXIT_USAGE,
+            };
+            let _ = e.print();
+            return code;
+        }
+    };
+    match cli.command {
+        Command::Check(args) => check::run(&args),
+        Command::Rules => rules::list(),
+        Command::Explain { code } => rules::explain(&code),
+    }
+}

@@ -1,0 +1,222 @@
+//! The record the walker produces for every place a program starts: a
+//! [`SimpleCommand`], with the words bash would build, the program that actually runs
+//! after wrappers are unwrapped, its assignments and redirects, and where it stands.
+
+use crate::verdict::Span;
+use crate::word::Word;
+use std::path::PathBuf;
+
+/// Standard system binary folders: a program named by a path in one of these is the
+/// same program as its basename (`/bin/rm` is `rm`). Any other path is a different
+/// program (`./cat` is not `cat`).
+pub const SYSTEM_BIN_DIRS: &[&str] = &[
+    "/bin",
+    "/usr/bin",
+    "/usr/local/bin",
+    "/sbin",
+    "/usr/sbin",
+    "/usr/local/sbin",
+];
+
+/// One simple command, at any depth of the script.
+#[derive(Clone, Debug)]
+pub struct SimpleCommand {
+    /// The words as bash builds them (brace expansion of static words applied).
+    pub words: Vec<Word>,
+    /// Index into `words` of the program that runs after unwrapping wrappers; `None`
+    /// when no program starts (assignments only, `command -v x`, redirects only).
+    pub program: Option<usize>,
+    /// Indices into `words` of the wrappers passed through (`sudo`, `env`, `xargs`...).
+    pub wrappers: Vec<usize>,
+    /// `NAME=value` words: prefixes of the command, `env NAME=value`, and the
+    /// arguments of declaration commands (`export NAME=value`).
+    pub assignments: Vec<Assignment>,
+    /// Redirects attached to this command.
+    pub redirects: Vec<Redirect>,
+    /// Byte range of the whole command in the original text.
+    pub span: Span,
+    /// Where the command stands.
+    pub context: Context,
+    /// What kind of syntax produced the record.
+    pub origin: Origin,
+    /// A script this command runs from a string, heredoc or stdin.
+    pub script: Option<InlineScript>,
+}
+
+/// The syntax a record came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// An ordinary simple command.
+    Simple,
+    /// `export`, `declare`, `typeset`, `local`, `readonly`, `unset`.
+    Declaration,
+    /// A command run by another one: `find -exec CMD ;`, named by the outer program.
+    Embedded(String),
+    /// `[[ ... ]]` or `[ ... ]`: words are the operands.
+    Test,
+    /// Redirects or assignments with no command (`2>/dev/null`, `x=1`,
+    /// `{ ...; } > file`).
+    Bare,
+}
+
+/// A script carried by a command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InlineScript {
+    /// Static text that was parsed and walked: its commands are in the same walk,
+    /// one nesting level deeper.
+    Parsed {
+        /// Where the script text is in the original command.
+        span: Span,
+    },
+    /// A script string only known at run time (`bash -c "$X"`, `eval "$(tool)"`).
+    Dynamic {
+        /// Where it is.
+        span: Span,
+    },
+    /// A shell that reads its script from stdin whose content is unknown
+    /// (`curl ... | sh`, `sh < file`).
+    UnknownStdin {
+        /// The shell's word.
+        span: Span,
+    },
+}
+
+/// `NAME=value` (or `NAME+=value`).
+#[derive(Clone, Debug)]
+pub struct Assignment {
+    /// The variable's name.
+    pub name: String,
+    /// The value word, when there is one (`export X` has none).
+    pub value: Option<Word>,
+    /// Byte range of the whole assignment.
+    pub span: Span,
+}
+
+/// A redirect: `>`, `>>`, `<`, `2>`, `&>`, `<>`, `>|`, `<<<`, `<<`, fd duplication.
+#[derive(Clone, Debug)]
+pub struct Redirect {
+    /// The operator as written (`>`, `>>`, `&>`, `<<<`, `<<`, `>&`...).
+    pub operator: String,
+    /// The file descriptor written before the operator, if any.
+    pub fd: Option<String>,
+    /// The target word (a file, or an fd number for duplications); for here-strings
+    /// the string. `None` for heredocs.
+    pub target: Option<Word>,
+    /// For heredocs: the body's text when static (quoted delimiter, or no expansions).
+    pub heredoc: Option<Heredoc>,
+    /// Byte range of the redirect.
+    pub span: Span,
+}
+
+impl Redirect {
+    /// True when the redirect writes to its target (`>`, `>>`, `&>`, `<>`, `>|`...).
+    pub fn writes(&self) -> bool {
+        self.operator.contains('>') && !self.operator.contains("<<")
+    }
+
+    /// True for fd duplications and closes (`2>&1`, `>&2`, `<&-`).
+    pub fn is_fd_duplication(&self) -> bool {
+        let dup = matches!(self.operator.as_str(), ">&" | "<&" | ">&-" | "<&-");
+        let numeric = self
+            .target
+            .as_ref()
+            .and_then(Word::static_value)
+            .is_some_and(|t| t == "-" || t.chars().all(|c| c.is_ascii_digit()));
+        dup && (numeric || self.target.is_none())
+    }
+}
+
+/// A heredoc's body.
+#[derive(Clone, Debug)]
+pub struct Heredoc {
+    /// The body's text when bash would not expand anything in it.
+    pub static_text: Option<String>,
+    /// Byte range of the body.
+    pub span: Span,
+}
+
+/// Where a command stands in the script.
+#[derive(Clone, Debug, Default)]
+pub struct Context {
+    /// How many nested scripts (`bash -c`, `eval`, heredoc into a shell) deep.
+    pub nesting: u32,
+    /// Inside `$(...)`, backticks or `<(...)`.
+    pub in_substitution: bool,
+    /// A stage of a pipeline.
+    pub in_pipeline: bool,
+    /// Its stdin comes from the previous pipeline stage.
+    pub piped_stdin: bool,
+    /// Run in the background with `&`.
+    pub background: bool,
+    /// The enclosing function definition, if any.
+    pub function: Option<String>,
+    /// The working directory the command runs in.
+    pub cwd: Cwd,
+}
+
+/// The working directory as far as the walker can tell.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Cwd {
+    /// Where the command was started (the gate's cwd): no `cd` happened.
+    #[default]
+    Start,
+    /// A known absolute directory (lexically normalised).
+    Known(PathBuf),
+    /// A `cd` went somewhere the walker cannot know.
+    Unknown,
+}
+
+impl SimpleCommand {
+    /// The word of the program that runs.
+    pub fn name(&self) -> Option<&Word> {
+        self.program.and_then(|i| self.words.get(i))
+    }
+
+    /// The program's static name as written (`/bin/rm`, `rm`, `./x`).
+    pub fn name_value(&self) -> Option<String> {
+        self.name().and_then(Word::static_value)
+    }
+
+    /// The program's static name with a standard system folder stripped (`/bin/rm`
+    /// → `rm`); a name with any other path stays a path. `None` when dynamic.
+    pub fn program_name(&self) -> Option<String> {
+        self.name_value().map(|n| normalize_program(&n))
+    }
+
+    /// The arguments after the program word.
+    pub fn args(&self) -> &[Word] {
+        match self.program {
+            Some(i) => self.words.get(i + 1..).unwrap_or(&[]),
+            None => &[],
+        }
+    }
+
+    /// Static values of the arguments (`None` for dynamic ones).
+    pub fn arg_values(&self) -> Vec<Option<String>> {
+        self.args().iter().map(Word::static_value).collect()
+    }
+
+    /// The static names of the wrappers passed through, normalised like program names.
+    pub fn wrapper_names(&self) -> impl Iterator<Item = (String, &Word)> {
+        self.wrappers.iter().filter_map(|&i| {
+            let word = self.words.get(i)?;
+            Some((normalize_program(&word.static_value()?), word))
+        })
+    }
+}
+
+/// `/usr/bin/rm` → `rm`; `rm` → `rm`; `./rm` stays `./rm`.
+pub fn normalize_program(name: &str) -> String {
+    if let Some((dir, base)) = name.rsplit_once('/') {
+        if SYSTEM_BIN_DIRS.contains(&dir) && !base.is_empty() {
+            return base.to_string();
+        }
+        return name.to_string();
+    }
+    name.to_string()
+}
+
+/// The basename of a program name, whatever its folder (`/tmp/x/sudo` → `sudo`).
+pub fn basename(name: &str) -> &str {
+    name.rsplit('/').next().unwrap_or(name)
+}

@@ -1,0 +1,245 @@
+//! [`Gate`]: the entry point. Parses a command, walks it, runs every rule and folds
+//! the findings into a [`Verdict`].
+
+use crate::nested::SpanMap;
+use crate::parse;
+use crate::policy::{ConfigError, Mode, PermissionRule, Policy};
+use crate::rules::{self, Checker, input};
+use crate::script::{self, WalkEnv};
+use crate::verdict::{Decision, Span, Verdict};
+use std::path::{Path, PathBuf};
+
+/// The gate. Cheap to share across threads (`Sync`); each thread reuses its own
+/// parser.
+///
+/// ```
+/// use bashgate::{Decision, Gate};
+/// let gate = Gate::builder().root(".").build();
+/// assert_eq!(gate.check("ls -la").decision, Decision::Allow);
+/// assert_eq!(gate.check("sudo rm -rf /").decision, Decision::Deny);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Gate {
+    policy: Policy,
+}
+
+impl Gate {
+    /// A gate judging against `policy`.
+    pub fn new(policy: Policy) -> Gate {
+        Gate { policy }
+    }
+
+    /// A builder, starting from the default policy for the current directory.
+    pub fn builder() -> GateBuilder {
+        GateBuilder::default()
+    }
+
+    /// The policy this gate judges against.
+    pub fn policy(&self) -> &Policy {
+        &self.policy
+    }
+
+    /// Judges a command run from the project root.
+    pub fn check(&self, command: &str) -> Verdict {
+        self.check_in(command, None)
+    }
+
+    /// Judges a command run from `cwd` (the project root when `None`).
+    pub fn check_in(&self, command: &str, cwd: Option<&Path>) -> Verdict {
+        let verdict = self.judge(command, cwd);
+        self.apply_mode(verdict)
+    }
+
+    /// Judges raw bytes: input that is not UTF-8 asks (BG003) instead of being
+    /// guessed at.
+    pub fn check_bytes(&self, command: &[u8]) -> Verdict {
+        match std::str::from_utf8(command) {
+            Ok(text) => self.check(text),
+            Err(e) => {
+                let at = e.valid_up_to();
+                let lossy = String::from_utf8_lossy(command);
+                let finding = rules::finding(
+                    &input::SUSPICIOUS_CHARACTERS,
+                    Span::new(at, at + 1),
+                    &lossy,
+                    format!("the command is not valid UTF-8 (byte {at})"),
+                );
+                self.apply_mode(Verdict::from_findings(vec![finding]))
+            }
+        }
+    }
+
+    fn judge(&self, command: &str, cwd: Option<&Path>) -> Verdict {
+        if command.len() > self.policy.max_input_bytes {
+            let finding = rules::finding(
+                &input::INPUT_LIMIT,
+                Span::new(0, command.len()),
+                "",
+                format!(
+                    "the command is {} bytes, over the {}-byte limit; it was not analysed",
+                    command.len(),
+                    self.policy.max_input_bytes
+                ),
+            );
+            return Verdict::from_findings(vec![finding]);
+        }
+        let mut findings = input::scan_characters(command);
+        let parsed = match parse::parse(command) {
+            Ok(parsed) => parsed,
+            Err(e) => {
+                findings.push(rules::finding(
+                    &input::PARSE_ERROR,
+                    Span::new(0, command.len()),
+                    command,
+                    format!("the parser failed: {e:?}"),
+                ));
+                return Verdict::from_findings(findings);
+            }
+        };
+        let map = SpanMap::identity(command.len());
+        if let Some(problem) = input::parse_problems(&parsed, map, command) {
+            findings.push(problem);
+        }
+        let env = WalkEnv {
+            cwd: cwd
+                .map(Path::to_path_buf)
+                .unwrap_or_else(|| self.policy.root.clone()),
+            home: self.policy.home.clone(),
+            max_nesting: self.policy.max_nesting,
+        };
+        let walk = script::walk(&parsed.tree, &parsed.text, command, &env);
+        findings.extend(walk.findings);
+        let mut checker = Checker {
+            policy: &self.policy,
+            source: command,
+            findings,
+        };
+        for cmd in &walk.commands {
+            for check in rules::CHECKS {
+                check(cmd, &mut checker);
+            }
+        }
+        Verdict::from_findings(checker.findings)
+    }
+
+    fn apply_mode(&self, mut verdict: Verdict) -> Verdict {
+        if self.policy.mode == Mode::Audit {
+            verdict.decision = Decision::Allow;
+        }
+        verdict
+    }
+}
+
+/// Builds a [`Gate`]: the root, extra paths, config files, mode and limits.
+#[derive(Clone, Debug)]
+pub struct GateBuilder {
+    policy: Policy,
+    errors: Vec<ConfigError>,
+}
+
+impl Default for GateBuilder {
+    fn default() -> Self {
+        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+        GateBuilder {
+            policy: Policy::new(cwd),
+            errors: Vec::new(),
+        }
+    }
+}
+
+impl GateBuilder {
+    /// The project root (canonicalised when it exists).
+    pub fn root(mut self, root: impl Into<PathBuf>) -> Self {
+        let root = root.into();
+        self.policy.root = std::fs::canonicalize(&root).unwrap_or(root);
+        self
+    }
+
+    /// The home directory used for `~` and `$HOME` (defaults to the user's).
+    pub fn home(mut self, home: Option<PathBuf>) -> Self {
+        self.policy.home = home;
+        self
+    }
+
+    /// Adds a folder that may be read and written.
+    pub fn allow_path(mut self, path: impl Into<PathBuf>) -> Self {
+        self.policy.allowed_paths.push(path.into());
+        self
+    }
+
+    /// Adds a folder that may be read.
+    pub fn read_only_path(mut self, path: impl Into<PathBuf>) -> Self {
+        self.policy.read_only_paths.push(path.into());
+        self
+    }
+
+    /// Adds an executable to the denylist.
+    pub fn deny_executable(mut self, name: impl Into<String>) -> Self {
+        self.policy.denylist.push(name.into());
+        self
+    }
+
+    /// Adds a permission rule (`"git push *"`, ask).
+    pub fn permission(mut self, pattern: impl Into<String>, decision: Decision) -> Self {
+        self.policy.permissions.push(PermissionRule {
+            pattern: pattern.into(),
+            decision,
+        });
+        self
+    }
+
+    /// Sets the mode.
+    pub fn mode(mut self, mode: Mode) -> Self {
+        self.policy.mode = mode;
+        self
+    }
+
+    /// Sets the input length limit in bytes.
+    pub fn max_input_bytes(mut self, limit: usize) -> Self {
+        self.policy.max_input_bytes = limit;
+        self
+    }
+
+    /// Sets the nested-script depth limit.
+    pub fn max_nesting(mut self, limit: u32) -> Self {
+        self.policy.max_nesting = limit;
+        self
+    }
+
+    /// Applies a TOML config file.
+    pub fn config_file(mut self, path: impl AsRef<Path>) -> Self {
+        if let Err(e) = self.policy.apply_file(path.as_ref()) {
+            self.errors.push(e);
+        }
+        self
+    }
+
+    /// Applies the user's config file and the root's `bashgate.toml`, if they exist.
+    pub fn discover_config(mut self) -> Self {
+        if let Err(e) = self.policy.apply_discovered() {
+            self.errors.push(e);
+        }
+        self
+    }
+
+    /// Applies a closure to the policy (for settings without a builder method).
+    pub fn with_policy(mut self, f: impl FnOnce(&mut Policy)) -> Self {
+        f(&mut self.policy);
+        self
+    }
+
+    /// Builds the gate, or returns the first config error.
+    pub fn try_build(self) -> Result<Gate, ConfigError> {
+        match self.errors.into_iter().next() {
+            Some(e) => Err(e),
+            None => Ok(Gate::new(self.policy)),
+        }
+    }
+
+    /// Builds the gate. Config errors were recorded by the methods that hit them;
+    /// use [`GateBuilder::try_build`] to see them. A gate built with errors treats
+    /// them as fatal only through `try_build`.
+    pub fn build(self) -> Gate {
+        Gate::new(self.policy)
+    }
+}

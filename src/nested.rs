@@ -1,0 +1,310 @@
+//! Commands that run a script given as text: `bash -c STRING`, `eval ARGS`, a shell
+//! fed by a heredoc, a here-string or a pipe, `alias x='...'`, `trap 'CODE' SIG`,
+//! `su -c`, and wrappers that run their words through a shell (`watch`, `parallel`).
+//!
+//! A static script is parsed again and walked as a nested script, its spans mapped
+//! back into the original command; a script only known at run time is reported so
+//! the nested-shell rule can ask.
+
+use crate::command::{Redirect, basename};
+use crate::verdict::Span;
+use crate::word::Word;
+use std::ops::Range;
+
+/// Shells whose `-c` string, heredoc or stdin is a script.
+pub const SHELLS: &[&str] = &[
+    "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "fish", "rbash",
+];
+
+/// How positions in a nested script map to the original command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpanMap {
+    /// Byte `p` of the nested text is byte `base + p` of the original, up to `end`.
+    Offset {
+        /// Where the nested text starts in the original.
+        base: usize,
+        /// Where it ends.
+        end: usize,
+    },
+    /// The nested text is not a byte-for-byte copy (escapes were decoded): every
+    /// span maps to this span of the original.
+    Whole(Span),
+}
+
+impl SpanMap {
+    /// The identity map for a text of `len` bytes.
+    pub fn identity(len: usize) -> SpanMap {
+        SpanMap::Offset { base: 0, end: len }
+    }
+
+    /// Maps a span of the nested text to the original.
+    pub fn map(&self, start: usize, end: usize) -> Span {
+        match *self {
+            SpanMap::Offset { base, end: limit } => Span::new(
+                (base + start).min(limit),
+                (base + end).min(limit).max((base + start).min(limit)),
+            ),
+            SpanMap::Whole(span) => span,
+        }
+    }
+}
+
+/// A script found in a command.
+#[derive(Clone, Debug)]
+pub enum ScriptText {
+    /// Its text is known: parse and walk it.
+    Static {
+        /// The script.
+        text: String,
+        /// How its positions map to the original command.
+        map: SpanMap,
+    },
+    /// Only known at run time.
+    Dynamic(Span),
+    /// A shell reading a script from stdin we cannot see.
+    UnknownStdin(Span),
+}
+
+/// The scripts a command runs from text. `source` is the original command text, used
+/// to decide whether a quoted word is a byte-for-byte copy of its value.
+pub fn scripts_of(
+    words: &[Word],
+    program: Option<usize>,
+    wrapper_script: Option<Range<usize>>,
+    redirects: &[Redirect],
+    piped_stdin: bool,
+    source: &str,
+) -> Vec<ScriptText> {
+    let mut out = Vec::new();
+    if let Some(range) = wrapper_script {
+        if let Some(words) = words.get(range) {
+            out.push(joined(words, source));
+        }
+        return out;
+    }
+    let Some(index) = program else {
+        return out;
+    };
+    let Some(name_word) = words.get(index) else {
+        return out;
+    };
+    let Some(name) = name_word.static_value() else {
+        return out;
+    };
+    let args = words.get(index + 1..).unwrap_or(&[]);
+    let base = basename(&name);
+    if SHELLS.contains(&base) {
+        shell(name_word, args, redirects, piped_stdin, source, &mut out);
+    } else {
+        match base {
+            "eval" if !args.is_empty() => out.push(joined(args, source)),
+            "alias" => {
+                for arg in args {
+                    out.push(alias_value(arg));
+                }
+            }
+            "trap" => {
+                if let Some(first) = args.first() {
+                    let value = first.static_value();
+                    let is_option = value.as_deref().is_some_and(|v| v.starts_with('-'));
+                    if !is_option && args.len() > 1 {
+                        out.push(single(first, source));
+                    }
+                }
+            }
+            "source" | "." => {
+                if let Some(first) = args.first() {
+                    if first
+                        .parts
+                        .iter()
+                        .any(|p| matches!(p, crate::word::Part::ProcessSubstitution))
+                    {
+                        out.push(ScriptText::UnknownStdin(first.span));
+                    }
+                }
+            }
+            "su" => {
+                let mut iter = args.iter().enumerate();
+                while let Some((k, arg)) = iter.next() {
+                    match arg.static_value().as_deref() {
+                        Some("-c" | "--command") => {
+                            match args.get(k + 1) {
+                                Some(script) => out.push(single(script, source)),
+                                None => out.push(ScriptText::Dynamic(arg.span)),
+                            }
+                            iter.next();
+                        }
+                        Some(v) if v.starts_with("--command=") => {
+                            out.push(ScriptText::Dynamic(arg.span));
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// `bash [options] -c STRING`, `bash FILE`, or `bash` reading stdin.
+fn shell(
+    name: &Word,
+    args: &[Word],
+    redirects: &[Redirect],
+    piped_stdin: bool,
+    source: &str,
+    out: &mut Vec<ScriptText>,
+) {
+    let mut command_string = false;
+    let mut read_stdin = false;
+    let mut i = 0;
+    while i < args.len() {
+        let Some(value) = args[i].static_value() else {
+            break;
+        };
+        if value == "--" || value == "-" {
+            i += 1;
+            break;
+        }
+        if value.starts_with("--") {
+            i += if matches!(value.as_str(), "--rcfile" | "--init-file") {
+                2
+            } else {
+                1
+            };
+            continue;
+        }
+        if (value.starts_with('-') || value.starts_with('+')) && value.len() > 1 {
+            if value.contains('c') && value.starts_with('-') {
+                command_string = true;
+            }
+            if value.contains('s') && value.starts_with('-') {
+                read_stdin = true;
+            }
+            // `-o option` / `+O option` take a value.
+            i += if value.ends_with('o') || value.ends_with('O') {
+                2
+            } else {
+                1
+            };
+            continue;
+        }
+        break;
+    }
+    if command_string {
+        match args.get(i) {
+            Some(script) => out.push(single(script, source)),
+            None => out.push(ScriptText::Dynamic(name.span)),
+        }
+        return;
+    }
+    if i < args.len() && !read_stdin {
+        // `bash FILE`: runs a file; the path rules judge it.
+        return;
+    }
+    for redirect in redirects {
+        if let Some(heredoc) = &redirect.heredoc {
+            out.push(match &heredoc.static_text {
+                Some(text) => ScriptText::Static {
+                    text: text.clone(),
+                    map: exact_map(heredoc.span, text, source),
+                },
+                None => ScriptText::Dynamic(heredoc.span),
+            });
+            return;
+        }
+        if redirect.operator == "<<<" {
+            if let Some(target) = &redirect.target {
+                out.push(single(target, source));
+            }
+            return;
+        }
+        if redirect.operator == "<" && redirect.fd.as_deref().unwrap_or("0") == "0" {
+            out.push(ScriptText::UnknownStdin(name.span));
+            return;
+        }
+    }
+    let _ = piped_stdin;
+    out.push(ScriptText::UnknownStdin(name.span));
+}
+
+/// One word as a script.
+fn single(word: &Word, source: &str) -> ScriptText {
+    match word.static_value() {
+        Some(text) => {
+            let map = quoted_map(word, &text, source);
+            ScriptText::Static { text, map }
+        }
+        None => ScriptText::Dynamic(word.span),
+    }
+}
+
+/// Several words joined with spaces, as `eval` and `watch` do.
+fn joined(words: &[Word], source: &str) -> ScriptText {
+    let (Some(first), Some(last)) = (words.first(), words.last()) else {
+        return ScriptText::Dynamic(Span::default());
+    };
+    if words.len() == 1 {
+        return single(first, source);
+    }
+    let span = Span::new(first.span.start, last.span.end);
+    let mut text = String::new();
+    for (k, word) in words.iter().enumerate() {
+        let Some(value) = word.static_value() else {
+            return ScriptText::Dynamic(span);
+        };
+        if k > 0 {
+            text.push(' ');
+        }
+        text.push_str(&value);
+    }
+    let map = exact_map(span, &text, source);
+    ScriptText::Static { text, map }
+}
+
+/// `alias name='value'`: the value is a script run where the alias is used.
+fn alias_value(word: &Word) -> ScriptText {
+    let Some(value) = word.static_value() else {
+        return ScriptText::Dynamic(word.span);
+    };
+    match value.split_once('=') {
+        Some((_, body)) => ScriptText::Static {
+            text: body.to_string(),
+            map: SpanMap::Whole(word.span),
+        },
+        None => ScriptText::Static {
+            text: String::new(),
+            map: SpanMap::Whole(word.span),
+        },
+    }
+}
+
+/// The map for a word whose value is its source text inside one pair of quotes.
+fn quoted_map(word: &Word, value: &str, source: &str) -> SpanMap {
+    let raw = source.get(word.span.start..word.span.end).unwrap_or("");
+    for (open, close) in [("'", "'"), ("\"", "\""), ("$'", "'")] {
+        if let Some(inner) = raw.strip_prefix(open).and_then(|r| r.strip_suffix(close)) {
+            if inner == value {
+                let base = word.span.start + open.len();
+                return SpanMap::Offset {
+                    base,
+                    end: base + inner.len(),
+                };
+            }
+        }
+    }
+    exact_map(word.span, value, source)
+}
+
+/// Offset map when the source under `span` is exactly `text`, else whole-span map.
+fn exact_map(span: Span, text: &str, source: &str) -> SpanMap {
+    if source.get(span.start..span.end) == Some(text) {
+        SpanMap::Offset {
+            base: span.start,
+            end: span.end,
+        }
+    } else {
+        SpanMap::Whole(span)
+    }
+}

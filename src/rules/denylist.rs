@@ -1,0 +1,141 @@
+//! BG201: executables an agent should never start, wherever they start a program.
+
+use crate::command::{SimpleCommand, basename};
+use crate::declare_rule;
+use crate::rules::Checker;
+
+declare_rule! {
+    /// ## What it does
+    /// Denies starting a program on the executable denylist, at any command position
+    /// and any depth: after wrappers (`env`, `nice`, `xargs`, `find -exec`), inside
+    /// `$(...)`, `bash -c` strings and `eval`, whatever quoting spells the name
+    /// (`"fd"isk`, `f\disk`, `$'\x66disk'`). The name is matched case-insensitively on
+    /// its basename, with a Windows `.exe` suffix removed, so `/sbin/fdisk` and
+    /// `./FDISK.EXE` are caught too.
+    ///
+    /// The built-in list covers disk and partition tools (`fdisk`, `parted`,
+    /// `wipefs`, `mkswap`, `cryptsetup`, `lvremove`...), account and authentication
+    /// tools (`passwd`, `useradd`, `visudo`...), kernel and boot tools (`insmod`,
+    /// `modprobe`, `kexec`, `efibootmgr`...), macOS system tools (`diskutil`,
+    /// `csrutil`, `nvram`, `security`...) and Windows system tools and script hosts
+    /// (`diskpart`, `bcdedit`, `vssadmin`, `reg`, `certutil`, `mshta`...). Add names
+    /// with `denylist = ["terraform"]` in `bashgate.toml`.
+    ///
+    /// ## Why
+    /// None of these belong in a coding agent's work, and each can destroy data, lock
+    /// the user out or persist an attacker. A prefix rule on the raw text misses them
+    /// behind wrappers and quotes; the gate finds every place a program starts.
+    ///
+    /// ## Example
+    /// `env LC_ALL=C "fd"isk /dev/sda` → deny. `grep fdisk notes.md` is fine: `fdisk`
+    /// is an argument there, not a program.
+    pub static DENYLISTED_EXECUTABLE = {
+        code: "BG201",
+        name: "denylisted-executable",
+        default: Deny,
+        capability: Destructive,
+        summary: "starts a program on the executable denylist",
+    };
+}
+
+/// The built-in denylist (lowercase basenames).
+pub const BUILTIN_DENYLIST: &[&str] = &[
+    // disks, partitions, volumes
+    "fdisk",
+    "sfdisk",
+    "cfdisk",
+    "gdisk",
+    "sgdisk",
+    "parted",
+    "wipefs",
+    "mkswap",
+    "swapoff",
+    "cryptsetup",
+    "dmsetup",
+    "lvremove",
+    "vgremove",
+    "pvremove",
+    "mdadm",
+    "blkdiscard",
+    "hdparm",
+    "losetup",
+    // accounts and authentication
+    "passwd",
+    "chpasswd",
+    "useradd",
+    "userdel",
+    "usermod",
+    "groupadd",
+    "groupdel",
+    "chage",
+    "visudo",
+    "vipw",
+    "adduser",
+    "deluser",
+    // kernel, boot, firmware, security modules
+    "insmod",
+    "rmmod",
+    "modprobe",
+    "kexec",
+    "grub-install",
+    "efibootmgr",
+    "flashrom",
+    "setenforce",
+    "auditctl",
+    // macOS system tools
+    "diskutil",
+    "csrutil",
+    "nvram",
+    "spctl",
+    "fdesetup",
+    "dscl",
+    "bless",
+    "systemsetup",
+    "security",
+    // Windows system tools and script hosts
+    "format",
+    "diskpart",
+    "bcdedit",
+    "vssadmin",
+    "wbadmin",
+    "cipher",
+    "takeown",
+    "icacls",
+    "reg",
+    "regedit",
+    "wmic",
+    "schtasks",
+    "netsh",
+    "certutil",
+    "bitsadmin",
+    "mshta",
+    "rundll32",
+    "regsvr32",
+    "cscript",
+    "wscript",
+];
+
+/// The lowercase basename without `.exe`.
+fn key(name: &str) -> String {
+    let base = basename(name).to_ascii_lowercase();
+    base.strip_suffix(".exe")
+        .map(str::to_string)
+        .unwrap_or(base)
+}
+
+/// Denies a program whose name is on the built-in or configured denylist.
+pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
+    let (Some(name), Some(word)) = (cmd.name_value(), cmd.name()) else {
+        return;
+    };
+    let key = key(&name);
+    let listed = BUILTIN_DENYLIST.contains(&key.as_str())
+        || cx.policy.denylist.iter().any(|d| self::key(d) == key);
+    if listed {
+        cx.report(
+            &DENYLISTED_EXECUTABLE,
+            word.span,
+            format!("`{key}` is on the executable denylist"),
+        );
+    }
+}

@@ -1,0 +1,182 @@
+//! Rules about the input itself: text the parser could not understand, input past
+//! the limits, and characters that make a command read differently from how it runs.
+
+use crate::command::{Origin, SimpleCommand};
+use crate::declare_rule;
+use crate::nested::SpanMap;
+use crate::parse::{self, Parsed};
+use crate::rules::{Checker, finding};
+use crate::verdict::{Finding, Span};
+use crate::word::Part;
+
+declare_rule! {
+    /// ## What it does
+    /// Asks when tree-sitter-bash reports an ERROR or MISSING node anywhere in the
+    /// command (or in a nested script such as a `bash -c` string).
+    ///
+    /// ## Why
+    /// A gate that cannot parse a command cannot know what it runs. Bash may still run
+    /// it (extglob such as `rm !(keep).txt` is valid bash the grammar rejects), so the
+    /// only safe answer is to ask.
+    ///
+    /// ## Example
+    /// `echo "unterminated` → ask.
+    pub static PARSE_ERROR = {
+        code: "BG001",
+        name: "parse-error",
+        default: Ask,
+        capability: Parse,
+        summary: "the command could not be parsed (ERROR or MISSING node)",
+    };
+}
+
+declare_rule! {
+    /// ## What it does
+    /// Asks when the command is longer than the input limit (64 KiB by default, set
+    /// with `max_input_bytes`), or when scripts are nested in scripts deeper than the
+    /// nesting limit (`max_nesting`, 8 by default). Over-long input is not parsed.
+    ///
+    /// ## Why
+    /// Every cap in the gate fails closed: a limit that allowed what it did not
+    /// analyse would be a bypass (pad the command, or wrap it in ten `bash -c`).
+    ///
+    /// ## Example
+    /// A 100 KB command → ask.
+    pub static INPUT_LIMIT = {
+        code: "BG002",
+        name: "input-too-large",
+        default: Ask,
+        capability: Parse,
+        summary: "input over the length limit, or scripts nested over the depth limit",
+    };
+}
+
+declare_rule! {
+    /// ## What it does
+    /// Asks when the command holds control characters other than tab and newline,
+    /// bidirectional-text controls or zero-width characters anywhere, or non-ASCII
+    /// characters in a command name, or non-ASCII white space in an unquoted word.
+    ///
+    /// ## Why
+    /// These make a command display differently from how bash runs it: a carriage
+    /// return hides what came before it, a bidi override reorders text, `rm\u{a0}-rf`
+    /// looks like two words, and `ｒｍ` or a Cyrillic look-alike is a different
+    /// program from the one a reviewer reads.
+    ///
+    /// ## Example
+    /// `ls\r rm -rf ~` → ask. Non-ASCII text inside quotes (`git commit -m "café"`) is
+    /// fine.
+    pub static SUSPICIOUS_CHARACTERS = {
+        code: "BG003",
+        name: "suspicious-characters",
+        default: Ask,
+        capability: Parse,
+        summary: "control, bidi or zero-width characters, or look-alike characters in a command",
+    };
+}
+
+/// A BG001 finding for a parsed text that has an ERROR/MISSING node or an
+/// unrepaired misparse; spans are mapped into the original command with `map`.
+pub fn parse_problems(parsed: &Parsed, map: SpanMap, source: &str) -> Option<Finding> {
+    if let Some((start, end, missing)) = parse::first_error(&parsed.tree) {
+        let end = end.max(start + 1).min(parsed.text.len());
+        let span = map.map(start, end);
+        let message = if missing {
+            "the command is incomplete (the parser expected more)".to_string()
+        } else {
+            "the command could not be parsed here".to_string()
+        };
+        return Some(finding(&PARSE_ERROR, span, source, message));
+    }
+    if parsed.unrepaired {
+        return Some(finding(
+            &PARSE_ERROR,
+            map.map(0, parsed.text.len()),
+            source,
+            "the parser's tree could not be trusted (a pipeline misparse was not repaired)"
+                .to_string(),
+        ));
+    }
+    None
+}
+
+/// True for characters that change how text displays without being visible.
+fn is_invisible_or_bidi(c: char) -> bool {
+    matches!(c,
+        '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}'
+        | '\u{2066}'..='\u{2069}' | '\u{FEFF}' | '\u{061C}' | '\u{180E}' | '\u{00AD}')
+}
+
+/// Non-ASCII white space (no-break space, em space, ideographic space...).
+fn is_unicode_space(c: char) -> bool {
+    !c.is_ascii() && (c.is_whitespace() || matches!(c, '\u{00A0}' | '\u{2007}' | '\u{202F}'))
+}
+
+/// Scans the whole input for control, bidi and zero-width characters. Returns at most
+/// one finding per kind, at the first occurrence.
+pub fn scan_characters(source: &str) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    let mut control = false;
+    let mut invisible = false;
+    for (at, c) in source.char_indices() {
+        let span = Span::new(at, at + c.len_utf8());
+        if !control && c.is_control() && c != '\t' && c != '\n' {
+            control = true;
+            findings.push(finding(
+                &SUSPICIOUS_CHARACTERS,
+                span,
+                source,
+                format!(
+                    "control character U+{:04X} can hide what the command does",
+                    c as u32
+                ),
+            ));
+        }
+        if !invisible && is_invisible_or_bidi(c) {
+            invisible = true;
+            findings.push(finding(
+                &SUSPICIOUS_CHARACTERS,
+                span,
+                source,
+                format!(
+                    "invisible or bidirectional character U+{:04X} makes the command read differently from how it runs",
+                    c as u32
+                ),
+            ));
+        }
+    }
+    findings
+}
+
+/// Per command: a non-ASCII program name, or non-ASCII white space in unquoted text.
+pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
+    if cmd.origin == Origin::Test {
+        return;
+    }
+    if let Some(name) = cmd.name() {
+        let text = name.display();
+        if !text.is_ascii() {
+            cx.report(
+                &SUSPICIOUS_CHARACTERS,
+                name.span,
+                "the program name has non-ASCII characters: it may be a look-alike of another program"
+                    .to_string(),
+            );
+            return;
+        }
+    }
+    for word in &cmd.words {
+        let unquoted_space = word.parts.iter().any(|p| match p {
+            Part::Literal(t) => t.chars().any(is_unicode_space),
+            _ => false,
+        });
+        if unquoted_space {
+            cx.report(
+                &SUSPICIOUS_CHARACTERS,
+                word.span,
+                "non-ASCII white space inside an unquoted word: it looks like two words but is one"
+                    .to_string(),
+            );
+        }
+    }
+}

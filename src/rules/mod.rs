@@ -1,0 +1,141 @@
+//! The rule registry. Each rule is a [`Rule`] value whose doc comment is its user
+//! documentation (shown by `bashgate explain CODE`), declared with [`declare_rule!`]
+//! in the file of its family; each family has a `check` function over one
+//! [`SimpleCommand`]. Codes are stable once published and never reused.
+
+use crate::command::SimpleCommand;
+use crate::policy::Policy;
+use crate::verdict::{Capability, Decision, Finding, Span};
+
+pub mod denylist;
+pub mod destructive;
+pub mod dynamic_command;
+pub mod input;
+pub mod nested_shell;
+pub mod privilege;
+
+/// One rule: a stable code, a name, what it decides by default, and its documentation.
+#[derive(Debug)]
+pub struct Rule {
+    /// Stable code, `BG` + three digits, grouped by hundreds (0: input, 1: paths,
+    /// 2: commands, 3: environment).
+    pub code: &'static str,
+    /// Kebab-case name.
+    pub name: &'static str,
+    /// The decision of its findings unless the rule says otherwise for a case.
+    pub default: Decision,
+    /// The kind of power it is about.
+    pub capability: Capability,
+    /// One line for `bashgate rules`.
+    pub summary: &'static str,
+    /// The full documentation: the rule's doc comment.
+    pub doc: &'static str,
+}
+
+/// Declares a rule whose doc comment is both its rustdoc and its `explain` page.
+#[macro_export]
+macro_rules! declare_rule {
+    (
+        $(#[doc = $doc:literal])+
+        pub static $id:ident = {
+            code: $code:literal,
+            name: $name:literal,
+            default: $decision:ident,
+            capability: $cap:ident,
+            summary: $summary:literal $(,)?
+        };
+    ) => {
+        $(#[doc = $doc])+
+        pub static $id: $crate::rules::Rule = $crate::rules::Rule {
+            code: $code,
+            name: $name,
+            default: $crate::verdict::Decision::$decision,
+            capability: $crate::verdict::Capability::$cap,
+            summary: $summary,
+            doc: concat!($($doc, "\n"),+),
+        };
+    };
+}
+
+/// Every rule, in code order.
+pub static RULES: &[&Rule] = &[
+    &input::PARSE_ERROR,
+    &input::INPUT_LIMIT,
+    &input::SUSPICIOUS_CHARACTERS,
+    &denylist::DENYLISTED_EXECUTABLE,
+    &dynamic_command::DYNAMIC_COMMAND_NAME,
+    &nested_shell::NESTED_SHELL,
+    &privilege::PRIVILEGE_ESCALATION,
+    &destructive::DESTRUCTIVE,
+];
+
+/// The rule with this code (case-insensitive).
+pub fn by_code(code: &str) -> Option<&'static Rule> {
+    RULES
+        .iter()
+        .copied()
+        .find(|r| r.code.eq_ignore_ascii_case(code) || r.name == code)
+}
+
+/// A check over one command.
+pub type CommandCheck = fn(&SimpleCommand, &mut Checker);
+
+/// Every per-command check, run on every record of the walk.
+pub static CHECKS: &[CommandCheck] = &[
+    input::check,
+    denylist::check,
+    dynamic_command::check,
+    nested_shell::check,
+    privilege::check,
+    destructive::check,
+];
+
+/// What checks read and where they put findings.
+pub struct Checker<'a> {
+    /// The policy judged against.
+    pub policy: &'a Policy,
+    /// The original command text.
+    pub source: &'a str,
+    /// Findings so far.
+    pub findings: Vec<Finding>,
+}
+
+impl Checker<'_> {
+    /// Reports a finding of `rule` with its default decision.
+    pub fn report(&mut self, rule: &'static Rule, span: Span, message: String) {
+        self.findings
+            .push(finding(rule, span, self.source, message));
+    }
+
+    /// Reports a finding of `rule` with an explicit decision.
+    pub fn report_as(
+        &mut self,
+        rule: &'static Rule,
+        decision: Decision,
+        span: Span,
+        message: String,
+    ) {
+        let mut f = finding(rule, span, self.source, message);
+        f.decision = decision;
+        self.findings.push(f);
+    }
+}
+
+/// A finding of `rule` with its default decision; `text` is cut from `source`.
+pub fn finding(rule: &'static Rule, span: Span, source: &str, message: String) -> Finding {
+    let end = span.end.min(source.len());
+    let start = span.start.min(end);
+    let text = source
+        .get(start..end)
+        .map(str::to_string)
+        .unwrap_or_else(|| String::from_utf8_lossy(&source.as_bytes()[start..end]).into_owned());
+    Finding {
+        rule: rule.code,
+        name: rule.name,
+        decision: rule.default,
+        capability: rule.capability,
+        message,
+        span: Span::new(start, end),
+        text,
+    }
+}

@@ -1,0 +1,50 @@
+//! BG204: scripts run from text the gate cannot see.
+
+use crate::command::{InlineScript, SimpleCommand};
+use crate::declare_rule;
+use crate::rules::Checker;
+
+declare_rule! {
+    /// ## What it does
+    /// The strings of `bash -c` / `sh -c` (any flag order: `-lc`, `-ec`), `eval`,
+    /// `su -c`, `env -S`, `flock -c`, `watch`, `parallel`, `trap`, `alias`, and the
+    /// heredocs and here-strings fed to a shell are parsed and analysed as nested
+    /// scripts: their commands are judged like any other, with spans in the original
+    /// command. This rule asks when such a script is only known at run time
+    /// (`bash -c "$CMD"`, `eval "$(tool init)"`), and when a shell reads its script
+    /// from a pipe or a file (`curl ... | sh`, `base64 -d x | bash`, `sh < x`).
+    ///
+    /// ## Why
+    /// Wrapping a command in `bash -c` is the oldest way around prefix rules. A gate
+    /// that only strips the wrapper textually is fooled by quoting; one that does not
+    /// look inside at all allows everything. Text that cannot be seen cannot be
+    /// judged, so it asks.
+    ///
+    /// ## Example
+    /// `bash -c "sudo reboot"` → deny (the nested `sudo`); `eval "$X"` → ask;
+    /// `bash -c 'cargo test'` → allow.
+    pub static NESTED_SHELL = {
+        code: "BG204",
+        name: "nested-shell",
+        default: Ask,
+        capability: ShellExpansion,
+        summary: "runs a script (bash -c, eval, piped into a shell) whose text is unknown",
+    };
+}
+
+/// Asks for dynamic scripts and shells reading unknown stdin.
+pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
+    match &cmd.script {
+        Some(InlineScript::Dynamic { span }) => cx.report(
+            &NESTED_SHELL,
+            *span,
+            "runs a script whose text is only known at run time".to_string(),
+        ),
+        Some(InlineScript::UnknownStdin { span }) => cx.report(
+            &NESTED_SHELL,
+            *span,
+            "a shell reads its script from input the gate cannot see".to_string(),
+        ),
+        _ => {}
+    }
+}

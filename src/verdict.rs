@@ -1,0 +1,141 @@
+//! The answer the gate gives: a [`Decision`], and the [`Finding`]s that led to it.
+//!
+//! Findings are independent of rendering: they carry byte offsets into the original
+//! command, and `report` turns them into caret diagnostics or JSON.
+
+use serde::Serialize;
+use std::fmt;
+
+/// What should happen to a command. Ordered: `Allow < Ask < Deny`, so the decision of
+/// a verdict is the maximum over its findings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Decision {
+    /// Run it without asking.
+    #[default]
+    Allow,
+    /// Ask the user first.
+    Ask,
+    /// Refuse to run it.
+    Deny,
+}
+
+impl Decision {
+    /// The lowercase name used in JSON, config files and the CLI.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Decision::Allow => "allow",
+            Decision::Ask => "ask",
+            Decision::Deny => "deny",
+        }
+    }
+
+    /// Parses `allow`, `ask` or `deny`.
+    pub fn parse(s: &str) -> Option<Decision> {
+        match s {
+            "allow" => Some(Decision::Allow),
+            "ask" => Some(Decision::Ask),
+            "deny" => Some(Decision::Deny),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Decision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What kind of power a finding is about (after the MCP policy model), so callers can
+/// group or filter findings without knowing every rule code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Capability {
+    /// Reads a file.
+    FilesystemRead,
+    /// Writes, creates or moves a file.
+    FilesystemWrite,
+    /// Destroys data or the system's availability.
+    Destructive,
+    /// Gains privileges.
+    Privileged,
+    /// Talks to the network.
+    Network,
+    /// Runs code given inline to an interpreter.
+    InlineScript,
+    /// Depends on an expansion the gate cannot evaluate.
+    ShellExpansion,
+    /// Reads or changes sensitive environment variables.
+    SensitiveEnv,
+    /// Runs a program whose name is only known at run time.
+    DynamicCommand,
+    /// The command could not be understood.
+    Parse,
+}
+
+/// A byte range `start..end` into the original command text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Default)]
+pub struct Span {
+    /// First byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+}
+
+impl Span {
+    /// A span from `start` to `end`.
+    pub fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+}
+
+/// One reason for a decision: which rule fired, where, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// Stable rule code, e.g. `BG101`.
+    pub rule: &'static str,
+    /// Rule name, e.g. `path-outside-root`.
+    pub name: &'static str,
+    /// What this finding asks for.
+    pub decision: Decision,
+    /// The kind of power involved.
+    pub capability: Capability,
+    /// The hazard, in one sentence.
+    pub message: String,
+    /// Where in the original command.
+    pub span: Span,
+    /// The text of the original command under `span`.
+    pub text: String,
+}
+
+/// The gate's answer for one command.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Default)]
+pub struct Verdict {
+    /// The maximum decision over `findings`; `Allow` when there are none.
+    pub decision: Decision,
+    /// Every reason, in order of position in the command.
+    pub findings: Vec<Finding>,
+}
+
+impl Verdict {
+    /// Builds a verdict from findings: sorts them by position, drops exact duplicates
+    /// and takes the maximum decision.
+    pub fn from_findings(mut findings: Vec<Finding>) -> Verdict {
+        findings.sort_by(|a, b| {
+            (a.span.start, a.span.end, a.rule).cmp(&(b.span.start, b.span.end, b.rule))
+        });
+        findings.dedup_by(|a, b| a.rule == b.rule && a.span == b.span && a.message == b.message);
+        let decision = findings
+            .iter()
+            .map(|f| f.decision)
+            .max()
+            .unwrap_or(Decision::Allow);
+        Verdict { decision, findings }
+    }
+
+    /// True when some finding has the rule code `code`.
+    pub fn has_rule(&self, code: &str) -> bool {
+        self.findings.iter().any(|f| f.rule == code)
+    }
+}

@@ -1,0 +1,362 @@
+//! Unwrapping wrappers: `sudo`, `env`, `timeout 5`, `xargs`, `nice -n 5 --` ... run
+//! another program given in their arguments. The command position is the first word
+//! after them, found by parsing each wrapper's options like getopt does, so
+//! `sudo -u x env A=1 rm` runs `rm` however the flags are spelled.
+//!
+//! `find -exec CMD ;` does not hide `find` (it runs too); its commands are reported as
+//! embedded ranges. Wrappers that run their arguments through a shell (`watch 'a b'`,
+//! `parallel`, `su -c`, `flock -c`, `env -S`) report those words as a script.
+
+use crate::command::normalize_program;
+use crate::word::Word;
+use std::ops::Range;
+
+/// What unwrapping found in a command's words.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Unwrapped {
+    /// Index of the program that runs; `None` when none does (`command -v x`,
+    /// `sudo -i`, `chrt -p 5 123`).
+    pub program: Option<usize>,
+    /// Indices of the wrapper words passed through.
+    pub wrappers: Vec<usize>,
+    /// Indices of `NAME=value` words given to `env` or `sudo`.
+    pub env_assignments: Vec<usize>,
+    /// Commands run by `find -exec/-execdir/-ok/-okdir`: word ranges, with the
+    /// outer program's name.
+    pub embedded: Vec<(String, Range<usize>)>,
+    /// Words a wrapper runs as a shell script (joined with spaces).
+    pub script: Option<Range<usize>>,
+}
+
+/// How one wrapper takes its options.
+struct Spec {
+    /// Short options that take a value (`-n 5` or `-n5`).
+    short_values: &'static str,
+    /// Long options that take a separate value when written without `=`.
+    long_values: &'static [&'static str],
+    /// Operands between the options and the command (`timeout DURATION cmd`).
+    operands: usize,
+    /// Accepts `NAME=value` words before the command (`env`, `sudo`).
+    assignments: bool,
+}
+
+const fn spec(short_values: &'static str, long_values: &'static [&'static str]) -> Spec {
+    Spec {
+        short_values,
+        long_values,
+        operands: 0,
+        assignments: false,
+    }
+}
+
+fn spec_of(name: &str) -> Option<Spec> {
+    Some(match name {
+        "sudo" => Spec {
+            assignments: true,
+            ..spec(
+                "ughpCDrtUTR",
+                &[
+                    "--user",
+                    "--group",
+                    "--host",
+                    "--prompt",
+                    "--close-from",
+                    "--chdir",
+                    "--role",
+                    "--type",
+                    "--other-user",
+                    "--command-timeout",
+                    "--chroot",
+                ],
+            )
+        },
+        "doas" => spec("uC", &[]),
+        "pkexec" => spec("", &["--user"]),
+        "run0" => spec(
+            "uDg",
+            &[
+                "--user",
+                "--chdir",
+                "--setenv",
+                "--unit",
+                "--property",
+                "--description",
+                "--nice",
+                "--slice",
+                "--group",
+                "--machine",
+                "--background",
+            ],
+        ),
+        "env" => Spec {
+            assignments: true,
+            ..spec("uCS", &["--unset", "--chdir", "--split-string"])
+        },
+        "command" | "builtin" | "nohup" | "coproc" | "nocorrect" | "noglob" | "busybox" => {
+            spec("", &[])
+        }
+        "exec" => spec("a", &[]),
+        "nice" => spec("n", &["--adjustment"]),
+        "time" => spec("fo", &["--format", "--output"]),
+        "timeout" => Spec {
+            operands: 1,
+            ..spec("sk", &["--signal", "--kill-after"])
+        },
+        "stdbuf" => spec("ioe", &["--input", "--output", "--error"]),
+        "setsid" => spec("", &[]),
+        "ionice" => spec(
+            "cnp",
+            &["--class", "--classdata", "--pid", "--pgid", "--uid"],
+        ),
+        "chrt" => Spec {
+            operands: 1,
+            ..spec(
+                "TPD",
+                &["--sched-runtime", "--sched-period", "--sched-deadline"],
+            )
+        },
+        "taskset" => Spec {
+            operands: 1,
+            ..spec("", &[])
+        },
+        "flock" => Spec {
+            operands: 1,
+            ..spec("wEc", &["--timeout", "--conflict-exit-code", "--command"])
+        },
+        "xargs" => spec(
+            "ILnPsdEa",
+            &[
+                "--arg-file",
+                "--delimiter",
+                "--max-lines",
+                "--max-args",
+                "--max-procs",
+                "--max-chars",
+                "--process-slot-var",
+            ],
+        ),
+        "watch" => spec("nqd", &["--interval", "--equexit", "--differences"]),
+        "parallel" => spec(
+            "jSNnLPIdaX",
+            &[
+                "--jobs",
+                "--sshlogin",
+                "--joblog",
+                "--results",
+                "--colsep",
+                "--arg-file",
+                "--tmpdir",
+                "--workdir",
+                "--delay",
+                "--timeout",
+                "--max-args",
+                "--max-lines",
+            ],
+        ),
+        _ => return None,
+    })
+}
+
+/// Options parsed from a wrapper's words.
+struct Parsed {
+    /// Index of the first word after options and operands.
+    next: usize,
+    /// Short flags seen (values not included).
+    flags: Vec<char>,
+    /// Long options seen, without any `=value`.
+    longs: Vec<String>,
+    /// Index of the word holding the value of `-c`/`-S`-like script options, when the
+    /// value is a separate word.
+    value_of: Vec<(char, Option<usize>)>,
+    /// `NAME=value` words.
+    assignments: Vec<usize>,
+}
+
+fn parse_options(words: &[Word], start: usize, spec: &Spec) -> Parsed {
+    let mut parsed = Parsed {
+        next: start,
+        flags: Vec::new(),
+        longs: Vec::new(),
+        value_of: Vec::new(),
+        assignments: Vec::new(),
+    };
+    let mut i = start;
+    let mut operands = 0;
+    while i < words.len() {
+        let Some(value) = words[i].static_value() else {
+            break;
+        };
+        if value == "--" {
+            i += 1;
+            break;
+        }
+        if let Some(long) = value.strip_prefix("--").filter(|l| !l.is_empty()) {
+            let (name, has_value) = match long.split_once('=') {
+                Some((n, _)) => (n, true),
+                None => (long, false),
+            };
+            let name = format!("--{name}");
+            let takes = spec.long_values.contains(&name.as_str());
+            parsed.longs.push(name);
+            i += if takes && !has_value { 2 } else { 1 };
+            continue;
+        }
+        if value.len() > 1 && value.starts_with('-') {
+            let chars: Vec<char> = value.chars().skip(1).collect();
+            let mut step = 1;
+            for (k, &c) in chars.iter().enumerate() {
+                parsed.flags.push(c);
+                if spec.short_values.contains(c) {
+                    let attached = k + 1 < chars.len();
+                    parsed
+                        .value_of
+                        .push((c, if attached { None } else { Some(i + 1) }));
+                    if !attached {
+                        step = 2;
+                    }
+                    break;
+                }
+            }
+            i += step;
+            continue;
+        }
+        if spec.assignments && is_assignment(&value) {
+            parsed.assignments.push(i);
+            i += 1;
+            continue;
+        }
+        if operands < spec.operands {
+            operands += 1;
+            i += 1;
+            continue;
+        }
+        break;
+    }
+    parsed.next = i.min(words.len());
+    parsed
+}
+
+/// `NAME=value` with a valid shell name.
+pub fn is_assignment(word: &str) -> bool {
+    match word.split_once('=') {
+        Some((name, _)) => {
+            !name.is_empty()
+                && !name.starts_with(|c: char| c.is_ascii_digit())
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        }
+        None => false,
+    }
+}
+
+/// Finds the program that `words` runs, unwrapping wrappers from `start`.
+pub fn unwrap(words: &[Word]) -> Unwrapped {
+    let mut out = Unwrapped::default();
+    let mut i = 0;
+    // A wrapper chain is as long as the words; this bound only guards the loop.
+    while i < words.len() {
+        let Some(name) = words[i].static_value().map(|n| normalize_program(&n)) else {
+            out.program = Some(i);
+            return out;
+        };
+        if name == "find" {
+            out.program = Some(i);
+            out.embedded = find_exec_ranges(words, i + 1);
+            return out;
+        }
+        let Some(spec) = spec_of(&name) else {
+            out.program = Some(i);
+            return out;
+        };
+        out.wrappers.push(i);
+        let parsed = parse_options(words, i + 1, &spec);
+        out.env_assignments
+            .extend(parsed.assignments.iter().copied());
+        let has = |c: char| parsed.flags.contains(&c);
+        let has_long = |l: &str| parsed.longs.iter().any(|x| x == l);
+        let script_value = |c: char| {
+            parsed
+                .value_of
+                .iter()
+                .find(|(f, _)| *f == c)
+                .map(|(_, idx)| *idx)
+        };
+        match name.as_str() {
+            "command" if has('v') || has('V') => return out,
+            "sudo" if parsed.next >= words.len() || has('l') || has('v') || has('e') => {
+                return out;
+            }
+            "chrt" | "ionice" | "taskset" if has('p') || has_long("--pid") => return out,
+            "env" | "flock" => {
+                let c = if name == "env" { 'S' } else { 'c' };
+                if let Some(found) = script_value(c) {
+                    out.script = Some(match found {
+                        Some(idx) if idx < words.len() => idx..idx + 1,
+                        // attached or missing value: the script word itself
+                        _ => parsed.next.saturating_sub(1)..parsed.next,
+                    });
+                    return out;
+                }
+                if name == "flock" {
+                    // `flock FILE -c 'cmd'`
+                    if let Some(v) = words.get(parsed.next).and_then(Word::static_value) {
+                        if v == "-c" || v == "--command" {
+                            let idx = parsed.next + 1;
+                            out.script = Some(idx..(idx + 1).min(words.len()));
+                            return out;
+                        }
+                    }
+                }
+            }
+            "watch" if !has('x') && !has_long("--exec") => {
+                out.script = Some(parsed.next..words.len());
+                return out;
+            }
+            "parallel" => {
+                let end = (parsed.next..words.len())
+                    .find(|&k| {
+                        words[k]
+                            .static_value()
+                            .is_some_and(|v| v.starts_with(":::"))
+                    })
+                    .unwrap_or(words.len());
+                out.script = Some(parsed.next..end);
+                return out;
+            }
+            _ => {}
+        }
+        i = parsed.next;
+    }
+    out
+}
+
+/// The commands `find` runs: words after `-exec`, `-execdir`, `-ok`, `-okdir` up to
+/// `;` or `+`.
+fn find_exec_ranges(words: &[Word], start: usize) -> Vec<(String, Range<usize>)> {
+    let mut ranges = Vec::new();
+    let mut i = start;
+    while i < words.len() {
+        let is_exec = words[i]
+            .static_value()
+            .is_some_and(|v| matches!(v.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir"));
+        if !is_exec {
+            i += 1;
+            continue;
+        }
+        let begin = i + 1;
+        let mut end = begin;
+        while end < words.len() {
+            if words[end]
+                .static_value()
+                .is_some_and(|v| v == ";" || v == "+")
+            {
+                break;
+            }
+            end += 1;
+        }
+        if end > begin {
+            ranges.push(("find".to_string(), begin..end));
+        }
+        i = end + 1;
+    }
+    ranges
+}
