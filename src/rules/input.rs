@@ -154,8 +154,11 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         return;
     }
     if let Some(name) = cmd.name() {
-        let text = name.display();
-        if !text.is_ascii() {
+        let non_ascii = name.parts.iter().any(|p| match p {
+            Part::Literal(t) | Part::Quoted(t) | Part::Tilde(t) => !t.is_ascii(),
+            _ => false,
+        });
+        if non_ascii {
             cx.report(
                 &SUSPICIOUS_CHARACTERS,
                 name.span,
