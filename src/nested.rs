@@ -113,14 +113,13 @@ pub fn scripts_of(
                 }
             }
             "source" | "." => {
-                if let Some(first) = args.first() {
-                    if first
+                if let Some(first) = args.first()
+                    && first
                         .parts
                         .iter()
                         .any(|p| matches!(p, crate::word::Part::ProcessSubstitution))
-                    {
-                        out.push(ScriptText::UnknownStdin(first.span));
-                    }
+                {
+                    out.push(ScriptText::UnknownStdin(first.span));
                 }
             }
             "su" => {
@@ -284,14 +283,14 @@ fn alias_value(word: &Word) -> ScriptText {
 fn quoted_map(word: &Word, value: &str, source: &str) -> SpanMap {
     let raw = source.get(word.span.start..word.span.end).unwrap_or("");
     for (open, close) in [("'", "'"), ("\"", "\""), ("$'", "'")] {
-        if let Some(inner) = raw.strip_prefix(open).and_then(|r| r.strip_suffix(close)) {
-            if inner == value {
-                let base = word.span.start + open.len();
-                return SpanMap::Offset {
-                    base,
-                    end: base + inner.len(),
-                };
-            }
+        if let Some(inner) = raw.strip_prefix(open).and_then(|r| r.strip_suffix(close))
+            && inner == value
+        {
+            let base = word.span.start + open.len();
+            return SpanMap::Offset {
+                base,
+                end: base + inner.len(),
+            };
         }
     }
     exact_map(word.span, value, source)

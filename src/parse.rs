@@ -99,10 +99,10 @@ fn find_misparsed_newline(tree: &Tree, text: &[u8]) -> Option<usize> {
     let mut cursor = tree.walk();
     loop {
         let node = cursor.node();
-        if node.kind() == "command" {
-            if let Some(at) = newline_between_children(node, text) {
-                return Some(at);
-            }
+        if node.kind() == "command"
+            && let Some(at) = newline_between_children(node, text)
+        {
+            return Some(at);
         }
         if cursor.goto_first_child() {
             continue;

@@ -181,10 +181,10 @@ impl Policy {
     /// Applies the user's config file (`<config dir>/bashgate/config.toml`) and the
     /// project's `bashgate.toml`, each if it exists, in that order.
     pub fn apply_discovered(&mut self) -> Result<(), ConfigError> {
-        if let Some(user) = user_config_path() {
-            if user.is_file() {
-                self.apply_file(&user)?;
-            }
+        if let Some(user) = user_config_path()
+            && user.is_file()
+        {
+            self.apply_file(&user)?;
         }
         let project = self.root.join("bashgate.toml");
         if project.is_file() {

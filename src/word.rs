@@ -588,10 +588,11 @@ fn find_brace(chars: &[(char, bool)], from: usize) -> Option<(usize, usize)> {
                 _ => {}
             }
         }
-        if let Some(close) = close {
-            if !after_dollar && (comma || sequence(&chars[open + 1..close]).is_some()) {
-                return Some((open, close));
-            }
+        if let Some(close) = close
+            && !after_dollar
+            && (comma || sequence(&chars[open + 1..close]).is_some())
+        {
+            return Some((open, close));
         }
         start = open + 1;
     }

@@ -298,12 +298,12 @@ pub fn unwrap(words: &[Word]) -> Unwrapped {
                 }
                 if name == "flock" {
                     // `flock FILE -c 'cmd'`
-                    if let Some(v) = words.get(parsed.next).and_then(Word::static_value) {
-                        if v == "-c" || v == "--command" {
-                            let idx = parsed.next + 1;
-                            out.script = Some(idx..(idx + 1).min(words.len()));
-                            return out;
-                        }
+                    if let Some(v) = words.get(parsed.next).and_then(Word::static_value)
+                        && (v == "-c" || v == "--command")
+                    {
+                        let idx = parsed.next + 1;
+                        out.script = Some(idx..(idx + 1).min(words.len()));
+                        return out;
                     }
                 }
             }
