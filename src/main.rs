@@ -4,5 +4,25 @@
 mod cli;
 
 fn main() {
+    install_fail_closed_panic_hook();
     std::process::exit(cli::run());
+}
+
+/// A panic exits with 101, which Claude Code and Codex treat as a non-blocking error
+/// (the tool call runs). In hook mode a panic must block instead: exit 2, and for
+/// Gemini CLI (which reads only stdout) print a deny decision too.
+fn install_fail_closed_panic_hook() {
+    let mut args = std::env::args().skip(1);
+    if args.next().as_deref() != Some("hook") {
+        return;
+    }
+    let gemini = args.next().as_deref() == Some("gemini");
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        default(info);
+        if gemini {
+            println!(r#"{{"decision":"deny","reason":"bashgate failed internally"}}"#);
+        }
+        std::process::exit(2);
+    }));
 }

@@ -2,6 +2,7 @@
 //! derive), then turned into a [`bashgate::Gate`]; errors map to exit codes here only.
 
 mod check;
+mod hook;
 mod rules;
 
 use bashgate::{Gate, GateBuilder, Mode};
@@ -28,6 +29,8 @@ struct Cli {
 enum Command {
     /// Judge one command. Exit 0 = allow, 1 = ask, 2 = deny.
     Check(check::CheckArgs),
+    /// Answer an agent's pre-tool hook (JSON on stdin, decision on stdout).
+    Hook(hook::HookArgs),
     /// List every rule: code, name, default decision, summary.
     Rules,
     /// Show a rule's documentation (`bashgate explain BG101`).
@@ -108,8 +111,11 @@ pub fn run() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
+            let is_hook = std::env::args().nth(1).as_deref() == Some("hook");
             let code = match e.kind() {
                 clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => 0,
+                // A hook that cannot start must still block the tool call.
+                _ if is_hook => 2,
                 _ => EXIT_USAGE,
             };
             let _ = e.print();
@@ -118,6 +124,7 @@ pub fn run() -> i32 {
     };
     match cli.command {
         Command::Check(args) => check::run(&args),
+        Command::Hook(args) => hook::run(&args),
         Command::Rules => rules::list(),
         Command::Explain { code } => rules::explain(&code),
     }
