@@ -22,7 +22,7 @@ pub struct CheckArgs {
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
     /// The command to judge (one argument; quote it). Use `--` before it.
-    #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
+    #[arg(required = true, num_args = 1.., trailing_var_arg = true)]
     command: Vec<String>,
 }
 
