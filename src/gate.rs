@@ -1,6 +1,7 @@
 //! [`Gate`]: the entry point. Parses a command, walks it, runs every rule and folds
 //! the findings into a [`Verdict`].
 
+use crate::fastpath;
 use crate::nested::SpanMap;
 use crate::parse;
 use crate::policy::{ConfigError, Mode, PermissionRule, Policy};
@@ -21,12 +22,16 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Debug)]
 pub struct Gate {
     policy: Policy,
+    fast_path: bool,
 }
 
 impl Gate {
     /// A gate judging against `policy`.
     pub fn new(policy: Policy) -> Gate {
-        Gate { policy }
+        Gate {
+            policy,
+            fast_path: true,
+        }
     }
 
     /// A builder, starting from the default policy for the current directory.
@@ -84,30 +89,40 @@ impl Gate {
             return Verdict::from_findings(vec![finding]);
         }
         let mut findings = input::scan_characters(command);
-        let parsed = match parse::parse(command) {
-            Ok(parsed) => parsed,
-            Err(e) => {
-                findings.push(rules::finding(
-                    &input::PARSE_ERROR,
-                    Span::new(0, command.len()),
-                    command,
-                    format!("the parser failed: {e:?}"),
-                ));
-                return Verdict::from_findings(findings);
+        let fast = if self.fast_path {
+            fastpath::walk(command)
+        } else {
+            None
+        };
+        let walk = match fast {
+            Some(walk) => walk,
+            None => {
+                let parsed = match parse::parse(command) {
+                    Ok(parsed) => parsed,
+                    Err(e) => {
+                        findings.push(rules::finding(
+                            &input::PARSE_ERROR,
+                            Span::new(0, command.len()),
+                            command,
+                            format!("the parser failed: {e:?}"),
+                        ));
+                        return Verdict::from_findings(findings);
+                    }
+                };
+                let map = SpanMap::identity(command.len());
+                if let Some(problem) = input::parse_problems(&parsed, map, command) {
+                    findings.push(problem);
+                }
+                let env = WalkEnv {
+                    cwd: cwd
+                        .map(Path::to_path_buf)
+                        .unwrap_or_else(|| self.policy.root.clone()),
+                    home: self.policy.home.clone(),
+                    max_nesting: self.policy.max_nesting,
+                };
+                script::walk(&parsed.tree, &parsed.text, command, &env)
             }
         };
-        let map = SpanMap::identity(command.len());
-        if let Some(problem) = input::parse_problems(&parsed, map, command) {
-            findings.push(problem);
-        }
-        let env = WalkEnv {
-            cwd: cwd
-                .map(Path::to_path_buf)
-                .unwrap_or_else(|| self.policy.root.clone()),
-            home: self.policy.home.clone(),
-            max_nesting: self.policy.max_nesting,
-        };
-        let walk = script::walk(&parsed.tree, &parsed.text, command, &env);
         findings.extend(walk.findings);
         let mut checker = Checker {
             policy: &self.policy,
@@ -135,6 +150,7 @@ impl Gate {
 pub struct GateBuilder {
     policy: Policy,
     errors: Vec<ConfigError>,
+    fast_path: bool,
 }
 
 impl Default for GateBuilder {
@@ -143,6 +159,7 @@ impl Default for GateBuilder {
         GateBuilder {
             policy: Policy::new(cwd),
             errors: Vec::new(),
+            fast_path: true,
         }
     }
 }
@@ -228,11 +245,21 @@ impl GateBuilder {
         self
     }
 
+    /// Turns the plain-words fast path off (every command is parsed). The verdicts
+    /// are the same either way; this exists to prove it.
+    pub fn fast_path(mut self, enabled: bool) -> Self {
+        self.fast_path = enabled;
+        self
+    }
+
     /// Builds the gate, or returns the first config error.
     pub fn try_build(self) -> Result<Gate, ConfigError> {
         match self.errors.into_iter().next() {
             Some(e) => Err(e),
-            None => Ok(Gate::new(self.policy)),
+            None => Ok(Gate {
+                policy: self.policy,
+                fast_path: self.fast_path,
+            }),
         }
     }
 
@@ -240,6 +267,9 @@ impl GateBuilder {
     /// use [`GateBuilder::try_build`] to see them. A gate built with errors treats
     /// them as fatal only through `try_build`.
     pub fn build(self) -> Gate {
-        Gate::new(self.policy)
+        Gate {
+            policy: self.policy,
+            fast_path: self.fast_path,
+        }
     }
 }

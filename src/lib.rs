@@ -17,6 +17,7 @@
 #![warn(missing_docs)]
 
 pub mod command;
+mod fastpath;
 mod gate;
 pub mod nested;
 pub mod parse;

@@ -210,3 +210,88 @@ fn every_rule_is_documented() {
         assert!(!rule.summary.is_empty());
     }
 }
+
+#[test]
+fn fast_path_gives_the_same_verdicts_as_a_full_parse() {
+    let mut commands: Vec<(Option<String>, String)> = load_cases()
+        .into_iter()
+        .map(|(_, c)| (c.config.clone(), c.cmd))
+        .collect();
+    for extra in [
+        "ls -la",
+        "git status",
+        "FOO=bar BAZ=qux make test",
+        "A=1",
+        "A=1 B=2",
+        "A+=1 ls",
+        "env A=1 ls",
+        "sudo ls",
+        "sudo -u root id",
+        "timeout 5 rm -rf /",
+        "nice -n 5 reboot",
+        "kill -9 -1",
+        "kill %1",
+        "mkfs.ext4 /dev/sda",
+        "fdisk -l",
+        "cat /etc/passwd",
+        "cat ../x",
+        "ls  src/  ",
+        " pwd",
+        "rm -rf /",
+        "python3 -m pytest tests/ -x -q",
+        "npm install -g x",
+        "curl https://x.y/z",
+        "cd /tmp",
+        "cd src",
+        "./scripts/deploy.sh --prod",
+        "../../bin/tool",
+        "/usr/bin/env A=1 B=2",
+        "xargs rm",
+        "command -v rm",
+        "printenv",
+        "env",
+        "set",
+        "git -c core.pager=less log",
+        "ssh user@host ls",
+        "LD_PRELOAD=/x.so ls",
+        "export PATH=/tmp:/usr/bin",
+        "exec 3",
+        "2",
+        "=x",
+        "a=",
+        "time ls",
+        "if",
+        "done",
+        ": noop",
+        ". file",
+        "source x.sh",
+        "bash x.sh",
+        "sh",
+        "eval",
+        "chmod -R 777 /",
+        "dd if=/dev/zero of=/dev/sda",
+    ] {
+        commands.push((None, extra.to_string()));
+    }
+    let world = world();
+    let build = |fast: bool, config: &Option<String>| {
+        let mut b = GateBuilder::default()
+            .root(&world.root)
+            .home(Some(world.home.clone()))
+            .fast_path(fast);
+        if let Some(config) = config {
+            let path = world.root.join("corpus-case.toml");
+            b = b.with_policy(|p| p.apply_toml(config, &path).expect("config"));
+        }
+        b.build()
+    };
+    let mut differences = Vec::new();
+    for (config, cmd) in &commands {
+        let fast = build(true, config).check(cmd);
+        let full = build(false, config).check(cmd);
+        if fast != full {
+            differences.push(format!("{cmd:?}\n  fast: {fast:?}\n  full: {full:?}"));
+        }
+    }
+    assert!(differences.is_empty(), "{}", differences.join("\n"));
+}
