@@ -54,6 +54,16 @@ pub fn parse(input: &str) -> Result<Parsed, ParseFailure> {
         text.push('\n');
     }
     let mut tree = parse_text(&text)?;
+    // The fault needs a pipe and a line break inside the text: skip the tree walk
+    // for the common one-line command.
+    let body = &text.as_bytes()[..text.len() - 1];
+    if !body.contains(&b'\n') || !body.contains(&b'|') {
+        return Ok(Parsed {
+            tree,
+            text,
+            unrepaired: false,
+        });
+    }
     for _ in 0..MAX_REPAIRS {
         let Some(newline) = find_misparsed_newline(&tree, text.as_bytes()) else {
             return Ok(Parsed {

@@ -116,6 +116,10 @@ fn is_unicode_space(c: char) -> bool {
 /// one finding per kind, at the first occurrence.
 pub fn scan_characters(source: &str) -> Vec<Finding> {
     let mut findings = Vec::new();
+    let plain = |b: &u8| (0x20..0x7f).contains(b) || *b == b'\t' || *b == b'\n';
+    if source.as_bytes().iter().all(plain) {
+        return findings;
+    }
     let mut control = false;
     let mut invisible = false;
     for (at, c) in source.char_indices() {
