@@ -174,13 +174,23 @@ impl SimpleCommand {
 
     /// The program's static name as written (`/bin/rm`, `rm`, `./x`).
     pub fn name_value(&self) -> Option<String> {
-        self.name().and_then(Word::static_value)
+        self.name_str().map(str::to_string)
+    }
+
+    /// [`SimpleCommand::name_value`], borrowed.
+    pub fn name_str(&self) -> Option<&str> {
+        self.name().and_then(Word::value)
     }
 
     /// The program's static name with a standard system folder stripped (`/bin/rm`
     /// → `rm`); a name with any other path stays a path. `None` when dynamic.
     pub fn program_name(&self) -> Option<String> {
-        self.name_value().map(|n| normalize_program(&n))
+        self.program_str().map(str::to_string)
+    }
+
+    /// [`SimpleCommand::program_name`], borrowed.
+    pub fn program_str(&self) -> Option<&str> {
+        self.name_str().map(program_key)
     }
 
     /// The arguments after the program word.
@@ -200,20 +210,22 @@ impl SimpleCommand {
     pub fn wrapper_names(&self) -> impl Iterator<Item = (String, &Word)> {
         self.wrappers.iter().filter_map(|&i| {
             let word = self.words.get(i)?;
-            Some((normalize_program(&word.static_value()?), word))
+            Some((normalize_program(word.value()?), word))
         })
     }
 }
 
 /// `/usr/bin/rm` → `rm`; `rm` → `rm`; `./rm` stays `./rm`.
 pub fn normalize_program(name: &str) -> String {
-    if let Some((dir, base)) = name.rsplit_once('/') {
-        if SYSTEM_BIN_DIRS.contains(&dir) && !base.is_empty() {
-            return base.to_string();
-        }
-        return name.to_string();
+    program_key(name).to_string()
+}
+
+/// [`normalize_program`], borrowed.
+pub fn program_key(name: &str) -> &str {
+    match name.rsplit_once('/') {
+        Some((dir, base)) if SYSTEM_BIN_DIRS.contains(&dir) && !base.is_empty() => base,
+        _ => name,
     }
-    name.to_string()
 }
 
 /// The basename of a program name, whatever its folder (`/tmp/x/sudo` → `sudo`).

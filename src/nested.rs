@@ -88,11 +88,11 @@ pub fn scripts_of(
     let Some(name_word) = words.get(index) else {
         return out;
     };
-    let Some(name) = name_word.static_value() else {
+    let Some(name) = name_word.value() else {
         return out;
     };
     let args = words.get(index + 1..).unwrap_or(&[]);
-    let base = basename(&name);
+    let base = basename(name);
     if SHELLS.contains(&base) {
         shell(name_word, args, redirects, piped_stdin, source, &mut out);
     } else {
@@ -159,7 +159,7 @@ fn shell(
     let mut read_stdin = false;
     let mut i = 0;
     while i < args.len() {
-        let Some(value) = args[i].static_value() else {
+        let Some(value) = args[i].value() else {
             break;
         };
         if value == "--" || value == "-" {
@@ -167,7 +167,7 @@ fn shell(
             break;
         }
         if value.starts_with("--") {
-            i += if matches!(value.as_str(), "--rcfile" | "--init-file") {
+            i += if matches!(value, "--rcfile" | "--init-file") {
                 2
             } else {
                 1

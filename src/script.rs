@@ -266,6 +266,21 @@ impl<'s> Walker<'s> {
             _ => {
                 // Lists, bodies and everything else: children in order; a child
                 // followed by `&` runs in the background, in its own scope.
+                let start = stack.len();
+                let mut background = false;
+                let mut cursor = node.walk();
+                for child in node.children(&mut cursor) {
+                    if child.kind() == "&" {
+                        background = true;
+                    } else if child.is_named() && child.child_count() > 0 {
+                        stack.push(Task::Visit(child, frame.clone()));
+                    }
+                }
+                if !background {
+                    stack[start..].reverse();
+                    return;
+                }
+                stack.truncate(start);
                 let mut children: Vec<(Node<'t>, bool)> = Vec::new();
                 let mut cursor = node.walk();
                 for child in node.children(&mut cursor) {
@@ -273,9 +288,7 @@ impl<'s> Walker<'s> {
                         if let Some(last) = children.last_mut() {
                             last.1 = true;
                         }
-                        continue;
-                    }
-                    if child.is_named() || child.is_error() || child.is_missing() {
+                    } else if child.is_named() {
                         children.push((child, false));
                     }
                 }
@@ -290,7 +303,7 @@ impl<'s> Walker<'s> {
                             },
                         ));
                         stack.push(Task::PushScope);
-                    } else {
+                    } else if child.child_count() > 0 {
                         stack.push(Task::Visit(child, frame.clone()));
                     }
                 }
@@ -442,7 +455,7 @@ impl<'s> Walker<'s> {
             .filter_map(|(by, range)| Some((by.clone(), record.words.get(range.clone())?.to_vec())))
             .collect();
         let is_eval = record
-            .program_name()
+            .program_str()
             .is_some_and(|n| n == "eval" || n == "alias" || n == "trap");
         self.apply_cd(&record);
         self.out.commands.push(record);
@@ -716,12 +729,13 @@ impl<'s> Walker<'s> {
 
     /// Tracks `cd`, `pushd` and `popd` in the current scope.
     fn apply_cd(&mut self, record: &SimpleCommand) {
-        let Some(name) = record.program_name() else {
+        let Some(name) = record.program_str() else {
             return;
         };
-        if !matches!(name.as_str(), "cd" | "pushd" | "popd" | "chdir") {
+        if !matches!(name, "cd" | "pushd" | "popd" | "chdir") {
             return;
         }
+        let name = name.to_string();
         let home = self.env.home.clone();
         let start = self.env.cwd.clone();
         let Some(scope) = self.scopes.last_mut() else {
@@ -772,11 +786,7 @@ fn resolve_dir(word: &Word, current: Option<&Path>, home: Option<&Path>, scope: 
     }
     let (base, rest): (Option<PathBuf>, String) = match word.parts.first() {
         Some(Part::Tilde(user)) if user.is_empty() => {
-            let tail = Word {
-                parts: word.parts[1..].to_vec(),
-                span: word.span,
-                has_quotes: word.has_quotes,
-            };
+            let tail = Word::new(word.parts[1..].to_vec(), word.span, word.has_quotes);
             match (home, tail.static_value()) {
                 (Some(h), Some(t)) => (Some(h.to_path_buf()), t),
                 _ => return Cwd::Unknown,
@@ -847,7 +857,8 @@ fn push_children<'t>(
     let start = stack.len();
     let mut cursor = node.walk();
     for child in node.children(&mut cursor) {
-        if child.is_named() && !skip(&child) {
+        // Leaves hold no commands (ERROR and MISSING nodes are found separately).
+        if child.is_named() && child.child_count() > 0 && !skip(&child) {
             stack.push(Task::Visit(child, frame.clone()));
         }
     }

@@ -64,6 +64,9 @@ impl Part {
 }
 
 /// A shell word: its parts and where it stands in the original command.
+///
+/// The static value is computed once, when the word is built: build words with
+/// [`Word::new`] (or [`Word::literal`]) rather than changing `parts` afterwards.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Word {
     /// The pieces, in order.
@@ -72,22 +75,40 @@ pub struct Word {
     pub span: Span,
     /// Some part came from single quotes, double quotes or `$'...'`.
     pub has_quotes: bool,
+    value: Option<String>,
 }
 
 impl Word {
+    /// A word from its parts; computes its static value.
+    pub fn new(parts: Vec<Part>, span: Span, has_quotes: bool) -> Word {
+        let mut word = Word {
+            parts,
+            span,
+            has_quotes,
+            value: None,
+        };
+        word.value = word.compute_static_value();
+        word
+    }
+
     /// A word made of one static literal (used for words produced by expansion).
     pub fn literal(text: &str, span: Span) -> Word {
-        Word {
-            parts: vec![Part::Literal(text.to_string())],
-            span,
-            has_quotes: false,
-        }
+        Word::new(vec![Part::Literal(text.to_string())], span, false)
     }
 
     /// The value bash gives this word without running anything: `None` when any part
     /// is dynamic, when it would be globbed or brace-expanded, or when it starts with a
     /// tilde.
+    pub fn value(&self) -> Option<&str> {
+        self.value.as_deref()
+    }
+
+    /// [`Word::value`] as an owned string.
     pub fn static_value(&self) -> Option<String> {
+        self.value.clone()
+    }
+
+    fn compute_static_value(&self) -> Option<String> {
         let mut out = String::new();
         for part in &self.parts {
             match part {
@@ -107,9 +128,9 @@ impl Word {
         Some(out)
     }
 
-    /// True when [`Word::static_value`] is `Some`.
+    /// True when [`Word::value`] is `Some`.
     pub fn is_static(&self) -> bool {
-        self.static_value().is_some()
+        self.value.is_some()
     }
 
     /// True when an unquoted `*`, `?` or `[` would make bash glob this word.
@@ -164,6 +185,13 @@ impl Word {
 
     /// True when bash would brace-expand this word (`{a,b}`, `{1..3}`).
     pub fn has_brace_expansion(&self) -> bool {
+        let open = self
+            .parts
+            .iter()
+            .any(|p| matches!(p, Part::Literal(t) if t.contains('{')));
+        if !open {
+            return false;
+        }
         let chars = self.chars_with_quoting();
         find_brace(&chars, 0).is_some()
     }
@@ -236,11 +264,7 @@ pub fn build_word(nodes: &[Node], text: &str, span: Span) -> Word {
     }
     let mut parts = builder.parts;
     split_leading_tilde(&mut parts);
-    Word {
-        parts,
-        span,
-        has_quotes: builder.has_quotes,
-    }
+    Word::new(parts, span, builder.has_quotes)
 }
 
 struct WordBuilder {
@@ -402,6 +426,7 @@ impl WordBuilder {
 /// Re-applies tilde splitting to a word built from raw text (see [`build_word`]).
 pub fn split_tilde(word: &mut Word) {
     split_leading_tilde(&mut word.parts);
+    word.value = word.compute_static_value();
 }
 
 /// The text of a heredoc body with an unquoted delimiter and no expansions: a

@@ -7,7 +7,7 @@
 //! embedded ranges. Wrappers that run their arguments through a shell (`watch 'a b'`,
 //! `parallel`, `su -c`, `flock -c`, `env -S`) report those words as a script.
 
-use crate::command::normalize_program;
+use crate::command::program_key;
 use crate::word::Word;
 use std::ops::Range;
 
@@ -183,7 +183,7 @@ fn parse_options(words: &[Word], start: usize, spec: &Spec) -> Parsed {
     let mut i = start;
     let mut operands = 0;
     while i < words.len() {
-        let Some(value) = words[i].static_value() else {
+        let Some(value) = words[i].value() else {
             break;
         };
         if value == "--" {
@@ -220,7 +220,7 @@ fn parse_options(words: &[Word], start: usize, spec: &Spec) -> Parsed {
             i += step;
             continue;
         }
-        if spec.assignments && is_assignment(&value) {
+        if spec.assignments && is_assignment(value) {
             parsed.assignments.push(i);
             i += 1;
             continue;
@@ -254,7 +254,7 @@ pub fn unwrap(words: &[Word]) -> Unwrapped {
     let mut i = 0;
     // A wrapper chain is as long as the words; this bound only guards the loop.
     while i < words.len() {
-        let Some(name) = words[i].static_value().map(|n| normalize_program(&n)) else {
+        let Some(name) = words[i].value().map(program_key) else {
             out.program = Some(i);
             return out;
         };
@@ -263,7 +263,7 @@ pub fn unwrap(words: &[Word]) -> Unwrapped {
             out.embedded = find_exec_ranges(words, i + 1);
             return out;
         }
-        let Some(spec) = spec_of(&name) else {
+        let Some(spec) = spec_of(name) else {
             out.program = Some(i);
             return out;
         };
@@ -280,7 +280,7 @@ pub fn unwrap(words: &[Word]) -> Unwrapped {
                 .find(|(f, _)| *f == c)
                 .map(|(_, idx)| *idx)
         };
-        match name.as_str() {
+        match name {
             "command" if has('v') || has('V') => return out,
             "sudo" if parsed.next >= words.len() || has('l') || has('v') || has('e') => {
                 return out;
@@ -298,7 +298,7 @@ pub fn unwrap(words: &[Word]) -> Unwrapped {
                 }
                 if name == "flock" {
                     // `flock FILE -c 'cmd'`
-                    if let Some(v) = words.get(parsed.next).and_then(Word::static_value)
+                    if let Some(v) = words.get(parsed.next).and_then(Word::value)
                         && (v == "-c" || v == "--command")
                     {
                         let idx = parsed.next + 1;

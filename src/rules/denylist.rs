@@ -125,10 +125,10 @@ fn key(name: &str) -> String {
 
 /// Denies a program whose name is on the built-in or configured denylist.
 pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
-    let (Some(name), Some(word)) = (cmd.name_value(), cmd.name()) else {
+    let (Some(name), Some(word)) = (cmd.name_str(), cmd.name()) else {
         return;
     };
-    let key = key(&name);
+    let key = key(name);
     let listed = BUILTIN_DENYLIST.contains(&key.as_str())
         || cx.policy.denylist.iter().any(|d| self::key(d) == key);
     if listed {

@@ -3,6 +3,7 @@
 use crate::command::{SimpleCommand, basename};
 use crate::declare_rule;
 use crate::rules::Checker;
+use crate::word::Word;
 
 declare_rule! {
     /// ## What it does
@@ -29,12 +30,11 @@ declare_rule! {
 
 /// Denies the destructive set.
 pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
-    let (Some(name), Some(word)) = (cmd.name_value(), cmd.name()) else {
+    let (Some(name), Some(word)) = (cmd.name_str(), cmd.name()) else {
         return;
     };
-    let base = basename(&name).to_ascii_lowercase();
-    let args = cmd.arg_values();
-    let first = args.first().cloned().flatten();
+    let base = basename(name).to_ascii_lowercase();
+    let first = cmd.args().first().and_then(Word::static_value);
     let reason = match base.as_str() {
         "mkfs" | "mke2fs" | "newfs" => Some(format!("`{base}` formats a file system")),
         b if b.starts_with("mkfs.") => Some(format!("`{base}` formats a file system")),
@@ -43,7 +43,9 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             "`{base} {}` stops the machine",
             first.unwrap_or_default()
         )),
-        "kill" if kill_all(&args) => Some("kills every process the user owns (pid -1)".to_string()),
+        "kill" if kill_all(&cmd.arg_values()) => {
+            Some("kills every process the user owns (pid -1)".to_string())
+        }
         _ => None,
     };
     if let Some(message) = reason {
@@ -51,7 +53,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         return;
     }
     if let Some(function) = &cmd.context.function {
-        let recursive = name == *function;
+        let recursive = name == function;
         if recursive && (cmd.context.in_pipeline || cmd.context.background) {
             cx.report(
                 &DESTRUCTIVE,

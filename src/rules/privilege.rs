@@ -31,15 +31,15 @@ const PRIVILEGED: &[&str] = &["sudo", "su", "doas", "pkexec", "run0", "sudoedit"
 
 /// Denies privilege-gaining programs and wrappers.
 pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
-    let program = cmd.name_value().zip(cmd.name());
+    let program = cmd.name_str().zip(cmd.name());
     let words = cmd
         .wrappers
         .iter()
         .filter_map(|&i| cmd.words.get(i))
-        .filter_map(|w| Some((w.static_value()?, w)))
+        .filter_map(|w| Some((w.value()?, w)))
         .chain(program);
     for (name, word) in words {
-        let base = basename(&name);
+        let base = basename(name);
         if PRIVILEGED.contains(&base) {
             cx.report(
                 &PRIVILEGE_ESCALATION,
