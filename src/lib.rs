@@ -25,6 +25,7 @@ pub mod policy;
 pub mod report;
 pub mod rules;
 pub mod script;
+pub mod transcripts;
 pub mod verdict;
 pub mod word;
 pub mod wrappers;

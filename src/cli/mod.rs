@@ -1,6 +1,7 @@
 //! Command-line parsing and dispatch. Flags are parsed into plain structs (clap
 //! derive), then turned into a [`bashgate::Gate`]; errors map to exit codes here only.
 
+mod analyze;
 mod check;
 mod hook;
 mod rules;
@@ -29,6 +30,8 @@ struct Cli {
 enum Command {
     /// Judge one command. Exit 0 = allow, 1 = ask, 2 = deny.
     Check(check::CheckArgs),
+    /// Audit agent transcripts: judge every shell command they ran.
+    Analyze(analyze::AnalyzeArgs),
     /// Answer an agent's pre-tool hook (JSON on stdin, decision on stdout).
     Hook(hook::HookArgs),
     /// List every rule: code, name, default decision, summary.
@@ -71,11 +74,19 @@ fn parse_mode(s: &str) -> Result<Mode, String> {
 impl PolicyArgs {
     /// Builds the gate: root, discovered config, `--config` files, then flags.
     pub fn gate(&self) -> Result<Gate, String> {
+        if let Some(root) = &self.root
+            && !root.is_dir()
+        {
+            return Err(format!("--root {}: not a directory", root.display()));
+        }
+        self.gate_unchecked_root()
+    }
+
+    /// [`PolicyArgs::gate`] for a root that need not exist on this machine (auditing
+    /// transcripts recorded elsewhere).
+    pub fn gate_unchecked_root(&self) -> Result<Gate, String> {
         let mut builder = GateBuilder::default();
         if let Some(root) = &self.root {
-            if !root.is_dir() {
-                return Err(format!("--root {}: not a directory", root.display()));
-            }
             builder = builder.root(root);
         }
         if !self.no_config {
@@ -124,6 +135,7 @@ pub fn run() -> i32 {
     };
     match cli.command {
         Command::Check(args) => check::run(&args),
+        Command::Analyze(args) => analyze::run(&args),
         Command::Hook(args) => hook::run(&args),
         Command::Rules => rules::list(),
         Command::Explain { code } => rules::explain(&code),
