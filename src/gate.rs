@@ -4,6 +4,7 @@
 use crate::fastpath;
 use crate::nested::SpanMap;
 use crate::parse;
+use crate::paths::PathJudge;
 use crate::policy::{ConfigError, Mode, PermissionRule, Policy};
 use crate::rules::{self, Checker, input};
 use crate::script::{self, WalkEnv};
@@ -22,15 +23,21 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Debug)]
 pub struct Gate {
     policy: Policy,
+    paths: PathJudge,
     fast_path: bool,
 }
 
 impl Gate {
     /// A gate judging against `policy`.
     pub fn new(policy: Policy) -> Gate {
+        Gate::with_fast_path(policy, true)
+    }
+
+    fn with_fast_path(policy: Policy, fast_path: bool) -> Gate {
         Gate {
+            paths: PathJudge::new(&policy),
             policy,
-            fast_path: true,
+            fast_path,
         }
     }
 
@@ -124,8 +131,13 @@ impl Gate {
             }
         };
         findings.extend(walk.findings);
+        let start = cwd
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| self.policy.root.clone());
         let mut checker = Checker {
             policy: &self.policy,
+            paths: &self.paths,
+            cwd: start,
             source: command,
             findings,
         };
@@ -256,10 +268,7 @@ impl GateBuilder {
     pub fn try_build(self) -> Result<Gate, ConfigError> {
         match self.errors.into_iter().next() {
             Some(e) => Err(e),
-            None => Ok(Gate {
-                policy: self.policy,
-                fast_path: self.fast_path,
-            }),
+            None => Ok(Gate::with_fast_path(self.policy, self.fast_path)),
         }
     }
 
@@ -267,9 +276,6 @@ impl GateBuilder {
     /// use [`GateBuilder::try_build`] to see them. A gate built with errors treats
     /// them as fatal only through `try_build`.
     pub fn build(self) -> Gate {
-        Gate {
-            policy: self.policy,
-            fast_path: self.fast_path,
-        }
+        Gate::with_fast_path(self.policy, self.fast_path)
     }
 }

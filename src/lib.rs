@@ -21,6 +21,8 @@ mod fastpath;
 mod gate;
 pub mod nested;
 pub mod parse;
+pub mod path_roles;
+pub mod paths;
 pub mod policy;
 pub mod report;
 pub mod rules;

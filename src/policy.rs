@@ -98,6 +98,9 @@ pub struct Policy {
     pub max_input_bytes: usize,
     /// Scripts nested deeper than this are not analysed (BG002).
     pub max_nesting: u32,
+    /// Path-bearing environment variables (`TMPDIR`, `OLDPWD`, `XDG_*`) as the
+    /// commands will see them; a variable not given here is unknown (outside).
+    pub env: std::collections::BTreeMap<String, String>,
 }
 
 impl Policy {
@@ -116,6 +119,11 @@ impl Policy {
             mode: Mode::Safe,
             max_input_bytes: DEFAULT_MAX_INPUT_BYTES,
             max_nesting: DEFAULT_MAX_NESTING,
+            env: crate::paths::PATH_VARIABLES
+                .iter()
+                .filter(|name| **name != "HOME" && **name != "PWD")
+                .filter_map(|name| Some((name.to_string(), std::env::var(name).ok()?)))
+                .collect(),
         }
     }
 
@@ -153,7 +161,14 @@ impl Policy {
         let read_only: Vec<PathBuf> = file.read_only_paths.iter().map(|p| resolve(p)).collect();
         self.allowed_paths.extend(allowed);
         self.read_only_paths.extend(read_only);
-        self.sensitive_paths.extend(file.sensitive_paths);
+        self.sensitive_paths
+            .extend(file.sensitive_paths.iter().map(|p| {
+                if p.starts_with('~') || p.starts_with('/') || p.starts_with("**") {
+                    p.clone()
+                } else {
+                    base.join(p).to_string_lossy().into_owned()
+                }
+            }));
         self.denylist.extend(file.denylist);
         if let Some(permission) = file.permission {
             for (pattern, value) in permission.bash {

@@ -17,7 +17,7 @@ use crate::nested::{self, ScriptText, SpanMap};
 use crate::parse;
 use crate::rules::{self, input};
 use crate::verdict::{Finding, Span};
-use crate::word::{Word, build_word};
+use crate::word::{Part, Word, build_word};
 use crate::wrappers;
 use std::path::{Component, Path, PathBuf};
 use std::rc::Rc;
@@ -62,6 +62,29 @@ struct Scope {
     cwd: Cwd,
     previous: Option<Cwd>,
     stack: Vec<Cwd>,
+    /// Variables assigned in the script so far: their static value, or `None` when
+    /// only known at run time (loop variables, `read`, substitutions). Last wins.
+    vars: Vec<(String, Option<String>)>,
+    /// `IFS` was assigned: unquoted expansions may split anywhere.
+    ifs_changed: bool,
+}
+
+impl Scope {
+    fn set_var(&mut self, name: &str, value: Option<String>) {
+        if name == "IFS" {
+            self.ifs_changed = true;
+        }
+        self.vars.retain(|(n, _)| n != name);
+        self.vars.push((name.to_string(), value));
+    }
+
+    fn var(&self, name: &str) -> Option<&Option<String>> {
+        self.vars
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v)
+    }
 }
 
 /// What a node inherits from where it stands.
@@ -255,6 +278,15 @@ impl<'s> Walker<'s> {
                 };
                 push_children(node, &inner, stack, |_| false);
             }
+            "for_statement" | "c_style_for_statement" => {
+                let name = node
+                    .child_by_field_name("variable")
+                    .and_then(|n| text.get(n.start_byte()..n.end_byte()));
+                if let (Some(name), Some(scope)) = (name, self.scopes.last_mut()) {
+                    scope.set_var(name, None);
+                }
+                push_children(node, &frame, stack, |_| false);
+            }
             "test_command" => {
                 self.test(node, &frame, text, map, nesting);
                 let inner = Frame {
@@ -338,7 +370,7 @@ impl<'s> Walker<'s> {
             }
             let group = &nodes[start..end];
             let span = map.map(group[0].start_byte(), group[end - start - 1].end_byte());
-            let word = build_word(group, text, span);
+            let word = self.substitute(build_word(group, text, span));
             if word.has_brace_expansion() {
                 match word.brace_expand() {
                     Some(expanded) => {
@@ -352,6 +384,88 @@ impl<'s> Walker<'s> {
             start = end;
         }
         words
+    }
+
+    /// Replaces `$NAME` by the static value a script assignment gave it (`D=/etc; cat
+    /// $D/x`). Unquoted values that bash would split or glob stay dynamic.
+    fn substitute(&self, word: Word) -> Word {
+        let Some(scope) = self.scopes.last() else {
+            return word;
+        };
+        if scope.vars.is_empty()
+            || !word
+                .parts
+                .iter()
+                .any(|p| matches!(p, Part::Variable { .. }))
+        {
+            return word;
+        }
+        let mut changed = false;
+        let parts: Vec<Part> = word
+            .parts
+            .iter()
+            .map(|part| {
+                if let Part::Variable { name, quoted } = part
+                    && let Some(Some(value)) = scope.var(name)
+                {
+                    let splits = value.is_empty()
+                        || scope.ifs_changed
+                        || value.contains([' ', '\t', '\n', '*', '?', '[']);
+                    if *quoted || !splits {
+                        changed = true;
+                        return Part::Quoted(value.clone());
+                    }
+                }
+                part.clone()
+            })
+            .collect();
+        if !changed {
+            return word;
+        }
+        Word::new(parts, word.span, word.has_quotes)
+    }
+
+    /// Records script variables: statement-level and declared assignments set them;
+    /// `unset` removes them; loop variables and `read` make them unknown.
+    fn track_vars(&mut self, record: &SimpleCommand) {
+        let Some(scope) = self.scopes.last_mut() else {
+            return;
+        };
+        let program = record.program_str();
+        let declares = record.origin == Origin::Declaration && !matches!(program, Some("unset"));
+        if record.origin == Origin::Bare || declares {
+            for a in &record.assignments {
+                let value = a.value.as_ref().and_then(|v| v.value().map(str::to_string));
+                let value = if a.value.is_none() && declares {
+                    // `export X` keeps X's value.
+                    match scope.var(&a.name) {
+                        Some(v) => v.clone(),
+                        None => continue,
+                    }
+                } else {
+                    value
+                };
+                scope.set_var(&a.name, value);
+            }
+        }
+        match program {
+            Some("unset") if record.origin == Origin::Declaration => {
+                for a in &record.assignments {
+                    scope.vars.retain(|(n, _)| n != &a.name);
+                }
+            }
+            Some("read" | "mapfile" | "readarray" | "getopts" | "printf") => {
+                for w in record.args() {
+                    if let Some(v) = w.value()
+                        && !v.starts_with('-')
+                        && crate::wrappers::is_assignment(&format!("{v}=x"))
+                    {
+                        scope.set_var(v, None);
+                    }
+                }
+            }
+            _ => {}
+        }
     }
 
     fn command(
@@ -458,6 +572,7 @@ impl<'s> Walker<'s> {
             .program_str()
             .is_some_and(|n| n == "eval" || n == "alias" || n == "trap");
         self.apply_cd(&record);
+        self.track_vars(&record);
         self.out.commands.push(record);
         for (by, words) in embedded {
             self.record(
@@ -540,6 +655,7 @@ impl<'s> Walker<'s> {
             origin: Origin::Bare,
             script: None,
         };
+        self.track_vars(&record);
         self.out.commands.push(record);
     }
 
@@ -585,6 +701,7 @@ impl<'s> Walker<'s> {
             origin: Origin::Declaration,
             script: None,
         };
+        self.track_vars(&record);
         self.out.commands.push(record);
     }
 
@@ -640,7 +757,7 @@ impl<'s> Walker<'s> {
             .to_string();
         let value = node.child_by_field_name("value").map(|v| {
             let span = self.span(v, map);
-            build_word(&[v], text, span)
+            self.substitute(build_word(&[v], text, span))
         });
         Assignment {
             name,
@@ -780,7 +897,6 @@ impl<'s> Walker<'s> {
 
 /// Where `cd WORD` goes, lexically.
 fn resolve_dir(word: &Word, current: Option<&Path>, home: Option<&Path>, scope: &Scope) -> Cwd {
-    use crate::word::Part;
     if word.static_value().as_deref() == Some("-") {
         return scope.previous.clone().unwrap_or(Cwd::Unknown);
     }

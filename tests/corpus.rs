@@ -114,11 +114,26 @@ fn load_cases() -> Vec<(String, Case)> {
     cases
 }
 
+/// The environment the corpus commands see: `TMPDIR` outside the project,
+/// `XDG_CONFIG_HOME` in the fixture home, `OLDPWD` unknown.
+fn fixture_env(policy: &mut bashgate::Policy) {
+    let world = world();
+    policy.env.clear();
+    policy
+        .env
+        .insert("TMPDIR".into(), "/tmp/bashgate-corpus-tmp".into());
+    policy.env.insert(
+        "XDG_CONFIG_HOME".into(),
+        world.home.join(".config").display().to_string(),
+    );
+}
+
 fn gate_for(case: &Case) -> Gate {
     let world = world();
     let mut builder = GateBuilder::default()
         .root(&world.root)
-        .home(Some(world.home.clone()));
+        .home(Some(world.home.clone()))
+        .with_policy(fixture_env);
     if let Some(mode) = &case.mode {
         builder = builder.mode(Mode::parse(mode).expect("corpus mode"));
     }

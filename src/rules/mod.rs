@@ -12,6 +12,7 @@ pub mod destructive;
 pub mod dynamic_command;
 pub mod input;
 pub mod nested_shell;
+pub mod paths;
 pub mod privilege;
 
 /// One rule: a stable code, a name, what it decides by default, and its documentation.
@@ -62,6 +63,15 @@ pub static RULES: &[&Rule] = &[
     &input::PARSE_ERROR,
     &input::INPUT_LIMIT,
     &input::SUSPICIOUS_CHARACTERS,
+    &paths::PATH_OUTSIDE_ROOT,
+    &paths::PARENT_ESCAPE,
+    &paths::HOME_EXPANSION,
+    &paths::PATH_VARIABLE,
+    &paths::REDIRECT_OUTSIDE_ROOT,
+    &paths::QUOTED_PATH_OUTSIDE,
+    &paths::SENSITIVE_PATH,
+    &paths::CWD_ESCAPE,
+    &paths::SYMLINK_ESCAPE,
     &denylist::DENYLISTED_EXECUTABLE,
     &dynamic_command::DYNAMIC_COMMAND_NAME,
     &nested_shell::NESTED_SHELL,
@@ -83,6 +93,7 @@ pub type CommandCheck = fn(&SimpleCommand, &mut Checker);
 /// Every per-command check, run on every record of the walk.
 pub static CHECKS: &[CommandCheck] = &[
     input::check,
+    paths::check,
     denylist::check,
     dynamic_command::check,
     nested_shell::check,
@@ -94,6 +105,10 @@ pub static CHECKS: &[CommandCheck] = &[
 pub struct Checker<'a> {
     /// The policy judged against.
     pub policy: &'a Policy,
+    /// The compiled path policy.
+    pub paths: &'a crate::paths::PathJudge,
+    /// The directory the command starts in.
+    pub cwd: std::path::PathBuf,
     /// The original command text.
     pub source: &'a str,
     /// Findings so far.

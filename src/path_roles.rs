@@ -1,0 +1,358 @@
+//! Which words of a command name paths, and whether the command reads or writes
+//! them: redirect targets, program names given as paths, `cd` targets, assignment
+//! values, option values (`--output=/x`, `-o/x`), and arguments — with the write
+//! side known for the commands that write (`tee`, `cp`/`mv`/`install`/`ln`
+//! destinations, `rm`, `touch`, `mkdir`, `sed -i`, `dd of=`, `tar -C`/`-f`, ...).
+//! The text arguments of `echo`/`printf` and message options (`git commit -m`) are
+//! not paths.
+
+use crate::command::{Origin, SYSTEM_BIN_DIRS, SimpleCommand};
+use crate::verdict::Span;
+use crate::word::{Part, Word};
+
+/// Read or write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// The command reads (or lists, or runs) it.
+    Read,
+    /// The command writes, creates, moves or deletes it.
+    Write,
+}
+
+/// Where in the command the path stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// An argument.
+    Argument,
+    /// The value of an option (`--output=FILE`, `of=FILE`).
+    OptionValue,
+    /// The program itself, named by a path.
+    Program,
+    /// A redirect target.
+    Redirect,
+    /// The value of an assignment.
+    Assignment,
+    /// The target of `cd`/`pushd`.
+    Directory,
+}
+
+/// One word used as a path.
+#[derive(Clone, Debug)]
+pub struct PathUse {
+    /// The word (for option values, a word made of the value).
+    pub word: Word,
+    /// Read or write.
+    pub access: Access,
+    /// Where it stands.
+    pub role: Role,
+}
+
+/// Commands whose arguments are text, not paths.
+const TEXT_COMMANDS: &[&str] = &[
+    "echo", "printf", "true", "false", ":", "alias", "trap", "eval", "type", "which", "command",
+    "hash", "help", "let", "expr", "test",
+];
+/// Commands that write every operand.
+const WRITE_ALL: &[&str] = &[
+    "tee", "rm", "rmdir", "touch", "mkdir", "truncate", "shred", "unlink", "chmod", "chown",
+    "chgrp", "chattr", "mkfifo", "mknod",
+];
+/// Commands whose last operand (or `-t DIR`) is written.
+const WRITE_LAST: &[&str] = &["cp", "mv", "install", "ln", "rsync", "scp"];
+/// Options whose value is text (messages, formats), per command.
+fn text_option(program: &str, option: &str) -> bool {
+    match program {
+        "git" => matches!(
+            option,
+            "-m" | "--message" | "--author" | "--grep" | "--format" | "--pretty" | "-S" | "-G"
+        ),
+        "grep" | "rg" | "egrep" | "fgrep" => matches!(option, "-e" | "--regexp"),
+        "sed" => matches!(option, "-e" | "--expression"),
+        "curl" => matches!(
+            option,
+            "-d" | "--data"
+                | "-H"
+                | "--header"
+                | "-X"
+                | "--request"
+                | "-A"
+                | "--user-agent"
+                | "-u"
+                | "--user"
+        ),
+        "awk" | "gawk" | "mawk" => matches!(option, "-F" | "-v"),
+        "cut" => matches!(option, "-d" | "--delimiter"),
+        "column" | "paste" | "join" | "sort" => matches!(option, "-d" | "-s" | "-t"),
+        _ => matches!(option, "-m" | "--message"),
+    }
+}
+/// Options whose value is a file written, per command.
+fn write_option(program: &str, option: &str) -> bool {
+    match program {
+        "sort" => matches!(option, "-o" | "--output"),
+        "curl" => matches!(option, "-o" | "--output"),
+        "wget" => matches!(option, "-O" | "--output-document" | "-o" | "--output-file"),
+        "gcc" | "cc" | "clang" | "g++" | "c++" | "rustc" | "go" => option == "-o",
+        _ => false,
+    }
+}
+
+/// The paths a command names, in order.
+pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
+    let mut uses = Vec::new();
+    for redirect in &cmd.redirects {
+        if redirect.is_fd_duplication() || redirect.heredoc.is_some() || redirect.operator == "<<<"
+        {
+            continue;
+        }
+        if let Some(target) = &redirect.target {
+            let access = if redirect.writes() {
+                Access::Write
+            } else {
+                Access::Read
+            };
+            uses.push(PathUse {
+                word: target.clone(),
+                access,
+                role: Role::Redirect,
+            });
+        }
+    }
+    for assignment in &cmd.assignments {
+        if assignment.name == "PATH" || assignment.name.ends_with("PATH") {
+            continue;
+        }
+        if let Some(value) = &assignment.value {
+            uses.push(PathUse {
+                word: value.clone(),
+                access: Access::Read,
+                role: Role::Assignment,
+            });
+        }
+    }
+    if cmd.origin == Origin::Test {
+        for word in &cmd.words {
+            if !word
+                .value()
+                .is_some_and(|v| v.starts_with('-') || is_operator(v))
+            {
+                uses.push(PathUse {
+                    word: word.clone(),
+                    access: Access::Read,
+                    role: Role::Argument,
+                });
+            }
+        }
+        return uses;
+    }
+    let Some(name_word) = cmd.name() else {
+        return uses;
+    };
+    if let Some(name) = name_word.value() {
+        if let Some((dir, _)) = name.rsplit_once('/')
+            && !SYSTEM_BIN_DIRS.contains(&dir)
+        {
+            uses.push(PathUse {
+                word: name_word.clone(),
+                access: Access::Read,
+                role: Role::Program,
+            });
+        }
+    } else if !name_word.parts.is_empty() {
+        uses.push(PathUse {
+            word: name_word.clone(),
+            access: Access::Read,
+            role: Role::Program,
+        });
+    }
+    let program = cmd.program_str().unwrap_or("");
+    let program = program.rsplit('/').next().unwrap_or(program);
+    if TEXT_COMMANDS.contains(&program) || cmd.origin == Origin::Declaration {
+        return uses;
+    }
+    if matches!(program, "cd" | "pushd") {
+        let target = cmd
+            .args()
+            .iter()
+            .find(|w| !w.value().is_some_and(|v| v.starts_with('-') && v.len() > 1));
+        let word = match target {
+            // `cd -` goes back to $OLDPWD; `cd` alone goes home.
+            Some(w) if w.value() == Some("-") => {
+                Word::new(vec![Part::Tilde("-".into())], w.span, false)
+            }
+            Some(w) => w.clone(),
+            None if program == "cd" => {
+                Word::new(vec![Part::Tilde(String::new())], name_word.span, false)
+            }
+            None => return uses,
+        };
+        uses.push(PathUse {
+            word,
+            access: Access::Read,
+            role: Role::Directory,
+        });
+        return uses;
+    }
+    let args = cmd.args();
+    let flags: String = args
+        .iter()
+        .filter_map(|w| w.value())
+        .filter(|v| v.starts_with('-') && !v.starts_with("--"))
+        .collect();
+    let in_place = program == "sed"
+        && args.iter().any(|w| {
+            w.value()
+                .is_some_and(|v| v.starts_with("-i") || v.starts_with("--in-place"))
+        });
+    let tar_extract = program == "tar"
+        && (flags.contains('x')
+            || args
+                .first()
+                .and_then(|w| w.value())
+                .is_some_and(|v| !v.starts_with('-') && v.contains('x')));
+    let tar_create = program == "tar"
+        && (flags.contains('c')
+            || args
+                .first()
+                .and_then(|w| w.value())
+                .is_some_and(|v| !v.starts_with('-') && v.contains('c')));
+    let mut operands: Vec<(usize, &Word)> = Vec::new();
+    let mut target_dir: Option<usize> = None;
+    let mut skip_next = false;
+    let mut options_done = false;
+    let mut i = 0;
+    while i < args.len() {
+        let word = &args[i];
+        let index = i;
+        i += 1;
+        if skip_next {
+            skip_next = false;
+            continue;
+        }
+        let Some(value) = word.value() else {
+            operands.push((index, word));
+            continue;
+        };
+        if value == "{}" || value == "-" || value.is_empty() || value == ";" || value == "+" {
+            continue;
+        }
+        if value == "--" && !options_done {
+            options_done = true;
+            continue;
+        }
+        if program == "dd"
+            && let Some((key, file)) = value.split_once('=')
+        {
+            let access = match key {
+                "of" => Access::Write,
+                "if" => Access::Read,
+                _ => continue,
+            };
+            uses.push(PathUse {
+                word: sub_word(word, value, key.len() + 1, file),
+                access,
+                role: Role::OptionValue,
+            });
+            continue;
+        }
+        if !options_done && value.starts_with('-') && value.len() > 1 {
+            let (option, attached) = match value.split_once('=') {
+                Some((o, v)) if value.starts_with("--") => (o, Some((o.len() + 1, v))),
+                _ if !value.starts_with("--")
+                    && value.len() > 3
+                    && value[2..].starts_with(['/', '~', '.']) =>
+                {
+                    (&value[..2], Some((2, &value[2..])))
+                }
+                _ => (value, None),
+            };
+            if text_option(program, option) {
+                if attached.is_none() {
+                    skip_next = true;
+                }
+                continue;
+            }
+            let writes = write_option(program, option)
+                || (program == "tar" && matches!(option, "-C" | "--directory") && tar_extract)
+                || (program == "tar" && matches!(option, "-f" | "--file") && tar_create)
+                || (WRITE_LAST.contains(&program) && matches!(option, "-t" | "--target-directory"));
+            let takes_value = writes
+                || (program == "tar" && matches!(option, "-C" | "--directory" | "-f" | "--file"))
+                || (program == "git" && option == "-C")
+                || (WRITE_LAST.contains(&program) && matches!(option, "-t" | "--target-directory"));
+            let access = if writes { Access::Write } else { Access::Read };
+            if let Some((offset, v)) = attached {
+                if looks_like_path(v) || takes_value {
+                    uses.push(PathUse {
+                        word: sub_word(word, value, offset, v),
+                        access,
+                        role: Role::OptionValue,
+                    });
+                }
+            } else if takes_value && let Some(next) = args.get(i) {
+                if WRITE_LAST.contains(&program) {
+                    target_dir = Some(i);
+                }
+                uses.push(PathUse {
+                    word: next.clone(),
+                    access,
+                    role: Role::OptionValue,
+                });
+                skip_next = true;
+            }
+            continue;
+        }
+        operands.push((index, word));
+    }
+    let write_all = WRITE_ALL.contains(&program) || in_place;
+    // `ln -s TARGET LINK`: a relative target is relative to the link's folder, not
+    // to the cwd; only absolute, home or variable targets are judged.
+    let symlink = program == "ln" && flags.contains('s');
+    let last = operands.last().map(|(i, _)| *i);
+    for (position, (index, word)) in operands.iter().enumerate() {
+        if symlink
+            && Some(*index) != last
+            && word
+                .value()
+                .is_some_and(|v| !v.starts_with(['/', '~', '$']))
+        {
+            continue;
+        }
+        let access = if write_all
+            || (WRITE_LAST.contains(&program)
+                && target_dir.is_none()
+                && Some(*index) == last
+                && operands.len() > 1)
+            || (program == "uniq" && position == 1)
+            || (program == "split" && position == operands.len() - 1 && operands.len() > 1)
+        {
+            Access::Write
+        } else {
+            Access::Read
+        };
+        uses.push(PathUse {
+            word: (*word).clone(),
+            access,
+            role: Role::Argument,
+        });
+    }
+    uses
+}
+
+/// `[[ ]]` operators that are not operands.
+fn is_operator(v: &str) -> bool {
+    matches!(v, "==" | "=" | "!=" | "=~" | "<" | ">" | "&&" | "||" | "!")
+}
+
+/// A word looks like a path when it has a `/` or starts with `~` or `.`.
+pub fn looks_like_path(v: &str) -> bool {
+    v.contains('/') || v.starts_with('~') || v.starts_with('.')
+}
+
+/// A word for the part of `word` (static `value`) from byte `offset` on.
+fn sub_word(word: &Word, value: &str, offset: usize, part: &str) -> Word {
+    let start = (word.span.end.saturating_sub(value.len()) + offset).min(word.span.end);
+    let mut sub = Word::literal(part, Span::new(start, word.span.end));
+    crate::word::split_tilde(&mut sub);
+    sub
+}

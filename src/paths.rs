@@ -1,0 +1,406 @@
+//! Resolving words to paths, and judging where a path lies: inside the project root,
+//! in an allowed or read-only folder, on the safe list, sensitive, or outside.
+//!
+//! Resolution is lexical first (`~`, `$HOME`, path variables from the environment
+//! given to the gate, the tracked cwd, `.` and `..`), then — only for words with a
+//! `/` that land inside the root or an allowed folder — symlinks of the longest
+//! existing prefix are followed, so a link inside the project that points outside is
+//! an escape. Bare words (`build`, `--release`) never touch the disk.
+
+use crate::command::Cwd;
+use crate::script::normalize_lexically;
+use crate::word::{Part, Word};
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Variables whose value is a path, resolved from the environment given to the gate.
+pub const PATH_VARIABLES: &[&str] = &[
+    "HOME",
+    "PWD",
+    "OLDPWD",
+    "TMPDIR",
+    "XDG_CONFIG_HOME",
+    "XDG_DATA_HOME",
+    "XDG_CACHE_HOME",
+    "XDG_STATE_HOME",
+    "XDG_RUNTIME_DIR",
+];
+
+/// Files that are always safe to name.
+const SAFE_PATHS: &[&str] = &[
+    "/dev/null",
+    "/dev/zero",
+    "/dev/random",
+    "/dev/urandom",
+    "/dev/stdin",
+    "/dev/stdout",
+    "/dev/stderr",
+    "/dev/fd/0",
+    "/dev/fd/1",
+    "/dev/fd/2",
+    "/dev/tty",
+];
+
+/// Sensitive paths under the home directory (the user can add, not remove).
+const SENSITIVE_IN_HOME: &[&str] = &[
+    ".ssh",
+    ".gnupg",
+    ".aws",
+    ".config/gcloud",
+    ".kube",
+    ".docker/config.json",
+    ".netrc",
+    ".git-credentials",
+    ".bashrc",
+    ".bash_profile",
+    ".bash_login",
+    ".bash_logout",
+    ".profile",
+    ".zshrc",
+    ".zshenv",
+    ".zprofile",
+    ".zlogin",
+    ".config/fish/config.fish",
+    ".inputrc",
+];
+
+/// `.env` templates that hold no secrets by convention.
+const ENV_TEMPLATES: &[&str] = &[".env.example", ".env.sample", ".env.template", ".env.dist"];
+
+/// How a word came to name its path (decides the rule code of an escape).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Via {
+    /// An absolute path as written.
+    Absolute,
+    /// A relative path (its `..` may leave the root).
+    Relative,
+    /// `~`, `~user`, `$HOME`.
+    Home,
+    /// `$TMPDIR`, `$OLDPWD`, XDG variables...
+    Variable,
+}
+
+/// A word resolved to a path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Resolved {
+    /// A path, lexically normalised.
+    Path {
+        /// The path.
+        path: PathBuf,
+        /// How it was named.
+        via: Via,
+        /// The word had a glob: `path` is its static prefix.
+        glob: bool,
+    },
+    /// Where the word points is only known at run time (a path variable with no
+    /// value, `~user`, a relative path after `cd` to an unknown place).
+    Unknown {
+        /// Why, for the message.
+        reason: String,
+        /// How it was named.
+        via: Via,
+    },
+    /// Not a path we can say anything about (a dynamic word with no path-bearing
+    /// part, a URL...).
+    NotAPath,
+}
+
+/// Where a path lies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// Inside the project root.
+    Inside,
+    /// In an allowed (read-write) folder.
+    Allowed,
+    /// In a read-only folder.
+    ReadOnly,
+    /// On the safe list (`/dev/null`...).
+    Safe,
+    /// Anywhere else.
+    Outside,
+}
+
+/// The compiled path policy.
+#[derive(Clone, Debug)]
+pub struct PathJudge {
+    root: PathBuf,
+    home: Option<PathBuf>,
+    allowed: Vec<PathBuf>,
+    read_only: Vec<PathBuf>,
+    config_dir: Option<PathBuf>,
+    sensitive_prefixes: Vec<PathBuf>,
+    sensitive_globs: GlobSet,
+    write_protected: Vec<PathBuf>,
+    env: BTreeMap<String, String>,
+}
+
+impl PathJudge {
+    /// Compiles the path policy. Invalid user globs are skipped here (config loading
+    /// reports them).
+    pub fn new(policy: &crate::Policy) -> PathJudge {
+        let home = policy.home.clone();
+        let expand = |p: &str| -> PathBuf {
+            match (p.strip_prefix('~'), &home) {
+                (Some(rest), Some(h)) if rest.is_empty() || rest.starts_with('/') => {
+                    h.join(rest.trim_start_matches('/'))
+                }
+                _ => PathBuf::from(p),
+            }
+        };
+        let mut sensitive_prefixes: Vec<PathBuf> = match &home {
+            Some(h) => SENSITIVE_IN_HOME.iter().map(|s| h.join(s)).collect(),
+            None => Vec::new(),
+        };
+        let mut globs = GlobSetBuilder::new();
+        for pattern in &policy.sensitive_paths {
+            let expanded = expand(pattern);
+            let text = expanded.to_string_lossy();
+            if text.contains(['*', '?', '[', '{']) {
+                if let Ok(glob) = Glob::new(&text) {
+                    globs.add(glob);
+                }
+            } else {
+                sensitive_prefixes.push(canonical_or_lexical(&expanded));
+            }
+        }
+        let config_dir = dirs::config_dir().map(|d| d.join("bashgate"));
+        let mut write_protected = vec![policy.root.join("bashgate.toml")];
+        if let Some(dir) = &config_dir {
+            write_protected.push(dir.clone());
+        }
+        let canon = |paths: &[PathBuf]| paths.iter().map(|p| canonical_or_lexical(p)).collect();
+        PathJudge {
+            root: policy.root.clone(),
+            home: home.clone(),
+            allowed: canon(&policy.allowed_paths),
+            read_only: canon(&policy.read_only_paths),
+            config_dir,
+            sensitive_prefixes,
+            sensitive_globs: globs.build().unwrap_or_else(|_| GlobSet::empty()),
+            write_protected,
+            env: policy.env.clone(),
+        }
+    }
+
+    /// The project root.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The directory a command runs in, `None` when unknown.
+    pub fn cwd_of(&self, cwd: &Cwd, start: &Path) -> Option<PathBuf> {
+        match cwd {
+            Cwd::Start => Some(start.to_path_buf()),
+            Cwd::Known(p) => Some(p.clone()),
+            Cwd::Unknown => None,
+        }
+    }
+
+    /// The value of a path variable, from the environment given to the gate.
+    fn variable(&self, name: &str, cwd: Option<&Path>) -> Option<PathBuf> {
+        match name {
+            "HOME" => self.home.clone(),
+            "PWD" => cwd.map(Path::to_path_buf),
+            _ => self.env.get(name).map(PathBuf::from),
+        }
+    }
+
+    /// Resolves a word against `cwd` (`None`: unknown).
+    pub fn resolve(&self, word: &Word, cwd: Option<&Path>) -> Resolved {
+        let mut parts = word.parts.iter();
+        let (base, via): (Option<PathBuf>, Via) = match word.parts.first() {
+            Some(Part::Tilde(user)) => {
+                parts.next();
+                match user.as_str() {
+                    "" => match &self.home {
+                        Some(h) => (Some(h.clone()), Via::Home),
+                        None => {
+                            return Resolved::Unknown {
+                                reason: "`~` with no home directory".into(),
+                                via: Via::Home,
+                            };
+                        }
+                    },
+                    "+" => match cwd {
+                        Some(c) => (Some(c.to_path_buf()), Via::Relative),
+                        None => return unknown_cwd(),
+                    },
+                    "-" => match self.env.get("OLDPWD") {
+                        Some(p) => (Some(PathBuf::from(p)), Via::Variable),
+                        None => {
+                            return Resolved::Unknown {
+                                reason: "`~-` (the previous directory) is unknown".into(),
+                                via: Via::Variable,
+                            };
+                        }
+                    },
+                    other => {
+                        return Resolved::Unknown {
+                            reason: format!("`~{other}` is another user's home directory"),
+                            via: Via::Home,
+                        };
+                    }
+                }
+            }
+            Some(Part::Variable { name, .. }) if PATH_VARIABLES.contains(&name.as_str()) => {
+                parts.next();
+                let via = if name == "HOME" {
+                    Via::Home
+                } else if name == "PWD" {
+                    Via::Relative
+                } else {
+                    Via::Variable
+                };
+                match self.variable(name, cwd) {
+                    Some(p) => (Some(p), via),
+                    None => {
+                        return Resolved::Unknown {
+                            reason: format!("`${name}` has no known value"),
+                            via,
+                        };
+                    }
+                }
+            }
+            Some(Part::Expansion {
+                name: Some(name), ..
+            }) if PATH_VARIABLES.contains(&name.as_str()) => {
+                return Resolved::Unknown {
+                    reason: format!("an expansion of `${name}`"),
+                    via: if name == "HOME" {
+                        Via::Home
+                    } else {
+                        Via::Variable
+                    },
+                };
+            }
+            _ => (None, Via::Relative),
+        };
+        // The rest: static text up to the first dynamic part or glob character.
+        let mut rest = String::new();
+        let mut glob = false;
+        for part in parts {
+            match part {
+                Part::Literal(t) => {
+                    if let Some(cut) = t.find(['*', '?', '[']) {
+                        rest.push_str(&t[..cut]);
+                        glob = true;
+                        break;
+                    }
+                    rest.push_str(t);
+                }
+                Part::Quoted(t) => rest.push_str(t),
+                _ => {
+                    glob = true;
+                    break;
+                }
+            }
+        }
+        if base.is_none() && rest.is_empty() {
+            return Resolved::NotAPath;
+        }
+        if glob && base.is_none() && !rest.contains('/') {
+            // `$X`, `*.rs`, `foo$(x)`: nothing static to judge.
+            return Resolved::NotAPath;
+        }
+        let (path, via) = match base {
+            Some(b) => (b.join(rest.trim_start_matches('/')), via),
+            None if rest.starts_with('/') => (PathBuf::from(&rest), Via::Absolute),
+            None => match cwd {
+                Some(c) => (c.join(&rest), Via::Relative),
+                None => return unknown_cwd(),
+            },
+        };
+        // A glob prefix like `/etc/pa` names the folder it searches.
+        let path = if glob && !rest.ends_with('/') && !rest.is_empty() {
+            path.parent().map(Path::to_path_buf).unwrap_or(path)
+        } else {
+            path
+        };
+        Resolved::Path {
+            path: normalize_lexically(&path),
+            via,
+            glob,
+        }
+    }
+
+    /// Where a (normalised) path lies.
+    pub fn place(&self, path: &Path) -> Place {
+        if path.starts_with(&self.root) {
+            return Place::Inside;
+        }
+        if SAFE_PATHS.iter().any(|s| path == Path::new(s)) {
+            return Place::Safe;
+        }
+        if self.allowed.iter().any(|a| path.starts_with(a)) {
+            return Place::Allowed;
+        }
+        if self.read_only.iter().any(|a| path.starts_with(a)) {
+            return Place::ReadOnly;
+        }
+        if self
+            .config_dir
+            .as_ref()
+            .is_some_and(|d| path.starts_with(d))
+        {
+            return Place::ReadOnly;
+        }
+        Place::Outside
+    }
+
+    /// True when the path is on the sensitive list (`~/.ssh`, `.env`...).
+    pub fn is_sensitive(&self, path: &Path) -> bool {
+        if self.sensitive_prefixes.iter().any(|p| path.starts_with(p)) {
+            return true;
+        }
+        let env_file = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|name| {
+                (name == ".env" || name.starts_with(".env.")) && !ENV_TEMPLATES.contains(&name)
+            });
+        env_file || (!self.sensitive_globs.is_empty() && self.sensitive_globs.is_match(path))
+    }
+
+    /// True for the gate's own policy files: writing them would loosen the gate.
+    pub fn is_write_protected(&self, path: &Path) -> bool {
+        self.write_protected.iter().any(|p| path.starts_with(p))
+    }
+
+    /// Follows symlinks in the longest existing prefix of `path`; `None` when nothing
+    /// along it exists or it resolves to itself.
+    pub fn real_path(&self, path: &Path) -> Option<PathBuf> {
+        let mut existing = path.to_path_buf();
+        let mut tail = Vec::new();
+        for _ in 0..64 {
+            match std::fs::canonicalize(&existing) {
+                Ok(real) => {
+                    let mut full = real;
+                    for component in tail.iter().rev() {
+                        full.push(component);
+                    }
+                    return (full != path).then_some(full);
+                }
+                Err(_) => {
+                    let name = existing.file_name()?.to_os_string();
+                    tail.push(name);
+                    if !existing.pop() {
+                        return None;
+                    }
+                }
+            }
+        }
+        None
+    }
+}
+
+fn unknown_cwd() -> Resolved {
+    Resolved::Unknown {
+        reason: "a relative path after `cd` to a directory that is only known at run time".into(),
+        via: Via::Relative,
+    }
+}
+
+fn canonical_or_lexical(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| normalize_lexically(path))
+}

@@ -1,0 +1,352 @@
+//! BG101–BG109: path confinement. Every path a command names — arguments, redirect
+//! targets, the program, `cd` targets, assignment and option values — must stay
+//! inside the project root, an allowed folder or the safe list; reads of read-only
+//! folders pass, writes there ask; sensitive paths ask on read and deny on write.
+//! One word gives at most one finding, with the most specific code.
+
+use crate::command::SimpleCommand;
+use crate::declare_rule;
+use crate::path_roles::{Access, PathUse, Role, path_uses};
+use crate::paths::{Place, Resolved, Via};
+use crate::rules::{Checker, Rule};
+use crate::verdict::Decision;
+
+declare_rule! {
+    /// ## What it does
+    /// Asks when a command names an absolute path outside the project root, the
+    /// allowed folders and the safe list (`/dev/null`, `/dev/stdout`, ...), for
+    /// reading or writing. The program itself counts: `/tmp/x.sh` is judged like any
+    /// path, while the standard system folders (`/bin`, `/usr/bin`, `/usr/local/bin`,
+    /// `/sbin`, `/usr/sbin`) are fine as program names.
+    ///
+    /// ## Why
+    /// An agent working on a project has no business outside it unless the user says
+    /// so (`--allow-path`, `allowed_paths`, `read_only_paths`).
+    ///
+    /// ## Example
+    /// `cat /etc/passwd` → ask. `ls 2>/dev/null` and `/usr/bin/env python3 x.py` are
+    /// fine.
+    pub static PATH_OUTSIDE_ROOT = {
+        code: "BG101",
+        name: "path-outside-root",
+        default: Ask,
+        capability: FilesystemRead,
+        summary: "names an absolute path outside the project root",
+    };
+}
+
+declare_rule! {
+    /// ## What it does
+    /// Asks when a relative path's `..` components climb out of the project root
+    /// (`cat ../../etc/passwd`, `cp x ../other/`), judged against the directory the
+    /// command runs in (after any `cd`). `a/../b` inside the root is fine.
+    ///
+    /// ## Why
+    /// `..` is the simplest way out of a project and the easiest to miss in review.
+    ///
+    /// ## Example
+    /// `cat ../secrets.txt` at the root → ask; `cd src && cat ../Cargo.toml` → fine.
+    pub static PARENT_ESCAPE = {
+        code: "BG102",
+        name: "parent-escape",
+        default: Ask,
+        capability: FilesystemRead,
+        summary: "a relative path's `..` leaves the project root",
+    };
+}
+
+declare_rule! {
+    /// ## What it does
+    /// Asks when a path is named through the home directory: `~`, `~/x`, `~user`,
+    /// `$HOME`, `${HOME}`, also inside double quotes — unless it resolves inside the
+    /// root or an allowed folder.
+    ///
+    /// ## Why
+    /// The home directory holds the user's keys, shell start-up files and every other
+    /// project. Agents reach for it casually (`cat ~/.bashrc`, `ls ~`).
+    ///
+    /// ## Example
+    /// `ls ~/Downloads` → ask. `echo ~` is fine: `echo`'s arguments are text.
+    pub static HOME_EXPANSION = {
+        code: "BG103",
+        name: "home-expansion",
+        default: Ask,
+        capability: FilesystemRead,
+        summary: "names a path through `~` or `$HOME` outside the project",
+    };
+}
+
+declare_rule! {
+    /// ## What it does
+    /// Asks when a path starts with a path-bearing variable (`$TMPDIR`, `$OLDPWD`,
+    /// `~-`, `$XDG_CONFIG_HOME`, ...) that resolves outside the project, or whose
+    /// value the gate was not given. Variables assigned earlier in the same script
+    /// are followed (`D=/etc; cat $D/passwd` is judged as `/etc/passwd`).
+    ///
+    /// ## Why
+    /// A variable hides where a path points; fail closed unless its value is known
+    /// and inside.
+    ///
+    /// ## Example
+    /// `rm -rf $TMPDIR/build` → ask.
+    pub static PATH_VARIABLE = {
+        code: "BG104",
+        name: "path-variable",
+        default: Ask,
+        capability: FilesystemRead,
+        summary: "names a path through a variable ($TMPDIR, $OLDPWD, XDG...) outside or unknown",
+    };
+}
+
+declare_rule! {
+    /// ## What it does
+    /// Asks when a redirect reads or writes a file outside the project: `>`, `>>`,
+    /// `>|`, `&>`, `&>>`, `<>`, `2>`, `<`. Safe targets (`/dev/null`, `/dev/stderr`)
+    /// and fd duplications (`2>&1`) are fine.
+    ///
+    /// ## Why
+    /// Writes hide in the redirects of "read-only" commands: `cat x > /tmp/y`,
+    /// `env > f`, `echo k >> ~/.ssh/authorized_keys`.
+    ///
+    /// ## Example
+    /// `cargo build 2> /tmp/log` → ask; `cargo build 2>&1 | tail` → fine.
+    pub static REDIRECT_OUTSIDE_ROOT = {
+        code: "BG105",
+        name: "redirect-outside-root",
+        default: Ask,
+        capability: FilesystemWrite,
+        summary: "a redirect reads or writes a file outside the project",
+    };
+}
+
+declare_rule! {
+    /// ## What it does
+    /// Asks when a quoted argument names an existing path outside the project
+    /// (`cat '/etc/passwd'`). Quoted arguments are often patterns or messages
+    /// (`grep "// @ts-ignore"`, `sed 's/a\/b/c/'`), so a quoted word is only a path
+    /// finding when such a path exists on disk.
+    ///
+    /// ## Why
+    /// Quoting must not be a way around the path rules, and patterns must not nag.
+    ///
+    /// ## Example
+    /// `cat "/etc/hosts"` → ask; `grep -rn "// TODO" src` → fine.
+    pub static QUOTED_PATH_OUTSIDE = {
+        code: "BG106",
+        name: "quoted-path-exists-outside",
+        default: Ask,
+        capability: FilesystemRead,
+        summary: "a quoted argument names an existing path outside the project",
+    };
+}
+
+declare_rule! {
+    /// ## What it does
+    /// Asks when a command reads a sensitive path and denies when it writes one —
+    /// wherever it is, even inside the root or an allowed folder: `~/.ssh`,
+    /// `~/.gnupg`, `~/.aws`, `~/.config/gcloud`, `~/.kube`, `~/.docker/config.json`,
+    /// `~/.netrc`, `~/.git-credentials`, shell start-up files (`~/.bashrc`,
+    /// `~/.profile`, `~/.zshrc`, ...), `.env` and `.env.*` files in any folder
+    /// (`.env.example`, `.env.sample`, `.env.template` and `.env.dist` are templates
+    /// and pass), and paths added with `sensitive_paths`. Writing the gate's own
+    /// policy (`bashgate.toml` at the root, the user's bashgate config folder) is
+    /// denied too.
+    ///
+    /// ## Why
+    /// Credentials leak through reads; persistence and privilege come through writes
+    /// (`echo key >> ~/.ssh/authorized_keys`, `echo 'curl x|sh' >> ~/.bashrc`). An
+    /// agent that could edit `bashgate.toml` could loosen its own gate.
+    ///
+    /// ## Example
+    /// `cat ~/.ssh/id_rsa` → ask; `echo hi > ~/.bashrc` → deny; `cat .env` → ask.
+    pub static SENSITIVE_PATH = {
+        code: "BG107",
+        name: "sensitive-path",
+        default: Ask,
+        capability: FilesystemRead,
+        summary: "reads (ask) or writes (deny) a sensitive path such as ~/.ssh or .env",
+    };
+}
+
+declare_rule! {
+    /// ## What it does
+    /// Asks when `cd`/`pushd` leaves the project (to a place outside the root and the
+    /// allowed folders, `cd` alone or `cd ~`), or goes somewhere only known at run
+    /// time (`cd $X`, `cd "$(dirname x)"`); and for relative paths named after such a
+    /// `cd`. The working directory is tracked in order; a subshell's or a pipeline
+    /// stage's `cd` does not leak out.
+    ///
+    /// ## Why
+    /// After `cd /`, every relative path is outside the project; after `cd $X`,
+    /// nobody knows where `rm -rf build` points.
+    ///
+    /// ## Example
+    /// `cd /tmp && rm -rf x` → ask; `cd src && cd .. && ls` → fine.
+    pub static CWD_ESCAPE = {
+        code: "BG108",
+        name: "cwd-escape",
+        default: Ask,
+        capability: FilesystemRead,
+        summary: "cd leaves the project or goes somewhere unknown",
+    };
+}
+
+declare_rule! {
+    /// ## What it does
+    /// Asks when a path inside the project goes through a symbolic link that points
+    /// outside it (`cat etc-link/passwd` where `etc-link -> /etc`). The longest
+    /// existing prefix of the path is resolved on disk; only words with a `/` are
+    /// checked, so plain words cost no system call.
+    ///
+    /// ## Why
+    /// A link planted in the project turns an innocent-looking relative path into a
+    /// read or write anywhere.
+    ///
+    /// ## Example
+    /// `cat keys/id_rsa` where `keys -> ~/.ssh` → ask (and it is sensitive: BG107).
+    pub static SYMLINK_ESCAPE = {
+        code: "BG109",
+        name: "symlink-escape",
+        default: Ask,
+        capability: FilesystemRead,
+        summary: "a path inside the project goes through a symlink that points outside",
+    };
+}
+
+/// Judges every path the command names.
+pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
+    let uses = path_uses(cmd);
+    if uses.is_empty() {
+        return;
+    }
+    let cwd = cx.paths.cwd_of(&cmd.context.cwd, &cx.cwd);
+    for usage in uses {
+        judge(&usage, cwd.as_deref(), cx);
+    }
+}
+
+fn judge(usage: &PathUse, cwd: Option<&std::path::Path>, cx: &mut Checker) {
+    let word = &usage.word;
+    let span = word.span;
+    let resolved = cx.paths.resolve(word, cwd);
+    let (path, via, glob) = match resolved {
+        Resolved::NotAPath => return,
+        Resolved::Unknown { reason, via } => {
+            if via == Via::Relative && !looks_relevant(usage) {
+                return;
+            }
+            let rule = match (usage.role, via) {
+                (Role::Directory, _) | (_, Via::Relative) => &CWD_ESCAPE,
+                (_, Via::Home) => &HOME_EXPANSION,
+                _ => &PATH_VARIABLE,
+            };
+            cx.report(
+                rule,
+                span,
+                format!("{reason}: where this path points is unknown"),
+            );
+            return;
+        }
+        Resolved::Path { path, via, glob } => (path, via, glob),
+    };
+    let text = word
+        .value()
+        .map(str::to_string)
+        .unwrap_or_else(|| word.display());
+    // Quoted literal text is a path only if such a path exists (patterns, messages).
+    let literal = matches!(via, Via::Absolute | Via::Relative);
+    if word.has_quotes && literal && usage.role == Role::Argument && !glob && !path.exists() {
+        return;
+    }
+    if usage.role == Role::Argument
+        && literal
+        && !word.has_quotes
+        && !crate::path_roles::looks_like_path(&text)
+        && cwd.is_some_and(|c| c.starts_with(cx.paths.root()))
+    {
+        // A bare word in a directory inside the root stays inside (no stat).
+        if !cx.paths.is_sensitive(&path) {
+            return;
+        }
+    }
+    if usage.role == Role::Program
+        && crate::command::SYSTEM_BIN_DIRS.iter().any(|d| {
+            path == std::path::Path::new(d) || path.parent() == Some(std::path::Path::new(d))
+        })
+    {
+        return;
+    }
+    let mut place = cx.paths.place(&path);
+    let mut real = None;
+    if matches!(place, Place::Inside | Place::Allowed) && text.contains('/') {
+        real = cx.paths.real_path(&path);
+        if let Some(r) = &real {
+            place = cx.paths.place(r);
+        }
+    }
+    let checked = real.as_deref().unwrap_or(&path);
+    let writes = usage.access == Access::Write;
+    if cx.paths.is_sensitive(checked) || cx.paths.is_sensitive(&path) {
+        let (decision, verb) = if writes {
+            (Decision::Deny, "writes")
+        } else {
+            (Decision::Ask, "reads")
+        };
+        cx.report_as(
+            &SENSITIVE_PATH,
+            decision,
+            span,
+            format!("{verb} the sensitive path {}", checked.display()),
+        );
+        return;
+    }
+    if writes && (cx.paths.is_write_protected(checked) || cx.paths.is_write_protected(&path)) {
+        cx.report_as(
+            &SENSITIVE_PATH,
+            Decision::Deny,
+            span,
+            format!("writes the gate's own policy {}", checked.display()),
+        );
+        return;
+    }
+    let escape = match place {
+        Place::Inside | Place::Allowed | Place::Safe => false,
+        Place::ReadOnly => writes,
+        Place::Outside => true,
+    };
+    if !escape {
+        return;
+    }
+    let rule: &'static Rule = if real.is_some() {
+        &SYMLINK_ESCAPE
+    } else {
+        match (usage.role, via) {
+            (Role::Directory, _) => &CWD_ESCAPE,
+            (Role::Redirect, _) => &REDIRECT_OUTSIDE_ROOT,
+            (_, Via::Home) => &HOME_EXPANSION,
+            (_, Via::Variable) => &PATH_VARIABLE,
+            (Role::Argument, Via::Absolute) if word.has_quotes => &QUOTED_PATH_OUTSIDE,
+            (_, Via::Absolute) => &PATH_OUTSIDE_ROOT,
+            (_, Via::Relative) if text.split('/').any(|c| c == "..") => &PARENT_ESCAPE,
+            (_, Via::Relative) => &CWD_ESCAPE,
+        }
+    };
+    let what = match (place, writes) {
+        (Place::ReadOnly, _) => "writes to a read-only path",
+        (_, true) => "writes outside the project:",
+        (_, false) => "reaches outside the project:",
+    };
+    cx.report(rule, span, format!("{what} {}", checked.display()));
+}
+
+/// After `cd` to an unknown place, only path-like relative words are worth asking
+/// about (`--release` and `build` are not).
+fn looks_relevant(usage: &PathUse) -> bool {
+    match usage.role {
+        Role::Redirect | Role::Directory | Role::OptionValue => true,
+        _ => usage
+            .word
+            .value()
+            .is_some_and(crate::path_roles::looks_like_path),
+    }
+}
