@@ -170,3 +170,68 @@ pub fn first_error(tree: &Tree) -> Option<(usize, usize, bool)> {
         }
     }
 }
+
+/// Node kinds whose whole range is text the grammar owns (their inner gaps are not
+/// dropped characters).
+const OPAQUE: &[&str] = &[
+    "string",
+    "raw_string",
+    "ansi_c_string",
+    "heredoc_body",
+    "heredoc_content",
+    "comment",
+    "translated_string",
+];
+
+/// Finds text the grammar dropped: tree-sitter-bash skips an escaped space or tab at
+/// the start of a word (`x \ a` parses as `x a`; bash sees `x` and ` a`) and a lone
+/// `-` before `$"..."`, with no ERROR node. Returns the byte offset of the first
+/// character no token covers: the text is not parsed exactly and the caller must
+/// fail closed. Only walks the tree when `\ `, `\<tab>` or `$"` occurs.
+pub fn dropped_escape(tree: &Tree, text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let suspicious = bytes.windows(2).any(|w| {
+        (w[0] == b'\\' && (w[1] == b' ' || w[1] == b'\t')) || (w[0] == b'$' && w[1] == b'"')
+    });
+    if !suspicious {
+        return None;
+    }
+    let mut covered_to = 0usize;
+    let mut cursor = tree.walk();
+    loop {
+        let node = cursor.node();
+        let opaque = OPAQUE.contains(&node.kind());
+        if (opaque || node.child_count() == 0) && node.end_byte() > node.start_byte() {
+            if let Some(at) = escape_in_gap(bytes, covered_to, node.start_byte()) {
+                return Some(at);
+            }
+            covered_to = covered_to.max(node.end_byte());
+        }
+        if !opaque && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return escape_in_gap(bytes, covered_to, bytes.len());
+            }
+        }
+    }
+}
+
+/// A character in `bytes[from..to]` that is neither white space nor a line
+/// continuation: text no token covers.
+fn escape_in_gap(bytes: &[u8], from: usize, to: usize) -> Option<usize> {
+    let gap = bytes.get(from..to)?;
+    let mut i = 0;
+    while i < gap.len() {
+        match gap[i] {
+            b'\\' if gap.get(i + 1) == Some(&b'\n') => i += 2,
+            b' ' | b'\t' | b'\n' | b'\r' => i += 1,
+            _ => return Some(from + i),
+        }
+    }
+    None
+}

@@ -491,10 +491,9 @@ impl<'s> Walker<'s> {
                     redirects.push(self.redirect(child, text, map));
                 }
                 "comment" => {}
-                kind if is_word_kind(kind) || child.is_error() || child.is_named() => {
-                    word_nodes.push(child);
-                }
-                _ => {}
+                // Everything else is (part of) an argument, including anonymous
+                // tokens the grammar leaves in argument position (`==`, `-$`).
+                _ => word_nodes.push(child),
             }
         }
         let words = self.words_of(&word_nodes, text, map);

@@ -258,6 +258,7 @@ pub fn build_word(nodes: &[Node], text: &str, span: Span) -> Word {
     let mut builder = WordBuilder {
         parts: Vec::new(),
         has_quotes: false,
+        ansi_next: false,
     };
     for node in nodes {
         builder.node(*node, text, false);
@@ -270,6 +271,8 @@ pub fn build_word(nodes: &[Node], text: &str, span: Span) -> Word {
 struct WordBuilder {
     parts: Vec<Part>,
     has_quotes: bool,
+    /// The next raw string follows a lone `$`: decode it as `$'...'`.
+    ansi_next: bool,
 }
 
 impl WordBuilder {
@@ -306,17 +309,36 @@ impl WordBuilder {
                 if raw == "\"\"" {
                     self.push_quoted("");
                 }
+                // Text between child nodes is string content too (the grammar leaves
+                // some white space, e.g. after a lone `$`, outside any child).
+                let inner_end = node.end_byte().saturating_sub(1);
+                let mut pos = node.start_byte() + 1;
                 let mut cursor = node.walk();
                 for child in node.children(&mut cursor) {
+                    if child.kind() == "\"" {
+                        continue;
+                    }
+                    if child.start_byte() > pos {
+                        let gap = text.get(pos..child.start_byte()).unwrap_or("");
+                        self.push_quoted(&decode_double_quoted(gap));
+                    }
                     match child.kind() {
-                        "\"" => {}
                         "string_content" => {
                             let content = text.get(child.start_byte()..child.end_byte());
                             self.push_quoted(&decode_double_quoted(content.unwrap_or("")));
                         }
-                        "$" => self.push_quoted("$"),
+                        // The `$` token can carry the text before it.
+                        "$" => self.push_quoted(
+                            text.get(child.start_byte()..child.end_byte())
+                                .unwrap_or("$"),
+                        ),
                         _ => self.node(child, text, true),
                     }
+                    pos = pos.max(child.end_byte());
+                }
+                if inner_end > pos {
+                    let gap = text.get(pos..inner_end).unwrap_or("");
+                    self.push_quoted(&decode_double_quoted(gap));
                 }
             }
             "raw_string" => {
@@ -325,7 +347,12 @@ impl WordBuilder {
                     .strip_prefix('\'')
                     .and_then(|r| r.strip_suffix('\''))
                     .unwrap_or("");
-                self.push_quoted(inner);
+                if std::mem::take(&mut self.ansi_next) {
+                    // `$` glued to `'...'`: an ANSI-C string the grammar split.
+                    self.push_quoted(&decode_ansi_c(inner));
+                } else {
+                    self.push_quoted(inner);
+                }
             }
             "ansi_c_string" => {
                 self.has_quotes = true;
@@ -346,11 +373,27 @@ impl WordBuilder {
             // `$"x"` comes out as a lone `$` token followed by a string: the `$` adds
             // nothing to the value when a string follows; elsewhere it is a literal `$`.
             "$" => {
-                let followed_by_string = node
+                // The grammar's `$` token can carry text before it (`-$""` is one
+                // `-$` token then a string): that text is literal.
+                let prefix = raw.strip_suffix('$').unwrap_or("");
+                if prefix.bytes().rev().take_while(|&b| b == b'\\').count() % 2 == 1 {
+                    // `\$`: an escaped dollar is a literal `$`, whatever follows.
+                    self.unquoted_word(raw);
+                    return;
+                }
+                self.unquoted_word(prefix);
+                // The glued node, or the first piece of a glued concatenation.
+                let next = node
                     .next_sibling()
-                    .is_some_and(|n| n.kind() == "string" && n.start_byte() == node.end_byte());
-                if !followed_by_string {
-                    self.push_literal("$");
+                    .filter(|n| n.start_byte() == node.end_byte())
+                    .map(|n| match n.kind() {
+                        "concatenation" => n.child(0).map(|c| c.kind()).unwrap_or(""),
+                        kind => kind,
+                    });
+                match next {
+                    Some("string") => {}
+                    Some("raw_string") => self.ansi_next = true,
+                    _ => self.push_literal("$"),
                 }
             }
             "simple_expansion" => {
@@ -373,6 +416,8 @@ impl WordBuilder {
             "process_substitution" => self.parts.push(Part::ProcessSubstitution),
             "brace_expression" if !in_double_quotes => self.push_literal(raw),
             "word" | "number" => self.push_quoted(raw),
+            // An operator token in argument position is plain text to bash.
+            _ if !node.is_named() && !in_double_quotes => self.unquoted_word(raw),
             other => self.parts.push(Part::Unknown(other.to_string())),
         }
     }

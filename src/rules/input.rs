@@ -88,6 +88,14 @@ pub fn parse_problems(parsed: &Parsed, map: SpanMap, source: &str) -> Option<Fin
         };
         return Some(finding(&PARSE_ERROR, span, source, message));
     }
+    if let Some(at) = parse::dropped_escape(&parsed.tree, &parsed.text) {
+        return Some(finding(
+            &PARSE_ERROR,
+            map.map(at, at + 1),
+            source,
+            "the parser dropped this text, so the command cannot be judged exactly".to_string(),
+        ));
+    }
     if parsed.unrepaired {
         return Some(finding(
             &PARSE_ERROR,
