@@ -260,9 +260,14 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
                 Some((o, v)) if value.starts_with("--") => (o, Some((o.len() + 1, v))),
                 _ if !value.starts_with("--")
                     && value.len() > 3
-                    && value[2..].starts_with(['/', '~', '.']) =>
+                    && value
+                        .get(2..)
+                        .is_some_and(|v| v.starts_with(['/', '~', '.'])) =>
                 {
-                    (&value[..2], Some((2, &value[2..])))
+                    (
+                        value.get(..2).unwrap_or(value),
+                        value.get(2..).map(|v| (2, v)),
+                    )
                 }
                 _ => (value, None),
             };

@@ -101,6 +101,11 @@ fn odd_bytes_are_judged_not_guessed() {
     assert_ne!(gate.check_bytes(b"ls \xff").decision, Decision::Allow);
     assert_ne!(gate.check("ls\r rm -rf x").decision, Decision::Allow);
     assert_ne!(gate.check("ls\u{0}").decision, Decision::Allow);
+    // Found by the fuzzer: a short option glued to a multi-byte character.
+    assert_ne!(
+        gate.check("sud  -orf /[[ -\u{202e}2f ~/id_rsa ]]").decision,
+        Decision::Allow
+    );
     assert_eq!(gate.check("ls\n").decision, Decision::Allow);
     assert_eq!(gate.check("").decision, Decision::Allow);
     assert_eq!(gate.check("   ").decision, Decision::Allow);
