@@ -92,7 +92,9 @@ fn spec_of(name: &str) -> Option<Spec> {
             assignments: true,
             ..spec("uCS", &["--unset", "--chdir", "--split-string"])
         },
-        "command" | "builtin" | "nohup" | "coproc" | "nocorrect" | "noglob" | "busybox" => {
+        // `{` only reaches command position through a grammar slip such as
+        // `coproc { cmd; }` (parsed as a command `coproc { cmd`): what follows runs.
+        "command" | "builtin" | "nohup" | "coproc" | "nocorrect" | "noglob" | "busybox" | "{" => {
             spec("", &[])
         }
         "exec" => spec("a", &[]),
@@ -268,6 +270,16 @@ pub fn unwrap(words: &[Word]) -> Unwrapped {
             return out;
         };
         out.wrappers.push(i);
+        if name == "coproc"
+            && words
+                .get(i + 2)
+                .and_then(Word::value)
+                .is_some_and(|v| v == "{" || v == "(")
+        {
+            // `coproc NAME { ...; }`: skip the name.
+            i += 2;
+            continue;
+        }
         let parsed = parse_options(words, i + 1, &spec);
         out.env_assignments
             .extend(parsed.assignments.iter().copied());
