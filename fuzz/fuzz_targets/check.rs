@@ -2,8 +2,11 @@
 //! parse must never be allowed. `tests/fuzz_seeds.rs` runs the same property over
 //! the seed corpus in `fuzz/seeds/check/` as an ordinary test.
 //!
-//! Run: `cargo fuzz run -s none check fuzz/seeds/check` (stable toolchain), or
-//! `RUSTC_BOOTSTRAP=1 cargo fuzz run check fuzz/seeds/check` with AddressSanitizer.
+//! Run (libFuzzer writes new inputs into the FIRST folder, so give it a scratch
+//! one and keep the committed seeds second):
+//! `cargo fuzz run -s none check fuzz/corpus/check fuzz/seeds/check` on the stable
+//! toolchain, or `RUSTC_BOOTSTRAP=1 cargo fuzz run check fuzz/corpus/check
+//! fuzz/seeds/check` with AddressSanitizer.
 
 #![no_main]
 
