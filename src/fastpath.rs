@@ -12,10 +12,12 @@ use crate::verdict::Span;
 use crate::word::Word;
 use crate::wrappers;
 
-/// Reserved words and keywords that start compound commands: never fast.
+/// Reserved words, keywords and declaration commands: never fast.
 const RESERVED: &[&str] = &[
     "if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do",
     "done", "function", "time", "coproc", "in", "!", "{", "}", "[[", "]]",
+    // Declaration commands parse as their own node kind, with assignments.
+    "export", "declare", "typeset", "local", "readonly", "unset",
 ];
 
 fn is_plain(byte: u8) -> bool {

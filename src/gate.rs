@@ -142,9 +142,20 @@ impl Gate {
             findings,
         };
         for cmd in &walk.commands {
+            let before = checker.findings.len();
             for check in rules::CHECKS {
                 check(cmd, &mut checker);
             }
+            // Permission rules and strict mode see only this command's findings.
+            let mut own = checker.findings.split_off(before);
+            rules::permission::apply(
+                cmd,
+                &self.policy.permissions,
+                self.policy.mode,
+                &mut own,
+                command,
+            );
+            checker.findings.append(&mut own);
         }
         Verdict::from_findings(checker.findings)
     }

@@ -23,6 +23,7 @@ pub mod nested;
 pub mod parse;
 pub mod path_roles;
 pub mod paths;
+pub mod permission;
 pub mod policy;
 pub mod report;
 pub mod rules;

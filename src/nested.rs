@@ -122,6 +122,7 @@ pub fn scripts_of(
                     out.push(ScriptText::UnknownStdin(first.span));
                 }
             }
+            "git" => git_scripts(args, &mut out),
             "su" => {
                 let mut iter = args.iter().enumerate();
                 while let Some((k, arg)) = iter.next() {
@@ -144,6 +145,97 @@ pub fn scripts_of(
         }
     }
     out
+}
+
+/// Git settings whose value is a shell command git runs.
+const GIT_COMMAND_KEYS: &[&str] = &[
+    "core.pager",
+    "core.sshcommand",
+    "core.fsmonitor",
+    "core.editor",
+    "core.askpass",
+    "sequence.editor",
+    "diff.external",
+    "gpg.program",
+    "credential.helper",
+    "pager.log",
+    "pager.diff",
+    "pager.show",
+];
+
+/// `git -c KEY=VALUE` and `git config KEY VALUE` where the value is a command
+/// (`core.pager`, `core.sshCommand`, `alias.x=!cmd`, ...): the value is a script.
+/// `git --exec-path=DIR` and `-c core.hooksPath=DIR` run programs from a folder:
+/// unknown scripts.
+fn git_scripts(args: &[Word], out: &mut Vec<ScriptText>) {
+    let command_value = |key: &str, value: &str| -> Option<String> {
+        let key = key.to_ascii_lowercase();
+        if key.starts_with("alias.") || key == "credential.helper" {
+            return value.strip_prefix('!').map(str::to_string);
+        }
+        GIT_COMMAND_KEYS
+            .contains(&key.as_str())
+            .then(|| value.to_string())
+    };
+    let mut i = 0;
+    while i < args.len() {
+        let word = &args[i];
+        let value = word.value();
+        match value {
+            Some("-c") => {
+                if let Some(setting) = args.get(i + 1) {
+                    match setting.value().and_then(|v| v.split_once('=')) {
+                        Some((key, v)) => {
+                            if key.eq_ignore_ascii_case("core.hookspath") {
+                                out.push(ScriptText::Dynamic(setting.span));
+                            } else if let Some(script) = command_value(key, v) {
+                                out.push(ScriptText::Static {
+                                    text: script,
+                                    map: SpanMap::Whole(setting.span),
+                                });
+                            }
+                        }
+                        None if setting.value().is_none() => {
+                            out.push(ScriptText::Dynamic(setting.span))
+                        }
+                        None => {}
+                    }
+                }
+                i += 2;
+                continue;
+            }
+            Some(v) if v.starts_with("--exec-path=") => out.push(ScriptText::Dynamic(word.span)),
+            Some("config") => {
+                // git config [--global|--local|...] KEY VALUE
+                let rest: Vec<&Word> = args[i + 1..]
+                    .iter()
+                    .filter(|w| !w.value().is_some_and(|v| v.starts_with('-')))
+                    .collect();
+                if let (Some(key), Some(val)) = (rest.first(), rest.get(1))
+                    && let Some(key) = key.value()
+                {
+                    match val.value() {
+                        Some(v) => {
+                            if let Some(script) = command_value(key, v) {
+                                out.push(ScriptText::Static {
+                                    text: script,
+                                    map: SpanMap::Whole(val.span),
+                                });
+                            }
+                        }
+                        None if command_value(key, "!x").is_some() => {
+                            out.push(ScriptText::Dynamic(val.span))
+                        }
+                        None => {}
+                    }
+                }
+                return;
+            }
+            Some(v) if !v.starts_with('-') => return,
+            _ => {}
+        }
+        i += 1;
+    }
 }
 
 /// `bash [options] -c STRING`, `bash FILE`, or `bash` reading stdin.

@@ -95,7 +95,9 @@ pub fn best_match<'r>(
     let mut best: Option<&PermissionRule> = None;
     for rule in rules {
         let hit = matches(&rule.pattern, &bare)
-            || wrapped.as_deref().is_some_and(|w| matches(&rule.pattern, w));
+            || wrapped
+                .as_deref()
+                .is_some_and(|w| matches(&rule.pattern, w));
         if hit && best.is_none_or(|b| specificity(&rule.pattern) >= specificity(&b.pattern)) {
             best = Some(rule);
         }

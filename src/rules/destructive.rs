@@ -3,15 +3,26 @@
 use crate::command::{SimpleCommand, basename};
 use crate::declare_rule;
 use crate::rules::Checker;
+use crate::verdict::Decision;
 use crate::word::Word;
 
 declare_rule! {
     /// ## What it does
     /// Denies commands whose only purpose is to destroy a file system or stop the
     /// machine: `mkfs` and `mkfs.*`, `mke2fs`, `shutdown`, `reboot`, `halt`,
-    /// `poweroff`, `init 0`/`init 6`, `telinit 0`/`6`, `kill -9 -1` (every process
-    /// the user owns), and the fork-bomb shape: a function that calls itself in a
-    /// pipeline or in the background (`:(){ :|:& };:`).
+    /// `poweroff`, `init 0`/`init 6`, `telinit 0`/`6`, `systemctl
+    /// poweroff|reboot|halt|kexec`, `kill -9 -1` (every process the user owns),
+    /// `dd of=/dev/...`, `shred` of a device, a redirect into a block device
+    /// (`> /dev/sda`), recursive `chmod`/`chown`/`chgrp` of `/` or a top-level system
+    /// folder, `crontab -r`, `enable -f` (loads a builtin from a shared object),
+    /// defining `command_not_found_handle`, and the fork-bomb shape: a function that
+    /// calls itself in a pipeline or in the background (`:(){ :|:& };:`).
+    ///
+    /// Asks for commands that are sometimes legitimate but change the system or other
+    /// processes: `pkill`, `killall`, `systemctl`, `service`, `launchctl`,
+    /// `iptables`/`ip6tables`/`nft`/`ufw`/`firewall-cmd`, `sysctl -w`, `crontab -e`
+    /// or a crontab file, `history -c`, `hash -p` (maps a name to any program),
+    /// `mv x /dev/null`.
     ///
     /// ## Why
     /// No development task needs these, and their damage cannot be undone by the
@@ -28,28 +39,110 @@ declare_rule! {
     };
 }
 
-/// Denies the destructive set.
+/// Denies the destructive set; asks for the system-changing set.
 pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
+    for redirect in &cmd.redirects {
+        let target = redirect.target.as_ref().and_then(Word::value).unwrap_or("");
+        if redirect.writes() && is_device(target) {
+            cx.report(
+                &DESTRUCTIVE,
+                redirect.span,
+                format!("writes straight into the device {target}"),
+            );
+        }
+    }
+    if cmd.context.function.as_deref() == Some("command_not_found_handle")
+        && let Some(word) = cmd.name()
+    {
+        cx.report(
+            &DESTRUCTIVE,
+            word.span,
+            "defines `command_not_found_handle`, which runs for every mistyped command".into(),
+        );
+    }
     let (Some(name), Some(word)) = (cmd.name_str(), cmd.name()) else {
         return;
     };
     let base = basename(name).to_ascii_lowercase();
-    let first = cmd.args().first().and_then(Word::static_value);
-    let reason = match base.as_str() {
-        "mkfs" | "mke2fs" | "newfs" => Some(format!("`{base}` formats a file system")),
-        b if b.starts_with("mkfs.") => Some(format!("`{base}` formats a file system")),
-        "shutdown" | "reboot" | "halt" | "poweroff" => Some(format!("`{base}` stops the machine")),
-        "init" | "telinit" if matches!(first.as_deref(), Some("0" | "6")) => Some(format!(
+    let args = cmd.args();
+    let values: Vec<&str> = args.iter().map(|w| w.value().unwrap_or("\u{1}")).collect();
+    let first = values.first().copied();
+    let deny = |m: String| (Decision::Deny, m);
+    let ask = |m: String| (Decision::Ask, m);
+    let verdict: Option<(Decision, String)> = match base.as_str() {
+        "mkfs" | "mke2fs" | "newfs" => Some(deny(format!("`{base}` formats a file system"))),
+        b if b.starts_with("mkfs.") => Some(deny(format!("`{base}` formats a file system"))),
+        "shutdown" | "reboot" | "halt" | "poweroff" => {
+            Some(deny(format!("`{base}` stops the machine")))
+        }
+        "init" | "telinit" if matches!(first, Some("0" | "6")) => Some(deny(format!(
             "`{base} {}` stops the machine",
             first.unwrap_or_default()
-        )),
+        ))),
         "kill" if kill_all(&cmd.arg_values()) => {
-            Some("kills every process the user owns (pid -1)".to_string())
+            Some(deny("kills every process the user owns (pid -1)".into()))
+        }
+        "pkill" | "killall" | "killall5" => Some(ask(format!("`{base}` kills processes by name"))),
+        "dd" => values
+            .iter()
+            .find_map(|v| v.strip_prefix("of="))
+            .filter(|t| is_device(t))
+            .map(|t| deny(format!("`dd` writes straight into the device {t}"))),
+        "shred" if values.iter().any(|v| is_device(v)) => {
+            Some(deny("`shred` destroys a device".into()))
+        }
+        "chmod" | "chown" | "chgrp"
+            if recursive(&values) && values.iter().any(|v| is_system_top(v)) =>
+        {
+            Some(deny(format!("recursive `{base}` of a system folder")))
+        }
+        "systemctl"
+            if values.iter().any(|v| {
+                matches!(
+                    *v,
+                    "poweroff" | "reboot" | "halt" | "kexec" | "emergency" | "rescue"
+                )
+            }) =>
+        {
+            Some(deny("`systemctl` stops or reboots the machine".into()))
+        }
+        "systemctl" | "service" | "launchctl" | "rc-service"
+            if !read_only_service_query(&values) =>
+        {
+            Some(ask(format!("`{base}` manages system services")))
+        }
+        "iptables" | "ip6tables" | "nft" | "ufw" | "firewall-cmd" | "pfctl" => {
+            Some(ask(format!("`{base}` changes the firewall")))
+        }
+        "sysctl" if values.iter().any(|v| *v == "-w" || v.contains('=')) => {
+            Some(ask("`sysctl` changes kernel settings".into()))
+        }
+        "crontab" if values.contains(&"-r") => {
+            Some(deny("`crontab -r` deletes every scheduled job".into()))
+        }
+        "crontab" if !values.contains(&"-l") => Some(ask(
+            "`crontab` installs scheduled jobs that run later".into(),
+        )),
+        "history"
+            if values
+                .iter()
+                .any(|v| v.starts_with('-') && (v.contains('c') || v.contains('d'))) =>
+        {
+            Some(ask("`history -c` erases the shell history".into()))
+        }
+        "hash" if values.iter().any(|v| v.starts_with("-p")) => {
+            Some(ask("`hash -p` maps a command name to any program".into()))
+        }
+        "enable" if values.iter().any(|v| v.starts_with('-') && v.contains('f')) => Some(deny(
+            "`enable -f` loads a builtin from a shared object".into(),
+        )),
+        "mv" if values.last().is_some_and(|v| *v == "/dev/null") && values.len() > 1 => {
+            Some(ask("`mv` onto /dev/null destroys the file".into()))
         }
         _ => None,
     };
-    if let Some(message) = reason {
-        cx.report(&DESTRUCTIVE, word.span, message);
+    if let Some((decision, message)) = verdict {
+        cx.report_as(&DESTRUCTIVE, decision, word.span, message);
         return;
     }
     if let Some(function) = &cmd.context.function {
@@ -64,6 +157,80 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             );
         }
     }
+}
+
+/// A block or character device other than the harmless ones.
+fn is_device(path: &str) -> bool {
+    path.starts_with("/dev/")
+        && !matches!(
+            path,
+            "/dev/null"
+                | "/dev/zero"
+                | "/dev/stdout"
+                | "/dev/stderr"
+                | "/dev/stdin"
+                | "/dev/tty"
+                | "/dev/random"
+                | "/dev/urandom"
+        )
+        && !path.starts_with("/dev/fd/")
+        && !path.starts_with("/dev/tcp/")
+        && !path.starts_with("/dev/udp/")
+}
+
+/// `systemctl status x`, `systemctl --version`, `launchctl list`: queries that
+/// change nothing.
+fn read_only_service_query(values: &[&str]) -> bool {
+    match values.iter().find(|v| !v.starts_with('-')) {
+        None => true,
+        Some(sub) => matches!(
+            *sub,
+            "status"
+                | "show"
+                | "list-units"
+                | "list-unit-files"
+                | "list-timers"
+                | "list-sockets"
+                | "is-active"
+                | "is-enabled"
+                | "is-failed"
+                | "cat"
+                | "help"
+                | "list"
+                | "print"
+                | "blame"
+        ),
+    }
+}
+
+fn recursive(values: &[&str]) -> bool {
+    values.iter().any(|v| {
+        *v == "--recursive" || (v.starts_with('-') && !v.starts_with("--") && v.contains('R'))
+    })
+}
+
+/// `/` or a top-level system folder (`/etc`, `/usr`, `/bin`, `/home`...).
+fn is_system_top(v: &str) -> bool {
+    let trimmed = v.trim_end_matches(['/', '*']);
+    trimmed.is_empty() && v.starts_with('/')
+        || matches!(
+            trimmed,
+            "/etc"
+                | "/usr"
+                | "/bin"
+                | "/sbin"
+                | "/lib"
+                | "/lib64"
+                | "/var"
+                | "/home"
+                | "/root"
+                | "/boot"
+                | "/opt"
+                | "/srv"
+                | "/System"
+                | "/Users"
+                | "/Library"
+        )
 }
 
 /// `kill -9 -1`, `kill -KILL -1`, `kill -- -1`, `kill -s KILL -1`: a pid operand of

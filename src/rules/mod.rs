@@ -10,10 +10,15 @@ use crate::verdict::{Capability, Decision, Finding, Span};
 pub mod denylist;
 pub mod destructive;
 pub mod dynamic_command;
+pub mod environment;
+pub mod inline_script;
 pub mod input;
 pub mod nested_shell;
+pub mod network;
 pub mod paths;
+pub mod permission;
 pub mod privilege;
+pub mod rm;
 
 /// One rule: a stable code, a name, what it decides by default, and its documentation.
 #[derive(Debug)]
@@ -73,10 +78,16 @@ pub static RULES: &[&Rule] = &[
     &paths::CWD_ESCAPE,
     &paths::SYMLINK_ESCAPE,
     &denylist::DENYLISTED_EXECUTABLE,
+    &rm::RM_GATE,
     &dynamic_command::DYNAMIC_COMMAND_NAME,
     &nested_shell::NESTED_SHELL,
+    &inline_script::INLINE_SCRIPT,
+    &network::NETWORK_TOOL,
     &privilege::PRIVILEGE_ESCALATION,
     &destructive::DESTRUCTIVE,
+    &permission::PERMISSION_RULE,
+    &environment::LOADER_ENV,
+    &environment::SECRET_ENV_READ,
 ];
 
 /// The rule with this code (case-insensitive).
@@ -95,10 +106,14 @@ pub static CHECKS: &[CommandCheck] = &[
     input::check,
     paths::check,
     denylist::check,
+    rm::check,
     dynamic_command::check,
     nested_shell::check,
+    inline_script::check,
+    network::check,
     privilege::check,
     destructive::check,
+    environment::check,
 ];
 
 /// What checks read and where they put findings.

@@ -1,0 +1,353 @@
+//! BG301 and BG302: the environment — variables that load code into every program
+//! started after them, and reading secrets out of it.
+
+use crate::command::{Origin, SimpleCommand};
+use crate::declare_rule;
+use crate::paths::Resolved;
+use crate::rules::Checker;
+use crate::word::{Part, Word};
+
+declare_rule! {
+    /// ## What it does
+    /// Denies setting a variable that makes other programs load or run code — as a
+    /// prefix (`LD_PRELOAD=x cmd`), through `env VAR=...`, `export`, `declare -x`,
+    /// `readonly`, or a plain assignment: `LD_PRELOAD`, `LD_AUDIT`, `DYLD_*`,
+    /// `BASH_ENV`, `ENV`, `PROMPT_COMMAND`, `BASH_FUNC_*`, `GIT_SSH`,
+    /// `GIT_SSH_COMMAND`, `GIT_EXTERNAL_DIFF`, `GIT_PROXY_COMMAND`, `GIT_ASKPASS`,
+    /// `SSH_ASKPASS`, `GIT_CONFIG_*`, `LESSOPEN`, `PS4` with a substitution,
+    /// `PYTHONSTARTUP`, `RUBYOPT`, `PERL5OPT`; `NODE_OPTIONS` with `--require`,
+    /// `--import`, `--loader` or `--eval`; pagers and editors (`PAGER`, `GIT_PAGER`,
+    /// `MANPAGER`, `EDITOR`, `VISUAL`, `GIT_EDITOR`) set to anything but a plain
+    /// pager or editor (`cat`, `less`, `more`, `true`, `vim`...); search paths
+    /// (`PATH`, `LD_LIBRARY_PATH`, `PYTHONPATH`, `PYTHONHOME`, `RUBYLIB`, `PERL5LIB`,
+    /// `NODE_PATH`) that put anything but project folders first.
+    ///
+    /// ## Why
+    /// These are the quiet ways to run code: every later program loads the library,
+    /// sources the file or runs the "pager". `export PATH="$HOME/.local/bin:$PATH"`
+    /// makes every later command name resolve first in a folder the agent can write
+    /// outside the project.
+    ///
+    /// ## Example
+    /// `LD_PRELOAD=/tmp/x.so ls` → deny; `GIT_PAGER=cat git log` and
+    /// `PYTHONPATH=src python -m app` are fine.
+    pub static LOADER_ENV = {
+        code: "BG301",
+        name: "loader-or-startup-env",
+        default: Deny,
+        capability: SensitiveEnv,
+        summary: "sets a variable that loads code (LD_PRELOAD, BASH_ENV, PATH prepends...)",
+    };
+}
+
+declare_rule! {
+    /// ## What it does
+    /// Asks when a command reads secrets out of the environment: `printenv`, `env`
+    /// or `set` with nothing to run, `export -p`, `declare -p`/`-x`, `typeset -p`,
+    /// `/proc/*/environ`, and any expansion of a variable whose name says it holds a
+    /// secret (`$GITHUB_TOKEN`, `$AWS_SECRET_ACCESS_KEY`, `$OPENAI_API_KEY`,
+    /// `$DB_PASSWORD`: a part named KEY, TOKEN, SECRET, PASSWORD, PASSWD,
+    /// CREDENTIAL(S), PRIVATE or APIKEY).
+    ///
+    /// ## Why
+    /// An agent's context window is not a safe place for credentials, and what it
+    /// prints may be logged or sent on.
+    ///
+    /// ## Example
+    /// `echo $GITHUB_TOKEN` → ask; `env | grep PATH` → ask; `env FOO=1 make` and
+    /// `echo $PATH` are fine.
+    pub static SECRET_ENV_READ = {
+        code: "BG302",
+        name: "secret-env-read",
+        default: Ask,
+        capability: SensitiveEnv,
+        summary: "reads secrets from the environment (printenv, env, $..._TOKEN)",
+    };
+}
+
+const LOADERS: &[&str] = &[
+    "LD_PRELOAD",
+    "LD_AUDIT",
+    "BASH_ENV",
+    "ENV",
+    "PROMPT_COMMAND",
+    "GIT_SSH",
+    "GIT_SSH_COMMAND",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_PROXY_COMMAND",
+    "GIT_ASKPASS",
+    "SSH_ASKPASS",
+    "SUDO_ASKPASS",
+    "GIT_CONFIG_PARAMETERS",
+    "GIT_CONFIG_COUNT",
+    "LESSOPEN",
+    "LESSCLOSE",
+    "PYTHONSTARTUP",
+    "RUBYOPT",
+    "PERL5OPT",
+    "PERL5DB",
+    "BROWSER",
+];
+const PAGERS: &[&str] = &[
+    "PAGER",
+    "GIT_PAGER",
+    "MANPAGER",
+    "EDITOR",
+    "VISUAL",
+    "GIT_EDITOR",
+    "SYSTEMD_PAGER",
+];
+const PLAIN_PAGERS: &[&str] = &[
+    "",
+    "cat",
+    "less",
+    "more",
+    "true",
+    "head",
+    "tail",
+    "less -R",
+    "less -FRX",
+    "less -FR",
+    "less -r",
+    "vi",
+    "vim",
+    "nvim",
+    "nano",
+    "emacs",
+    "code",
+    "code --wait",
+    "code -w",
+    ":",
+];
+const SEARCH_PATHS: &[&str] = &[
+    "PATH",
+    "LD_LIBRARY_PATH",
+    "PYTHONPATH",
+    "PYTHONHOME",
+    "RUBYLIB",
+    "PERL5LIB",
+    "NODE_PATH",
+    "DYLD_LIBRARY_PATH",
+];
+
+/// Why setting `name` to `value` loads code, if it does.
+fn loads_code(
+    name: &str,
+    value: Option<&Word>,
+    cmd: &SimpleCommand,
+    cx: &Checker,
+) -> Option<String> {
+    let text = value.map(Word::display).unwrap_or_default();
+    let static_value = value.and_then(Word::value);
+    if LOADERS.contains(&name)
+        || name.starts_with("BASH_FUNC_")
+        || name.starts_with("GIT_CONFIG_KEY_")
+        || name.starts_with("GIT_CONFIG_VALUE_")
+    {
+        return Some(format!("`{name}` makes other programs load or run code"));
+    }
+    if name.starts_with("DYLD_") && name != "DYLD_LIBRARY_PATH" {
+        return Some(format!("`{name}` injects code into every program"));
+    }
+    if name == "PS4"
+        && value.is_some_and(|w| w.has_substitution() || text.contains("$(") || text.contains('`'))
+    {
+        return Some("`PS4` with a command substitution runs it on every traced line".into());
+    }
+    if name == "NODE_OPTIONS" {
+        let v = static_value.unwrap_or("--require");
+        let risky = v.split_whitespace().any(|t| {
+            t == "-r"
+                || t == "-e"
+                || t.starts_with("--require")
+                || t.starts_with("--import")
+                || t.starts_with("--loader")
+                || t.starts_with("--experimental-loader")
+                || t.starts_with("--eval")
+                || t.starts_with("--env-file")
+        });
+        return risky.then(|| "`NODE_OPTIONS` loads code into every node process".into());
+    }
+    if PAGERS.contains(&name) {
+        return match static_value {
+            Some(v) if PLAIN_PAGERS.contains(&v) => None,
+            _ => Some(format!(
+                "`{name}` runs `{text}` whenever a program pages or edits"
+            )),
+        };
+    }
+    if SEARCH_PATHS.contains(&name) {
+        return search_path(name, value?, cmd, cx);
+    }
+    None
+}
+
+/// A search path must put only project folders before the inherited value (and,
+/// when it replaces the value, only project or standard system folders).
+fn search_path(name: &str, value: &Word, cmd: &SimpleCommand, cx: &Checker) -> Option<String> {
+    // Split the word's parts at `:` into entries; `$NAME` of the same variable marks
+    // where the inherited value goes.
+    let mut entries: Vec<Vec<Part>> = vec![Vec::new()];
+    for part in &value.parts {
+        match part {
+            Part::Literal(t) | Part::Quoted(t) if t.contains(':') => {
+                let quoted = matches!(part, Part::Quoted(_));
+                for (k, piece) in t.split(':').enumerate() {
+                    if k > 0 {
+                        entries.push(Vec::new());
+                    }
+                    if !piece.is_empty() {
+                        let p = if quoted {
+                            Part::Quoted(piece.into())
+                        } else {
+                            Part::Literal(piece.into())
+                        };
+                        if let Some(last) = entries.last_mut() {
+                            last.push(p);
+                        }
+                    }
+                }
+            }
+            other => {
+                if let Some(last) = entries.last_mut() {
+                    last.push(other.clone());
+                }
+            }
+        }
+    }
+    let inherits =
+        |e: &Vec<Part>| matches!(e.as_slice(), [Part::Variable { name: n, .. }] if n == name);
+    let inherited_at = entries.iter().position(inherits);
+    let cwd = cx.paths.cwd_of(&cmd.context.cwd, &cx.cwd);
+    let system = |p: &std::path::Path| {
+        crate::command::SYSTEM_BIN_DIRS
+            .iter()
+            .any(|d| p == std::path::Path::new(d))
+            || p.starts_with("/usr/lib")
+            || p.starts_with("/lib")
+            || p.starts_with("/usr/local/lib")
+    };
+    let checked = match inherited_at {
+        Some(at) => &entries[..at],
+        None => &entries[..],
+    };
+    for entry in checked {
+        if entry.is_empty() {
+            continue;
+        }
+        let word = Word::new(entry.clone(), value.span, value.has_quotes);
+        let inside = match cx.paths.resolve(&word, cwd.as_deref()) {
+            Resolved::Path { path, .. } => {
+                matches!(
+                    cx.paths.place(&path),
+                    crate::paths::Place::Inside | crate::paths::Place::Allowed
+                ) || (inherited_at.is_none() && system(&path))
+            }
+            _ => false,
+        };
+        if !inside {
+            return Some(format!(
+                "`{name}` puts `{}` before the usual search path: programs would be found there first",
+                word.display()
+            ));
+        }
+    }
+    None
+}
+
+/// Secret-looking variable names.
+pub fn is_secret_name(name: &str) -> bool {
+    let upper = name.to_ascii_uppercase();
+    upper.split('_').any(|part| {
+        matches!(
+            part,
+            "KEY"
+                | "TOKEN"
+                | "SECRET"
+                | "PASSWORD"
+                | "PASSWD"
+                | "CREDENTIAL"
+                | "CREDENTIALS"
+                | "PRIVATE"
+                | "APIKEY"
+                | "PAT"
+        )
+    }) || upper.ends_with("TOKEN")
+        || upper.ends_with("APIKEY")
+        || upper.ends_with("SECRET")
+}
+
+/// Judges assignments and secret reads.
+pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
+    for assignment in &cmd.assignments {
+        if let Some(reason) = loads_code(&assignment.name, assignment.value.as_ref(), cmd, cx) {
+            cx.report(&LOADER_ENV, assignment.span, reason);
+        }
+    }
+    // Expansions of secret-named variables, anywhere in the command.
+    let words = cmd
+        .words
+        .iter()
+        .chain(cmd.assignments.iter().filter_map(|a| a.value.as_ref()))
+        .chain(cmd.redirects.iter().filter_map(|r| r.target.as_ref()));
+    for word in words {
+        if let Some(name) = word.variables().find(|n| is_secret_name(n)) {
+            cx.report(
+                &SECRET_ENV_READ,
+                word.span,
+                format!("expands `${name}`, which looks like a secret"),
+            );
+        }
+        if word
+            .value()
+            .is_some_and(|v| v.starts_with("/proc/") && v.ends_with("/environ"))
+        {
+            cx.report(
+                &SECRET_ENV_READ,
+                word.span,
+                "reads a process's environment".into(),
+            );
+        }
+    }
+    if cmd.origin == Origin::Test {
+        return;
+    }
+    let (Some(program), Some(name)) = (cmd.program_str(), cmd.name()) else {
+        // `env` alone unwraps to no program: it prints the environment.
+        let env_word = cmd.wrappers.last().and_then(|&w| cmd.words.get(w));
+        if let Some(word) = env_word
+            && word
+                .value()
+                .is_some_and(|v| v.rsplit('/').next() == Some("env"))
+            && cmd.script.is_none()
+        {
+            cx.report(
+                &SECRET_ENV_READ,
+                word.span,
+                "`env` with nothing to run prints the whole environment".into(),
+            );
+        }
+        return;
+    };
+    let base = program.rsplit('/').next().unwrap_or(program);
+    let values: Vec<&str> = cmd.args().iter().filter_map(Word::value).collect();
+    let reason = match base {
+        "printenv" => Some("`printenv` prints the environment"),
+        "set" if values.is_empty() => Some("`set` with no arguments prints every variable"),
+        "export" | "declare" | "typeset"
+            if values
+                .iter()
+                .any(|v| matches!(*v, "-p" | "-x" | "-px" | "-xp"))
+                && cmd.assignments.is_empty() =>
+        {
+            Some("lists exported variables and their values")
+        }
+        "export" if values.is_empty() && cmd.assignments.is_empty() => {
+            Some("`export` alone lists exported variables")
+        }
+        _ => None,
+    };
+    if let Some(message) = reason {
+        cx.report(&SECRET_ENV_READ, name.span, message.into());
+    }
+}

@@ -1,0 +1,266 @@
+//! BG205: code given inline to an interpreter.
+
+use crate::command::{InlineScript, SimpleCommand};
+use crate::declare_rule;
+use crate::rules::Checker;
+use crate::word::Word;
+
+declare_rule! {
+    /// ## What it does
+    /// Asks when a command runs code given on the command line or on stdin rather
+    /// than from a file in the project: `python -c`, `python -` or `python` fed by a
+    /// heredoc or a pipe, `node -e/-p/--eval`, `deno eval`, `bun -e`, `perl -e/-E`
+    /// (also `-pe`, `-ne`), `ruby -e`, `php -r`, `lua -e`, `osascript -e`,
+    /// `Rscript -e`; awk programs that call `system()`, pipe to or read from a
+    /// command, or redirect output to a file; sed scripts with the `e` command or
+    /// flag or the `w` command or flag. In trusted mode these pass unless the code
+    /// names an absolute, home or `..` path.
+    ///
+    /// ## Why
+    /// Inline code is a second language the shell analysis cannot see into:
+    /// `python3 -c 'import os; os.system("rm -rf ~")'` is `rm -rf ~`.
+    ///
+    /// ## Example
+    /// `python3 -c 'print(1)'` → ask; `python3 -m pytest` and `awk '{print $1}' f`
+    /// are fine.
+    pub static INLINE_SCRIPT = {
+        code: "BG205",
+        name: "inline-script",
+        default: Ask,
+        capability: InlineScript,
+        summary: "runs code given inline to an interpreter (python -c, node -e, awk system())",
+    };
+}
+
+const PYTHONS: &[&str] = &["python", "python2", "python3", "pypy", "pypy3"];
+
+/// The interpreter option that takes inline code, per interpreter.
+fn code_option(program: &str, option: &str) -> bool {
+    let cluster = |letters: &str| {
+        option.starts_with('-')
+            && !option.starts_with("--")
+            && option[1..].chars().any(|c| letters.contains(c))
+    };
+    match program {
+        p if PYTHONS.contains(&p) || p.starts_with("python3.") => cluster("c"),
+        "node" | "nodejs" => cluster("ep") || matches!(option, "--eval" | "--print"),
+        "bun" => cluster("e") || option == "--eval",
+        "perl" => cluster("eE"),
+        "ruby" | "lua" | "osascript" | "Rscript" | "R" => cluster("e"),
+        "php" => cluster("r"),
+        _ => false,
+    }
+}
+
+/// The inline code a command runs, if any: the code text (when static) and its word.
+pub fn inline_code(cmd: &SimpleCommand) -> Option<(Option<String>, Option<&Word>)> {
+    let program = cmd.program_str()?;
+    let program = program.rsplit('/').next().unwrap_or(program);
+    let args = cmd.args();
+    for (i, word) in args.iter().enumerate() {
+        let Some(v) = word.value() else { continue };
+        if !v.starts_with('-') || v == "-" {
+            // The first operand: a script file, `-` (stdin), or deno's `eval`.
+            if program == "deno" && v == "eval" {
+                let code = args.get(i + 1);
+                return Some((code.and_then(Word::static_value), code));
+            }
+            break;
+        }
+        if code_option(program, v) {
+            let code = args.get(i + 1);
+            return Some((code.and_then(Word::static_value), code));
+        }
+        if PYTHONS.contains(&program) && v == "-m" {
+            return None;
+        }
+    }
+    let reads_stdin = args.iter().any(|w| w.value() == Some("-"))
+        || args
+            .iter()
+            .all(|w| w.value().is_some_and(|v| v.starts_with('-')));
+    let is_interpreter = PYTHONS.contains(&program)
+        || matches!(
+            program,
+            "node" | "nodejs" | "ruby" | "perl" | "php" | "lua" | "bun" | "deno"
+        );
+    if is_interpreter && reads_stdin {
+        let heredoc = cmd.redirects.iter().find_map(|r| r.heredoc.as_ref());
+        let fed = heredoc.is_some()
+            || cmd
+                .redirects
+                .iter()
+                .any(|r| r.operator == "<<<" || r.operator == "<")
+            || cmd.context.piped_stdin;
+        if fed {
+            return Some((heredoc.and_then(|h| h.static_text.clone()), None));
+        }
+    }
+    None
+}
+
+/// awk programs that run commands or write files.
+fn awk_runs_commands(program: &str) -> bool {
+    program.contains("system(")
+        || program.contains("| getline")
+        || program.contains("|&")
+        || program.contains("print |")
+        || program.contains("printf |")
+        || program.contains("> \"")
+        || program.contains(">> \"")
+        || program.contains("print >")
+        || program.contains("| \"")
+}
+
+/// sed scripts with the `e` command/flag or `w` command/flag, after any address
+/// (`1e id`, `/x/w out`, `$!e`, `s/a/b/e`).
+fn sed_runs_commands(script: &str) -> bool {
+    script.split([';', '\n']).any(|command| {
+        let command = skip_sed_address(command.trim());
+        command.starts_with('e')
+            || command.starts_with('w')
+            || command.starts_with('W')
+            || ends_substitution_with(command, 'e')
+            || ends_substitution_with(command, 'w')
+    })
+}
+
+/// Drops a sed address (`12`, `$`, `/re/`, `\%re%`, ranges, `!`) from a command.
+fn skip_sed_address(command: &str) -> &str {
+    let bytes = command.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'0'..=b'9' | b'$' | b',' | b'!' | b'~' | b'+' | b' ' => i += 1,
+            b'/' | b'\\' => {
+                let delim = if bytes[i] == b'\\' {
+                    bytes.get(i + 1).copied().unwrap_or(b'/')
+                } else {
+                    b'/'
+                };
+                i += if bytes[i] == b'\\' { 2 } else { 1 };
+                while i < bytes.len() && bytes[i] != delim {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            _ => break,
+        }
+    }
+    command.get(i.min(command.len())..).unwrap_or("")
+}
+
+/// `s/a/b/FLAGS` where FLAGS contain `flag`.
+fn ends_substitution_with(script: &str, flag: char) -> bool {
+    let Some(rest) = script.strip_prefix('s') else {
+        return script
+            .split([';', '\n'])
+            .skip(1)
+            .any(|p| ends_substitution_with(p.trim(), flag));
+    };
+    let mut chars = rest.chars();
+    let Some(delim) = chars.next() else {
+        return false;
+    };
+    if delim.is_alphanumeric() || delim == '\\' {
+        return false;
+    }
+    let mut seen = 0;
+    let mut escaped = false;
+    let mut flags = String::new();
+    for c in chars {
+        if seen == 2 {
+            if c == ';' || c == '\n' || c == '}' {
+                break;
+            }
+            flags.push(c);
+            continue;
+        }
+        if escaped {
+            escaped = false;
+        } else if c == '\\' {
+            escaped = true;
+        } else if c == delim {
+            seen += 1;
+        }
+    }
+    seen == 2 && flags.contains(flag)
+}
+
+/// True when inline code names a path outside the project: an absolute path, `~`
+/// or `..` (the trusted-mode test).
+pub fn names_outside_path(code: &str) -> bool {
+    code.split(|c: char| c.is_whitespace() || "\"'(),;=[]{}".contains(c))
+        .any(|t| (t.starts_with('/') && t.len() > 1) || t.starts_with('~') || t.contains(".."))
+}
+
+/// Asks for inline interpreter code.
+pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
+    let (Some(program), Some(name)) = (cmd.program_str(), cmd.name()) else {
+        return;
+    };
+    let program = program.rsplit('/').next().unwrap_or(program);
+    if matches!(program, "awk" | "gawk" | "mawk" | "nawk") {
+        let script = cmd
+            .args()
+            .iter()
+            .find(|w| !w.value().is_some_and(|v| v.starts_with('-')));
+        if let Some(word) = script
+            && word.value().is_some_and(awk_runs_commands)
+        {
+            cx.report(
+                &INLINE_SCRIPT,
+                word.span,
+                "the awk program runs commands or writes files".into(),
+            );
+        }
+        return;
+    }
+    if program == "sed" {
+        let args = cmd.args();
+        let mut scripts: Vec<&Word> = Vec::new();
+        let mut i = 0;
+        while i < args.len() {
+            match args[i].value() {
+                Some("-e" | "--expression") => {
+                    if let Some(w) = args.get(i + 1) {
+                        scripts.push(w);
+                    }
+                    i += 2;
+                    continue;
+                }
+                Some(v) if v.starts_with('-') => {}
+                _ => {
+                    if scripts.is_empty() {
+                        scripts.push(&args[i]);
+                    }
+                    break;
+                }
+            }
+            i += 1;
+        }
+        for word in scripts {
+            if word.value().is_some_and(sed_runs_commands) {
+                cx.report(
+                    &INLINE_SCRIPT,
+                    word.span,
+                    "the sed script runs commands (e) or writes files (w)".into(),
+                );
+            }
+        }
+        return;
+    }
+    if let Some((code, word)) = inline_code(cmd) {
+        let span = word.map(|w| w.span).unwrap_or(name.span);
+        let trusted_ok = cx.policy.mode == crate::Mode::Trusted
+            && code.as_deref().is_some_and(|c| !names_outside_path(c));
+        if !trusted_ok {
+            cx.report(
+                &INLINE_SCRIPT,
+                span,
+                format!("`{program}` runs inline code the gate cannot analyse"),
+            );
+        }
+    }
+    let _ = InlineScript::Dynamic { span: name.span };
+}

@@ -1,0 +1,113 @@
+//! BG206: talking to the network.
+
+use crate::command::SimpleCommand;
+use crate::declare_rule;
+use crate::rules::Checker;
+use crate::word::Word;
+
+declare_rule! {
+    /// ## What it does
+    /// Asks (safe mode) before network tools: `curl`, `wget`, `nc`/`ncat`/`netcat`,
+    /// `socat`, `telnet`, `ssh`, `scp`, `sftp`, `ftp`, `rsync` to a remote
+    /// (`host:path`), redirects to `/dev/tcp/...` or `/dev/udp/...`; running
+    /// packages fetched on the fly (`npx`, `pnpm dlx`, `yarn dlx`, `bunx`, `uvx`,
+    /// `pipx run`); global installs (`npm install -g`); and `pip install` outside a
+    /// project virtual environment (a `pip` under the project, e.g. `.venv/bin/pip`,
+    /// or `uv pip`, passes). Trusted mode allows them; a permission rule can allow
+    /// one tool (`"curl *" = "allow"`).
+    ///
+    /// ## Why
+    /// The network is where data leaves and where unreviewed code comes from
+    /// (`curl ... | sh`).
+    ///
+    /// ## Example
+    /// `curl -fsSL https://x/install.sh | sh` → ask (twice: network, and a shell
+    /// reading a pipe); `npm install` and `git push` are fine.
+    pub static NETWORK_TOOL = {
+        code: "BG206",
+        name: "network-tool",
+        default: Ask,
+        capability: Network,
+        summary: "talks to the network (curl, wget, nc, ssh, npx, pip install...)",
+    };
+}
+
+const TOOLS: &[&str] = &[
+    "curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "ssh", "scp", "sftp", "ftp", "lftp",
+    "npx", "bunx", "uvx", "aria2c", "httpie", "http", "xh",
+];
+
+/// Asks for network tools and fetch-and-run package runners.
+pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
+    if cx.policy.mode == crate::Mode::Trusted {
+        return;
+    }
+    for redirect in &cmd.redirects {
+        let target = redirect
+            .target
+            .as_ref()
+            .map(Word::display)
+            .unwrap_or_default();
+        if target.starts_with("/dev/tcp/") || target.starts_with("/dev/udp/") {
+            cx.report(
+                &NETWORK_TOOL,
+                redirect.span,
+                "opens a network connection through /dev/tcp or /dev/udp".into(),
+            );
+        }
+    }
+    let (Some(program), Some(name)) = (cmd.program_str(), cmd.name()) else {
+        return;
+    };
+    let base = program.rsplit('/').next().unwrap_or(program);
+    let values: Vec<&str> = cmd
+        .args()
+        .iter()
+        .map(|w| w.value().unwrap_or("\u{1}"))
+        .collect();
+    let first = values.first().copied().unwrap_or("");
+    let reason = match base {
+        b if TOOLS.contains(&b) => Some(format!("`{b}` talks to the network")),
+        "rsync" if values.iter().any(|v| is_remote(v)) => {
+            Some("`rsync` to or from a remote host".to_string())
+        }
+        "pnpm" | "yarn" if first == "dlx" => {
+            Some(format!("`{base} dlx` downloads and runs a package"))
+        }
+        "pipx" if first == "run" => Some("`pipx run` downloads and runs a package".to_string()),
+        "npm" | "pnpm" | "yarn" | "bun"
+            if matches!(first, "install" | "i" | "add")
+                && values
+                    .iter()
+                    .any(|v| matches!(*v, "-g" | "--global" | "global")) =>
+        {
+            Some(format!("`{base}` installs a package globally"))
+        }
+        "yarn" if first == "global" => {
+            Some("`yarn global` installs a package globally".to_string())
+        }
+        "pip" | "pip3" if first == "install" && !program.contains('/') => {
+            Some("`pip install` outside a project virtual environment".to_string())
+        }
+        p if (p.starts_with("python")
+            && values
+                .windows(3)
+                .any(|w| w[0] == "-m" && w[1] == "pip" && w[2] == "install"))
+            && !program.contains('/') =>
+        {
+            Some("`pip install` outside a project virtual environment".to_string())
+        }
+        _ => None,
+    };
+    if let Some(message) = reason {
+        cx.report(&NETWORK_TOOL, name.span, message);
+    }
+}
+
+/// `host:path` or `user@host:path` (not a local path with a colon, not a URL).
+fn is_remote(v: &str) -> bool {
+    match v.split_once(':') {
+        Some((host, _)) => !host.is_empty() && !host.contains('/') && !v.starts_with('-'),
+        None => false,
+    }
+}

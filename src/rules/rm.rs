@@ -1,0 +1,162 @@
+//! BG202: deleting files — `rm`, `rmdir`, `unlink`, `shred`, `find -delete`,
+//! `git clean -f`, `rsync --delete`.
+
+use crate::command::SimpleCommand;
+use crate::declare_rule;
+use crate::paths::{Place, Resolved};
+use crate::rules::Checker;
+use crate::verdict::Decision;
+use crate::word::Word;
+
+declare_rule! {
+    /// ## What it does
+    /// Asks before deleting files: `rm`, `rmdir`, `unlink`, `shred`, `find ...
+    /// -delete`, `git clean -f`, `rsync --delete` (the default permission rules
+    /// `"rm *" = "ask"` and `"rmdir *" = "ask"`; a project can lower them, e.g.
+    /// `"rm -rf build/*" = "allow"`). Denies catastrophic targets whatever the flags'
+    /// spelling (`-rf`, `-fr`, `-r -f`, `--recursive --force`, `--no-preserve-root`,
+    /// flags after operands): `/`, `/*`, `~`, `~/`, `$HOME`, `"$HOME"`, the project
+    /// root itself (`.` at the root, its absolute path, `*` at the root), any `..`
+    /// that resolves to or above the root, and any target outside the project. A
+    /// permission rule cannot lower a catastrophic deny. Options are parsed like
+    /// getopt: in `rm -- -rf`, `-rf` is a file.
+    ///
+    /// ## Why
+    /// Deletion cannot be undone by the agent, and `rm -rf` with a wrong variable or
+    /// a wrong directory is the classic agent disaster.
+    ///
+    /// ## Example
+    /// `rm -rf ~` → deny; `rm -r build` → ask; `git rm --cached x` is git, not rm.
+    pub static RM_GATE = {
+        code: "BG202",
+        name: "rm-gate",
+        default: Ask,
+        capability: Destructive,
+        summary: "deletes files (ask); catastrophic targets such as / or ~ (deny)",
+    };
+}
+
+/// Judges deletion commands.
+pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
+    let (Some(program), Some(name)) = (cmd.program_str(), cmd.name()) else {
+        return;
+    };
+    let program = program.rsplit('/').next().unwrap_or(program);
+    let args = cmd.args();
+    match program {
+        "rm" | "rmdir" | "unlink" | "shred" => {}
+        "find" => {
+            if args.iter().any(|w| w.value() == Some("-delete")) {
+                cx.report(
+                    &RM_GATE,
+                    name.span,
+                    "`find -delete` deletes every file it matches".into(),
+                );
+            }
+            return;
+        }
+        "git" => {
+            let values: Vec<&str> = args.iter().filter_map(Word::value).collect();
+            let clean = values.iter().position(|v| *v == "clean");
+            if let Some(at) = clean
+                && values[at + 1..].iter().any(|v| {
+                    (v.starts_with('-') && !v.starts_with("--") && v.contains('f'))
+                        || *v == "--force"
+                })
+            {
+                cx.report(
+                    &RM_GATE,
+                    name.span,
+                    "`git clean -f` deletes untracked files".into(),
+                );
+            }
+            return;
+        }
+        "rsync" => {
+            if args
+                .iter()
+                .any(|w| w.value().is_some_and(|v| v.starts_with("--delete")))
+            {
+                cx.report(
+                    &RM_GATE,
+                    name.span,
+                    "`rsync --delete` deletes files at the destination".into(),
+                );
+            }
+            return;
+        }
+        _ => return,
+    }
+    let mut operands: Vec<&Word> = Vec::new();
+    let mut options_done = false;
+    let mut no_preserve_root = false;
+    for word in args {
+        match word.value() {
+            Some("--") if !options_done => options_done = true,
+            Some(v) if !options_done && v.starts_with('-') && v.len() > 1 => {
+                if v == "--no-preserve-root" {
+                    no_preserve_root = true;
+                }
+            }
+            _ => operands.push(word),
+        }
+    }
+    if no_preserve_root {
+        cx.report_as(
+            &RM_GATE,
+            Decision::Deny,
+            name.span,
+            "`--no-preserve-root` lets rm delete /".into(),
+        );
+        return;
+    }
+    let cwd = cx.paths.cwd_of(&cmd.context.cwd, &cx.cwd);
+    for word in &operands {
+        if let Some(reason) = catastrophic(word, cwd.as_deref(), cx) {
+            cx.report_as(&RM_GATE, Decision::Deny, word.span, reason);
+            return;
+        }
+    }
+    cx.report(&RM_GATE, name.span, format!("`{program}` deletes files"));
+}
+
+/// Why deleting this target would be a catastrophe, if it would.
+fn catastrophic(word: &Word, cwd: Option<&std::path::Path>, cx: &Checker) -> Option<String> {
+    let root = cx.paths.root();
+    let bare_star = matches!(word.display().as_str(), "*" | "./*" | "*/" | ".*" | "./.*");
+    if bare_star && cwd.is_some_and(|c| c == root || root.starts_with(c)) {
+        return Some("deletes everything in the project root".into());
+    }
+    match cx.paths.resolve(word, cwd) {
+        Resolved::Path { path, glob, .. } => {
+            let display = path.display();
+            if path == std::path::Path::new("/") {
+                return Some("deletes the whole file system".into());
+            }
+            if cx
+                .policy
+                .home
+                .as_deref()
+                .is_some_and(|h| h.starts_with(&path))
+            {
+                return Some(format!("deletes the home directory ({display})"));
+            }
+            if root.starts_with(&path) && (!glob || path == root) {
+                return Some(format!("deletes the project itself ({display})"));
+            }
+            if glob && path == root {
+                return Some("deletes everything in the project root".into());
+            }
+            match cx.paths.place(&path) {
+                Place::Outside | Place::ReadOnly | Place::Safe => {
+                    Some(format!("deletes outside the project ({display})"))
+                }
+                _ => None,
+            }
+        }
+        Resolved::Unknown { reason, .. } => {
+            Some(format!("deletes a target that is unknown ({reason})"))
+        }
+        Resolved::NotAPath => None,
+    }
+}
