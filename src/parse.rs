@@ -117,13 +117,8 @@ fn find_misparsed_newline(tree: &Tree, text: &[u8]) -> Option<usize> {
         if cursor.goto_first_child() {
             continue;
         }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return None;
-            }
+        if !skip_subtree(&mut cursor) {
+            return None;
         }
     }
 }
@@ -146,6 +141,19 @@ fn newline_between_children(command: Node, text: &[u8]) -> Option<usize> {
     None
 }
 
+/// Moves the cursor to the next node in pre-order that is not below the current one;
+/// `false` when the walk is over.
+fn skip_subtree(cursor: &mut tree_sitter::TreeCursor) -> bool {
+    loop {
+        if cursor.goto_next_sibling() {
+            return true;
+        }
+        if !cursor.goto_parent() {
+            return false;
+        }
+    }
+}
+
 /// The first ERROR or MISSING node in the tree, if any, as a byte range. Iterative.
 pub fn first_error(tree: &Tree) -> Option<(usize, usize, bool)> {
     if !tree.root_node().has_error() {
@@ -160,13 +168,8 @@ pub fn first_error(tree: &Tree) -> Option<(usize, usize, bool)> {
         if node.has_error() && cursor.goto_first_child() {
             continue;
         }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return None;
-            }
+        if !skip_subtree(&mut cursor) {
+            return None;
         }
     }
 }
@@ -210,13 +213,8 @@ pub fn dropped_escape(tree: &Tree, text: &str) -> Option<usize> {
         if !opaque && cursor.goto_first_child() {
             continue;
         }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return escape_in_gap(bytes, covered_to, bytes.len());
-            }
+        if !skip_subtree(&mut cursor) {
+            return escape_in_gap(bytes, covered_to, bytes.len());
         }
     }
 }

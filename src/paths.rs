@@ -367,27 +367,25 @@ impl PathJudge {
         self.write_protected.iter().any(|p| path.starts_with(p))
     }
 
-    /// Follows symlinks in the longest existing prefix of `path`; `None` when nothing
-    /// along it exists or it resolves to itself.
+    /// Follows symlinks in the longest existing prefix of `path` (inside the root or
+    /// an allowed folder); `None` when no component below that folder is a symlink.
+    /// One `lstat` per component, stopping at the first that does not exist; only a
+    /// symlink costs a `canonicalize`.
     pub fn real_path(&self, path: &Path) -> Option<PathBuf> {
-        let mut existing = path.to_path_buf();
-        let mut tail = Vec::new();
-        for _ in 0..64 {
-            match std::fs::canonicalize(&existing) {
-                Ok(real) => {
-                    let mut full = real;
-                    for component in tail.iter().rev() {
-                        full.push(component);
-                    }
-                    return (full != path).then_some(full);
-                }
-                Err(_) => {
-                    let name = existing.file_name()?.to_os_string();
-                    tail.push(name);
-                    if !existing.pop() {
-                        return None;
-                    }
-                }
+        let base = std::iter::once(&self.root)
+            .chain(self.allowed.iter())
+            .filter(|b| path.starts_with(b))
+            .max_by_key(|b| b.as_os_str().len())?;
+        let rest = path.strip_prefix(base).ok()?;
+        let mut current = base.clone();
+        let mut components = rest.components();
+        while let Some(component) = components.next() {
+            current.push(component);
+            let meta = std::fs::symlink_metadata(&current).ok()?;
+            if meta.file_type().is_symlink() {
+                let mut real = std::fs::canonicalize(&current).ok()?;
+                real.push(components.as_path());
+                return (real != path).then_some(real);
             }
         }
         None

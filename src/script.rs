@@ -425,6 +425,12 @@ impl<'s> Walker<'s> {
         Word::new(parts, word.span, word.has_quotes)
     }
 
+    /// Adds a record to the walk, after noting the variables it assigns.
+    fn push_record(&mut self, record: SimpleCommand) {
+        self.track_vars(&record);
+        self.out.commands.push(record);
+    }
+
     /// Records script variables: statement-level and declared assignments set them;
     /// `unset` removes them; loop variables and `read` make them unknown.
     fn track_vars(&mut self, record: &SimpleCommand) {
@@ -571,8 +577,7 @@ impl<'s> Walker<'s> {
             .program_str()
             .is_some_and(|n| n == "eval" || n == "alias" || n == "trap");
         self.apply_cd(&record);
-        self.track_vars(&record);
-        self.out.commands.push(record);
+        self.push_record(record);
         for (by, words) in embedded {
             self.record(
                 words,
@@ -654,8 +659,7 @@ impl<'s> Walker<'s> {
             origin: Origin::Bare,
             script: None,
         };
-        self.track_vars(&record);
-        self.out.commands.push(record);
+        self.push_record(record);
     }
 
     fn declaration(&mut self, node: Node, frame: &Frame, text: &str, map: SpanMap, nesting: u32) {
@@ -700,8 +704,7 @@ impl<'s> Walker<'s> {
             origin: Origin::Declaration,
             script: None,
         };
-        self.track_vars(&record);
-        self.out.commands.push(record);
+        self.push_record(record);
     }
 
     /// `[[ ... ]]` / `[ ... ]`: the operands as words. `[[ -f ~/x ]]` comes out of the
@@ -745,7 +748,7 @@ impl<'s> Walker<'s> {
             origin: Origin::Test,
             script: None,
         };
-        self.out.commands.push(record);
+        self.push_record(record);
     }
 
     fn assignment(&self, node: Node, text: &str, map: SpanMap) -> Assignment {

@@ -475,28 +475,9 @@ pub fn split_tilde(word: &mut Word) {
 }
 
 /// The text of a heredoc body with an unquoted delimiter and no expansions: a
-/// backslash escapes only `$`, `` ` ``, `\` and newline there.
+/// backslash escapes only `$`, `` ` ``, `\\` and newline there.
 pub fn decode_heredoc(body: &str) -> String {
-    let mut out = String::with_capacity(body.len());
-    let mut chars = body.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '\\' {
-            match chars.peek() {
-                Some('$' | '`' | '\\') => {
-                    if let Some(next) = chars.next() {
-                        out.push(next);
-                    }
-                }
-                Some('\n') => {
-                    chars.next();
-                }
-                _ => out.push('\\'),
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    decode_backslashes(body, &['$', '`', '\\'])
 }
 
 /// Splits a leading `~prefix` off the first literal part, as bash's tilde expansion
@@ -523,25 +504,30 @@ fn split_leading_tilde(parts: &mut Vec<Part>) {
     parts.insert(0, Part::Tilde(user));
 }
 
-/// Inside double quotes a backslash only escapes `$`, `` ` ``, `"`, `\` and newline.
+/// Inside double quotes a backslash only escapes `$`, `` ` ``, `"`, `\\` and newline.
 pub fn decode_double_quoted(content: &str) -> String {
+    decode_backslashes(content, &['$', '`', '"', '\\'])
+}
+
+/// Removes the backslash before the characters in `escapable` and backslash-newline
+/// pairs; any other backslash stays.
+fn decode_backslashes(content: &str, escapable: &[char]) -> String {
     let mut out = String::with_capacity(content.len());
     let mut chars = content.chars().peekable();
     while let Some(c) = chars.next() {
-        if c == '\\' {
-            match chars.peek() {
-                Some('$' | '`' | '"' | '\\') => {
-                    if let Some(next) = chars.next() {
-                        out.push(next);
-                    }
-                }
-                Some('\n') => {
-                    chars.next();
-                }
-                _ => out.push('\\'),
-            }
-        } else {
+        if c != '\\' {
             out.push(c);
+            continue;
+        }
+        match chars.peek() {
+            Some(&next) if escapable.contains(&next) => {
+                out.push(next);
+                chars.next();
+            }
+            Some('\n') => {
+                chars.next();
+            }
+            _ => out.push('\\'),
         }
     }
     out

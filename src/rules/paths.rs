@@ -253,6 +253,10 @@ fn judge(usage: &PathUse, cwd: Option<&std::path::Path>, cx: &mut Checker) {
         .value()
         .map(str::to_string)
         .unwrap_or_else(|| word.display());
+    if text.contains("://") {
+        // A URL, not a path.
+        return;
+    }
     // Quoted literal text is a path only if such a path exists (patterns, messages).
     let literal = matches!(via, Via::Absolute | Via::Relative);
     if word.has_quotes && literal && usage.role == Role::Argument && !glob && !path.exists() {
