@@ -164,6 +164,18 @@ fn jsonl_takes_cmd_or_command_and_passes_fields_through() {
 }
 
 #[test]
+fn a_byte_order_mark_is_not_content() {
+    let input = "\u{feff}{\"cmd\": \"ls\"}\n";
+    let mut state = ReaderState::default();
+    let records: Vec<Record> =
+        TranscriptReader::new(input.as_bytes(), InputFormat::Jsonl, &mut state).collect();
+    assert!(
+        matches!(&records[0].outcome, Outcome::Commands(c) if c[0].command == "ls"),
+        "{records:?}"
+    );
+}
+
+#[test]
 fn formats_are_detected_from_content() {
     let head = |p: &str| -> Vec<String> {
         BufReader::new(std::fs::File::open(fixture(p)).expect("open"))

@@ -163,6 +163,10 @@ impl<'s, R: BufRead> TranscriptReader<'s, R> {
                         self.buffer.pop();
                     }
                 }
+                // A byte-order mark at the start of the input is not content.
+                if self.line == 1 && self.buffer.starts_with(&[0xef, 0xbb, 0xbf]) {
+                    self.buffer.drain(..3);
+                }
                 Some(match std::str::from_utf8(&self.buffer) {
                     Ok(text) => Ok(text.to_string()),
                     Err(e) => Err(format!(
