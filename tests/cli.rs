@@ -253,3 +253,64 @@ fn codex_hook_blocks_with_exit_2() {
     );
     assert_eq!(out.status.code(), Some(0));
 }
+
+/// Generated commands (a fixed-seed mix of words, operators and quoting) plus a few
+/// fixed ones: the CLI's exit code must match the library's decision for each.
+#[test]
+fn check_cli_agrees_with_the_library() {
+    let tokens = [
+        "ls",
+        "sudo",
+        "rm",
+        "-rf",
+        "/",
+        "~",
+        "cat",
+        "/etc/passwd",
+        ".env",
+        "&&",
+        "|",
+        ";",
+        "$(id)",
+        "'a b'",
+        "\"$HOME\"",
+        "curl",
+        "x",
+        "bash -c 'ls'",
+        "eval",
+        "$X",
+        "> /tmp/o",
+        "2>&1",
+        "cd ..",
+        "src",
+        "git push",
+    ];
+    let mut seed: u64 = 0x5eed;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut commands: Vec<String> = vec!["ls -la".into(), "rm -rf ~".into(), "cat .env".into()];
+    for _ in 0..40 {
+        let n = 1 + (next() % 6) as usize;
+        let words: Vec<&str> = (0..n)
+            .map(|_| tokens[(next() % tokens.len() as u64) as usize])
+            .collect();
+        commands.push(words.join(" "));
+    }
+    let gate = bashgate::Gate::builder().root(root()).build();
+    for command in commands {
+        let want = match gate.check(&command).decision {
+            bashgate::Decision::Allow => 0,
+            bashgate::Decision::Ask => 1,
+            bashgate::Decision::Deny => 2,
+        };
+        let out = bin()
+            .args(["check", "--no-config", "--root", &root(), "--", &command])
+            .output()
+            .expect("run");
+        assert_eq!(out.status.code(), Some(want), "{command}");
+    }
+}

@@ -350,6 +350,44 @@ fn analyze_decides_like_check() {
             }
         }
     }
+    // Plus generated commands: a fixed-seed mix of words, operators and quoting.
+    let tokens = [
+        "ls",
+        "sudo",
+        "rm",
+        "-rf",
+        "/",
+        "~",
+        "cat",
+        "/etc/passwd",
+        "&&",
+        "|",
+        ";",
+        "$(id)",
+        "'a b'",
+        "\"$HOME\"",
+        "curl",
+        "x",
+        "eval",
+        "$X",
+        "> /tmp/o",
+        "2>&1",
+        "cd ..",
+        "python3 -c 'x'",
+        "<<EOF\nhi\nEOF\n",
+        "env",
+    ];
+    let mut seed: u64 = 0xa11ce;
+    for _ in 0..300 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let n = 1 + (seed % 7) as usize;
+        let words: Vec<&str> = (0..n)
+            .map(|k| tokens[((seed >> (k * 5)) % tokens.len() as u64) as usize])
+            .collect();
+        cmds.push(words.join(" "));
+    }
     let root = env!("CARGO_MANIFEST_DIR");
     let input: String = cmds
         .iter()
