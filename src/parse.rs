@@ -186,16 +186,27 @@ const OPAQUE: &[&str] = &[
     "translated_string",
 ];
 
-/// Finds text the grammar dropped: tree-sitter-bash skips an escaped space or tab at
-/// the start of a word (`x \ a` parses as `x a`; bash sees `x` and ` a`) and a lone
-/// `-` before `$"..."`, with no ERROR node. Returns the byte offset of the first
-/// character no token covers: the text is not parsed exactly and the caller must
-/// fail closed. Only walks the tree when `\ `, `\<tab>` or `$"` occurs.
+/// Finds text the grammar read differently from bash, with no ERROR node to show it,
+/// and returns its byte offset; the caller must fail closed. Three shapes:
+///
+/// * text no token covers: the grammar skips an escaped space or tab at the start
+///   of a word (`x \ a` parses as `x a`; bash sees `x` and ` a`) and can drop a lone
+///   `-` before `$"..."`;
+/// * a `word` token with an unescaped blank in it (`{ }` is one word to the grammar,
+///   two to bash);
+/// * a `$'...'` token that does not end where bash ends it: the grammar reads `\\'`
+///   as an escaped quote, so `echo $'\\' ; rm -rf ~ ; echo '\'` would hide `rm -rf ~`
+///   inside one string.
+///
+/// The tree is only walked when the text holds one of the triggers (`\ `, `\<tab>`,
+/// `$"`, `{ `, or `$'` with a backslash), so ordinary commands pay nothing.
 pub fn dropped_escape(tree: &Tree, text: &str) -> Option<usize> {
     let bytes = text.as_bytes();
-    let suspicious = bytes.windows(2).any(|w| {
-        (w[0] == b'\\' && (w[1] == b' ' || w[1] == b'\t')) || (w[0] == b'$' && w[1] == b'"')
-    });
+    let pairs = |a: u8, b: &[u8]| bytes.windows(2).any(|w| w[0] == a && b.contains(&w[1]));
+    let suspicious = pairs(b'\\', b" \t")
+        || pairs(b'$', b"\"")
+        || pairs(b'{', b" \t")
+        || (pairs(b'$', b"'") && bytes.contains(&b'\\'));
     if !suspicious {
         return None;
     }
@@ -205,16 +216,50 @@ pub fn dropped_escape(tree: &Tree, text: &str) -> Option<usize> {
         let node = cursor.node();
         let opaque = OPAQUE.contains(&node.kind());
         if (opaque || node.child_count() == 0) && node.end_byte() > node.start_byte() {
-            if let Some(at) = escape_in_gap(bytes, covered_to, node.start_byte()) {
+            let (start, end) = (node.start_byte(), node.end_byte());
+            if let Some(at) = escape_in_gap(bytes, covered_to, start) {
                 return Some(at);
             }
-            covered_to = covered_to.max(node.end_byte());
+            let misread = match node.kind() {
+                "word" => has_unescaped_blank(bytes.get(start..end).unwrap_or_default()),
+                "ansi_c_string" => ansi_c_end(bytes, start) != Some(end),
+                _ => false,
+            };
+            if misread {
+                return Some(start);
+            }
+            covered_to = covered_to.max(end);
         }
         if !opaque && cursor.goto_first_child() {
             continue;
         }
         if !skip_subtree(&mut cursor) {
             return escape_in_gap(bytes, covered_to, bytes.len());
+        }
+    }
+}
+
+/// An unescaped space or tab inside a word token.
+fn has_unescaped_blank(word: &[u8]) -> bool {
+    let mut escaped = false;
+    for &b in word {
+        if !escaped && (b == b' ' || b == b'\t') {
+            return true;
+        }
+        escaped = !escaped && b == b'\\';
+    }
+    false
+}
+
+/// Where bash ends a `$'...'` starting at `start`: a backslash takes the next byte,
+/// the first other `'` closes it.
+fn ansi_c_end(text: &[u8], start: usize) -> Option<usize> {
+    let mut i = start.checked_add(2)?;
+    loop {
+        match text.get(i)? {
+            b'\\' => i += 2,
+            b'\'' => return Some(i + 1),
+            _ => i += 1,
         }
     }
 }

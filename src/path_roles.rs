@@ -336,12 +336,26 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
             Access::Read
         };
         uses.push(PathUse {
-            word: (*word).clone(),
+            word: from_inner_tilde(word),
             access,
             role: Role::Argument,
         });
     }
     uses
+}
+
+/// `PREFIX=~/x`: bash expands the tilde after `=`, so the path is judged from the
+/// tilde on.
+fn from_inner_tilde(word: &Word) -> Word {
+    match word
+        .parts
+        .iter()
+        .skip(1)
+        .position(|p| matches!(p, Part::Tilde(_)))
+    {
+        Some(k) => Word::new(word.parts[k + 1..].to_vec(), word.span, word.has_quotes),
+        None => word.clone(),
+    }
 }
 
 /// `[[ ]]` operators that are not operands.

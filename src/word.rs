@@ -265,6 +265,7 @@ pub fn build_word(nodes: &[Node], text: &str, span: Span) -> Word {
     }
     let mut parts = builder.parts;
     split_leading_tilde(&mut parts);
+    split_assignment_tilde(&mut parts);
     Word::new(parts, span, builder.has_quotes)
 }
 
@@ -478,6 +479,46 @@ pub fn split_tilde(word: &mut Word) {
 /// backslash escapes only `$`, `` ` ``, `\\` and newline there.
 pub fn decode_heredoc(body: &str) -> String {
     decode_backslashes(body, &['$', '`', '\\'])
+}
+
+/// Bash also expands a tilde right after the first `=` of an argument that looks
+/// like an assignment (`PREFIX=~/x`), and after each `:` in it (`P=a:~/b`). Splits
+/// such a tilde into its own part so path rules see the home directory. Only the
+/// first literal part is examined.
+fn split_assignment_tilde(parts: &mut Vec<Part>) {
+    let Some(Part::Literal(first)) = parts.first() else {
+        return;
+    };
+    let Some(eq) = first.find('=') else { return };
+    let name = first[..eq].strip_suffix('+').unwrap_or(&first[..eq]);
+    let is_name = !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !is_name {
+        return;
+    }
+    let value_start = eq + 1;
+    let at = first[value_start..]
+        .match_indices('~')
+        .map(|(i, _)| value_start + i)
+        .find(|&i| i == value_start || first.as_bytes().get(i - 1) == Some(&b':'));
+    let Some(at) = at else { return };
+    let text = first.clone();
+    let end = text[at..]
+        .find(['/', ':'])
+        .map(|i| at + i)
+        .unwrap_or(text.len());
+    if end == text.len() && parts.len() > 1 {
+        return;
+    }
+    let mut replacement = vec![
+        Part::Literal(text[..at].to_string()),
+        Part::Tilde(text[at + 1..end].to_string()),
+    ];
+    if end < text.len() {
+        replacement.push(Part::Literal(text[end..].to_string()));
+    }
+    parts.splice(0..1, replacement);
 }
 
 /// Splits a leading `~prefix` off the first literal part, as bash's tilde expansion

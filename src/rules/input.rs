@@ -93,7 +93,8 @@ pub fn parse_problems(parsed: &Parsed, map: SpanMap, source: &str) -> Option<Fin
             &PARSE_ERROR,
             map.map(at, at + 1),
             source,
-            "the parser dropped this text, so the command cannot be judged exactly".to_string(),
+            "the parser reads this differently from bash, so the command cannot be judged exactly"
+                .to_string(),
         ));
     }
     if parsed.unrepaired {
