@@ -374,7 +374,12 @@ impl<'s> Walker<'s> {
             if word.has_brace_expansion() {
                 match word.brace_expand() {
                     Some(expanded) => {
-                        words.extend(expanded.iter().map(|w| Word::literal(w, span)));
+                        // Tilde expansion follows brace expansion: `{~,x}/y` is `~/y x/y`.
+                        words.extend(expanded.iter().map(|w| {
+                            let mut word = Word::literal(w, span);
+                            crate::word::split_tilde(&mut word);
+                            word
+                        }));
                     }
                     None => words.push(word),
                 }

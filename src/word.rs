@@ -641,7 +641,12 @@ pub fn decode_ansi_c(content: &str) -> String {
             'c' if i < chars.len() => {
                 let x = chars[i];
                 i += 1;
-                Some((x.to_ascii_uppercase() as u32) ^ 0x40)
+                // bash: toupper(X) & 0x1f (`\c?` is DEL).
+                if x == '?' {
+                    Some(0x7f)
+                } else {
+                    Some((x.to_ascii_uppercase() as u32) & 0x1f)
+                }
             }
             _ => {
                 out.push('\\');

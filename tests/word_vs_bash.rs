@@ -182,6 +182,8 @@ fn regression_words_match_bash() {
         // leaves white space inside strings outside any node, splits `$''`, and
         // leaves operators like `==` as anonymous argument tokens.
         r#"" $ " "$ " -$"" ==$'' $""$'' $''\$"""#,
+        // bash: `\cX` is toupper(X) & 0x1f, and `\c?` is DEL.
+        r#"$'\c1x' $'\cA' $'\c[' $'\c?'"#,
     ] {
         let ours = bashgate_words(args).expect(args);
         assert_eq!(Some(ours), bash_words(args), "{args}");
