@@ -118,6 +118,9 @@ pub struct Verdict {
     pub findings: Vec<Finding>,
 }
 
+/// Most findings a verdict lists; past it one BG002 finding counts the rest.
+pub const MAX_FINDINGS: usize = 1000;
+
 impl Verdict {
     /// Builds a verdict from findings: sorts them by position, drops exact duplicates
     /// and takes the maximum decision.
@@ -126,11 +129,28 @@ impl Verdict {
             (a.span.start, a.span.end, a.rule).cmp(&(b.span.start, b.span.end, b.rule))
         });
         findings.dedup_by(|a, b| a.rule == b.rule && a.span == b.span && a.message == b.message);
-        let decision = findings
+        let mut decision = findings
             .iter()
             .map(|f| f.decision)
             .max()
             .unwrap_or(Decision::Allow);
+        if findings.len() > MAX_FINDINGS {
+            // Bounded output: keep the first findings, say how many were left out
+            // (and ask: a command this noisy is not one to allow).
+            let more = findings.len() - MAX_FINDINGS;
+            findings.truncate(MAX_FINDINGS);
+            decision = decision.max(Decision::Ask);
+            let span = findings.last().map(|f| f.span).unwrap_or_default();
+            findings.push(Finding {
+                rule: "BG002",
+                name: "input-too-large",
+                decision: Decision::Ask,
+                capability: Capability::Parse,
+                message: format!("{more} more findings were left out"),
+                span,
+                text: String::new(),
+            });
+        }
         Verdict { decision, findings }
     }
 

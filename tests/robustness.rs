@@ -139,3 +139,36 @@ proptest! {
         prop_assert_ne!(gate.check(&leading).decision, Decision::Allow, "{}", leading);
     }
 }
+
+/// Within the default length limit, one finding per nesting level must not make the
+/// verdict quadratic: findings are capped in number and in text length.
+#[test]
+fn verdicts_stay_bounded_on_noisy_input() {
+    let input = format!("{}x{}", "$(".repeat(21_000), ")".repeat(21_000));
+    assert!(input.len() < 64 * 1024);
+    let gate = Gate::builder().root(std::env::temp_dir()).build();
+    let verdict = on_small_stack_verdict(input, gate);
+    assert_ne!(verdict.decision, Decision::Allow);
+    assert!(verdict.findings.len() <= bashgate::verdict::MAX_FINDINGS + 1);
+    assert!(
+        verdict
+            .findings
+            .iter()
+            .all(|f| f.text.len() <= bashgate::rules::MAX_FINDING_TEXT + 3)
+    );
+    assert!(
+        verdict
+            .findings
+            .iter()
+            .any(|f| f.message.contains("more findings were left out"))
+    );
+}
+
+fn on_small_stack_verdict(input: String, gate: Gate) -> bashgate::Verdict {
+    std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || gate.check(&input))
+        .expect("spawn")
+        .join()
+        .expect("no overflow")
+}

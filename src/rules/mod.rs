@@ -151,14 +151,26 @@ impl Checker<'_> {
     }
 }
 
+/// Longest `text` a finding carries (bytes); longer spans are cut with `…`.
+pub const MAX_FINDING_TEXT: usize = 256;
+
 /// A finding of `rule` with its default decision; `text` is cut from `source`.
 pub fn finding(rule: &'static Rule, span: Span, source: &str, message: String) -> Finding {
     let end = span.end.min(source.len());
     let start = span.start.min(end);
-    let text = source
-        .get(start..end)
+    // The text is for display: a finding over a huge span must not copy it whole
+    // (one finding per level of a deep `$($(…))` would be quadratic).
+    let mut cut = end.min(start + MAX_FINDING_TEXT);
+    while cut > start && !source.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let mut text = source
+        .get(start..cut)
         .map(str::to_string)
-        .unwrap_or_else(|| String::from_utf8_lossy(&source.as_bytes()[start..end]).into_owned());
+        .unwrap_or_else(|| String::from_utf8_lossy(&source.as_bytes()[start..cut]).into_owned());
+    if cut < end {
+        text.push('…');
+    }
     Finding {
         rule: rule.code,
         name: rule.name,
