@@ -959,9 +959,19 @@ fn assignment_word(word: &Word) -> Assignment {
             None => (v, None),
         },
         None => {
-            let prefix = word.static_prefix();
-            let name = prefix.split('=').next().unwrap_or("").to_string();
-            (name, Some(word.clone()))
+            // Dynamic value: drop the static `NAME=` from the first part.
+            let mut parts = word.parts.clone();
+            let mut name = String::new();
+            if let Some(Part::Literal(first)) = parts.first_mut()
+                && let Some((n, rest)) = first.split_once('=')
+            {
+                name = n.to_string();
+                *first = rest.to_string();
+            }
+            if matches!(parts.first(), Some(Part::Literal(t)) if t.is_empty()) {
+                parts.remove(0);
+            }
+            (name, Some(Word::new(parts, word.span, word.has_quotes)))
         }
     };
     Assignment {

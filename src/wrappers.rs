@@ -186,6 +186,13 @@ fn parse_options(words: &[Word], start: usize, spec: &Spec) -> Parsed {
     let mut operands = 0;
     while i < words.len() {
         let Some(value) = words[i].value() else {
+            // `env PATH=$PWD/bin:$PATH cmd`: a dynamic value, but its static
+            // `NAME=` prefix still makes it an assignment, not the program.
+            if spec.assignments && is_assignment_prefix(&words[i]) {
+                parsed.assignments.push(i);
+                i += 1;
+                continue;
+            }
             break;
         };
         if value == "--" {
@@ -236,6 +243,16 @@ fn parse_options(words: &[Word], start: usize, spec: &Spec) -> Parsed {
     }
     parsed.next = i.min(words.len());
     parsed
+}
+
+/// A word whose static beginning is `NAME=` (its value may be dynamic).
+fn is_assignment_prefix(word: &Word) -> bool {
+    match word.parts.first() {
+        Some(crate::word::Part::Literal(text)) => text
+            .split_once('=')
+            .is_some_and(|(name, _)| is_assignment(&format!("{name}="))),
+        _ => false,
+    }
 }
 
 /// `NAME=value` with a valid shell name.

@@ -316,6 +316,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         // `env` alone unwraps to no program: it prints the environment.
         let env_word = cmd.wrappers.last().and_then(|&w| cmd.words.get(w));
         if let Some(word) = env_word
+            && cmd.program.is_none()
             && word
                 .value()
                 .is_some_and(|v| v.rsplit('/').next() == Some("env"))
