@@ -304,7 +304,15 @@ impl PathJudge {
             return Resolved::NotAPath;
         }
         let (path, via) = match base {
-            Some(b) => (b.join(rest.trim_start_matches('/')), via),
+            // `$HOME/x` is a path below HOME; `$HOME-x` is the name `HOME` + `-x`.
+            Some(b) if rest.is_empty() || rest.starts_with('/') => {
+                (b.join(rest.trim_start_matches('/')), via)
+            }
+            Some(b) => {
+                let mut joined = b.into_os_string();
+                joined.push(&rest);
+                (PathBuf::from(joined), via)
+            }
             None if rest.starts_with('/') => (PathBuf::from(&rest), Via::Absolute),
             None => match cwd {
                 Some(c) => (c.join(&rest), Via::Relative),
@@ -372,10 +380,7 @@ impl PathJudge {
     /// One `lstat` per component, stopping at the first that does not exist; only a
     /// symlink costs a `canonicalize`.
     pub fn real_path(&self, path: &Path) -> Option<PathBuf> {
-        let base = std::iter::once(&self.root)
-            .chain(self.allowed.iter())
-            .filter(|b| path.starts_with(b))
-            .max_by_key(|b| b.as_os_str().len())?;
+        let base = self.base_of(path)?;
         let rest = path.strip_prefix(base).ok()?;
         let mut current = base.clone();
         let mut components = rest.components();
@@ -383,13 +388,132 @@ impl PathJudge {
             current.push(component);
             let meta = std::fs::symlink_metadata(&current).ok()?;
             if meta.file_type().is_symlink() {
-                let mut real = std::fs::canonicalize(&current).ok()?;
-                real.push(components.as_path());
+                let mut real = follow_link(&current);
+                let rest = components.as_path();
+                if !rest.as_os_str().is_empty() {
+                    real.push(rest);
+                }
                 return (real != path).then_some(real);
             }
         }
         None
     }
+
+    /// For a glob word (`*`, `src/*.rs`, `*/id_rsa`) inside the root or an allowed
+    /// folder: where the first symlink it can match leads, when that is somewhere
+    /// else (all of them). Reads the folder of the first component with a glob character, one
+    /// `readdir` without `stat`s; a folder too large to scan, or with too many such
+    /// links, adds `/` (anywhere). Empty for words with dynamic parts or quoted glob
+    /// characters.
+    pub fn glob_link_targets(&self, word: &Word, cwd: Option<&Path>) -> Vec<PathBuf> {
+        self.glob_links(word, cwd).unwrap_or_default()
+    }
+
+    fn glob_links(&self, word: &Word, cwd: Option<&Path>) -> Option<Vec<PathBuf>> {
+        let mut text = String::new();
+        let mut globbed = false;
+        for part in &word.parts {
+            match part {
+                Part::Literal(t) => {
+                    globbed |= t.contains(['*', '?', '[']);
+                    text.push_str(t);
+                }
+                Part::Quoted(t) if !t.contains(['*', '?', '[', ']', '\\']) => text.push_str(t),
+                // An unknown value inside a glob can be anything, even empty.
+                Part::Variable { .. } | Part::Expansion { .. } => text.push('*'),
+                _ => return None,
+            }
+        }
+        if !globbed {
+            return None;
+        }
+        let full = if text.starts_with('/') {
+            PathBuf::from(&text)
+        } else {
+            cwd?.join(&text)
+        };
+        let base = self.base_of(&full)?;
+        let mut dir = PathBuf::new();
+        let mut components = full.components();
+        let pattern = loop {
+            let component = components.next()?;
+            let part = component.as_os_str().to_str()?;
+            if part.contains(['*', '?', '[']) {
+                break part;
+            }
+            dir.push(component);
+        };
+        let dir = normalize_lexically(&dir);
+        if !dir.starts_with(base) {
+            return None;
+        }
+        let matcher = globset::GlobBuilder::new(pattern)
+            .literal_separator(true)
+            .build()
+            .ok()?
+            .compile_matcher();
+        let mut targets = Vec::new();
+        for (n, entry) in std::fs::read_dir(&dir).ok()?.enumerate() {
+            if n >= MAX_GLOB_SCAN || targets.len() >= MAX_GLOB_TARGETS {
+                targets.push(PathBuf::from("/"));
+                break;
+            }
+            let Ok(entry) = entry else { continue };
+            let is_link = entry.file_type().is_ok_and(|t| t.is_symlink());
+            if is_link && matcher.is_match(entry.file_name()) {
+                let mut real = follow_link(&entry.path());
+                let rest = components.as_path();
+                if !rest.as_os_str().is_empty() {
+                    real.push(rest);
+                }
+                if !real.starts_with(base) {
+                    targets.push(real);
+                }
+            }
+        }
+        Some(targets)
+    }
+
+    /// The root or allowed folder `path` lies in (the longest).
+    fn base_of(&self, path: &Path) -> Option<&PathBuf> {
+        std::iter::once(&self.root)
+            .chain(self.allowed.iter())
+            .filter(|b| path.starts_with(b))
+            .max_by_key(|b| b.as_os_str().len())
+    }
+}
+
+/// Most folder entries a glob's symlink check reads.
+const MAX_GLOB_SCAN: usize = 10_000;
+/// Most escaping symlinks one glob reports before it counts as leading anywhere.
+const MAX_GLOB_TARGETS: usize = 16;
+
+/// Where a symlink leads, even when its target does not exist yet (a dangling link
+/// is still a way out: writing through it creates the target).
+fn follow_link(link: &Path) -> PathBuf {
+    if let Ok(real) = std::fs::canonicalize(link) {
+        return real;
+    }
+    let mut current = link.to_path_buf();
+    for _ in 0..40 {
+        let Ok(target) = std::fs::read_link(&current) else {
+            break;
+        };
+        let parent = current.parent().map(Path::to_path_buf).unwrap_or_default();
+        current = normalize_lexically(&parent.join(target));
+    }
+    // Resolve what exists of the final path; keep the rest as written.
+    let mut existing = current.as_path();
+    let mut rest = Vec::new();
+    while let (Some(parent), Some(name)) = (existing.parent(), existing.file_name()) {
+        rest.push(name.to_os_string());
+        existing = parent;
+        if let Ok(mut real) = std::fs::canonicalize(existing) {
+            real.extend(rest.iter().rev());
+            return real;
+        }
+    }
+    current
 }
 
 fn unknown_cwd() -> Resolved {

@@ -39,6 +39,10 @@ pub enum Part {
         name: Option<String>,
         /// Inside double quotes.
         quoted: bool,
+        /// For `${X:-w}`, `${X-w}`, `${X:=w}`, `${X=w}`, `${X:+w}`, `${X+w}`: the
+        /// parts of `w`, the value the expansion takes when `X` is unset (or set).
+        /// A path check judges it as well as the unknown value.
+        alternative: Option<Vec<Part>>,
     },
     /// `$(...)` or a backtick substitution.
     CommandSubstitution {
@@ -427,8 +431,15 @@ impl WordBuilder {
     fn expansion(&mut self, node: Node, text: &str, quoted: bool) {
         let mut name = None;
         let mut plain = true;
+        let mut alternative: Option<WordBuilder> = None;
         let mut cursor = node.walk();
         for child in node.children(&mut cursor) {
+            if let Some(alt) = alternative.as_mut() {
+                if child.kind() != "}" {
+                    alt.node(child, text, quoted);
+                }
+                continue;
+            }
             match child.kind() {
                 "${" | "}" => {}
                 "variable_name" | "special_variable_name" if name.is_none() => {
@@ -436,12 +447,29 @@ impl WordBuilder {
                         .get(child.start_byte()..child.end_byte())
                         .map(str::to_string);
                 }
+                ":-" | "-" | ":=" | "=" | ":+" | "+" if name.is_some() && plain => {
+                    plain = false;
+                    alternative = Some(WordBuilder {
+                        parts: Vec::new(),
+                        has_quotes: false,
+                        ansi_next: false,
+                    });
+                }
                 _ => plain = false,
             }
         }
+        let alternative = alternative.map(|alt| {
+            let mut parts = alt.parts;
+            split_leading_tilde(&mut parts);
+            parts
+        });
         match (plain, name) {
             (true, Some(name)) => self.parts.push(Part::Variable { name, quoted }),
-            (_, name) => self.parts.push(Part::Expansion { name, quoted }),
+            (_, name) => self.parts.push(Part::Expansion {
+                name,
+                quoted,
+                alternative,
+            }),
         }
     }
 

@@ -84,6 +84,9 @@ fn world() -> &'static World {
             let _ = std::os::unix::fs::symlink("/etc", root.join("etc-link"));
             let _ = std::os::unix::fs::symlink(home.join(".ssh"), root.join("keys"));
             let _ = std::os::unix::fs::symlink("src", root.join("src-link"));
+            // A dangling link: writing through it creates its target.
+            let _ =
+                std::os::unix::fs::symlink("/etc/bashgate-dangling-target", root.join("dangling"));
         }
         World {
             root: std::fs::canonicalize(&root).expect("canonical root"),

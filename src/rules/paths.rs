@@ -10,6 +10,7 @@ use crate::path_roles::{Access, PathUse, Role, path_uses};
 use crate::paths::{Place, Resolved, Via};
 use crate::rules::{Checker, Rule};
 use crate::verdict::Decision;
+use crate::word::{Part, Word};
 
 declare_rule! {
     /// ## What it does
@@ -222,12 +223,105 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let cwd = cx.paths.cwd_of(&cmd.context.cwd, &cx.cwd);
     for usage in uses {
         judge(&usage, cwd.as_deref(), cx);
+        // `${X:-/etc/passwd}` is `/etc/passwd` when X is unset: judge each
+        // alternative value too (nested ones up to a small depth).
+        let mut pending = vec![(usage, 0)];
+        while let Some((usage, depth)) = pending.pop() {
+            if depth >= MAX_ALTERNATIVE_DEPTH {
+                break;
+            }
+            let unknown = matches!(
+                cx.paths.resolve(&usage.word, cwd.as_deref()),
+                Resolved::NotAPath
+            );
+            if let Some(alt) = with_alternative(&usage.word, unknown) {
+                let alt = PathUse {
+                    word: alt,
+                    access: usage.access,
+                    role: usage.role,
+                };
+                judge(&alt, cwd.as_deref(), cx);
+                pending.push((alt, depth + 1));
+            }
+        }
     }
+}
+
+/// How many `${X:-w}` alternatives inside alternatives a path check follows.
+const MAX_ALTERNATIVE_DEPTH: usize = 8;
+
+/// Another value the word can take, for the path check: its first `${X:-w}`-style
+/// expansion replaced by `w`, or, when it starts with a variable the gate does not
+/// know followed by `/`, the variable taken as empty (`$PREFIX/etc` is `/etc` when
+/// `PREFIX` is unset, the shape of the classic `rm -rf "$DIR/"*`).
+/// `unknown` says the word as a whole resolves to nothing the gate knows (so its
+/// leading variable is not `$HOME` or another known one).
+pub fn with_alternative(word: &Word, unknown: bool) -> Option<Word> {
+    let replaced = word.parts.iter().position(|p| {
+        matches!(
+            p,
+            Part::Expansion {
+                alternative: Some(_),
+                ..
+            }
+        )
+    });
+    if let Some(at) = replaced
+        && let Part::Expansion {
+            alternative: Some(alt),
+            ..
+        } = &word.parts[at]
+    {
+        let mut parts = word.parts[..at].to_vec();
+        parts.extend(alt.iter().cloned());
+        parts.extend(word.parts[at + 1..].iter().cloned());
+        return Some(Word::new(parts, word.span, word.has_quotes));
+    }
+    let unknown_first = matches!(
+        word.parts.first(),
+        Some(Part::Variable { .. } | Part::Expansion { .. })
+    );
+    let slash_next = matches!(
+        word.parts.get(1),
+        Some(Part::Literal(t) | Part::Quoted(t)) if t.starts_with('/')
+    );
+    if unknown && unknown_first && slash_next {
+        return Some(Word::new(
+            word.parts[1..].to_vec(),
+            word.span,
+            word.has_quotes,
+        ));
+    }
+    None
 }
 
 fn judge(usage: &PathUse, cwd: Option<&std::path::Path>, cx: &mut Checker) {
     let word = &usage.word;
     let span = word.span;
+    // A glob inside the project may match a symlink that leads out of it.
+    let mut escaped = false;
+    for target in cx.paths.glob_link_targets(word, cwd) {
+        if matches!(
+            cx.paths.place(&target),
+            Place::Inside | Place::Allowed | Place::Safe
+        ) {
+            continue;
+        }
+        escaped = true;
+        cx.report_path(
+            &SYMLINK_ESCAPE,
+            SYMLINK_ESCAPE.default,
+            span,
+            format!(
+                "the glob can match a symlink that leads outside the project: {}",
+                target.display()
+            ),
+            &target,
+        );
+    }
+    if escaped {
+        return;
+    }
     let resolved = cx.paths.resolve(word, cwd);
     let (path, via, glob) = match resolved {
         Resolved::NotAPath => return,
@@ -257,21 +351,17 @@ fn judge(usage: &PathUse, cwd: Option<&std::path::Path>, cx: &mut Checker) {
         // A URL, not a path.
         return;
     }
-    // Quoted literal text is a path only if such a path exists (patterns, messages).
+    // Quoted literal text read from is a path only if such a path exists (patterns,
+    // messages); one written to is a path whether or not it exists yet.
     let literal = matches!(via, Via::Absolute | Via::Relative);
-    if word.has_quotes && literal && usage.role == Role::Argument && !glob && !path.exists() {
-        return;
-    }
-    if usage.role == Role::Argument
+    if word.has_quotes
         && literal
-        && !word.has_quotes
-        && !crate::path_roles::looks_like_path(&text)
-        && cwd.is_some_and(|c| c.starts_with(cx.paths.root()))
+        && usage.role == Role::Argument
+        && usage.access == Access::Read
+        && !glob
+        && !path.exists()
     {
-        // A bare word in a directory inside the root stays inside (no stat).
-        if !cx.paths.is_sensitive(&path) {
-            return;
-        }
+        return;
     }
     if usage.role == Role::Program
         && crate::command::SYSTEM_BIN_DIRS.iter().any(|d| {
@@ -282,8 +372,14 @@ fn judge(usage: &PathUse, cwd: Option<&std::path::Path>, cx: &mut Checker) {
     }
     let mut place = cx.paths.place(&path);
     let mut real = None;
-    if matches!(place, Place::Inside | Place::Allowed) && text.contains('/') {
-        real = cx.paths.real_path(&path);
+    if matches!(place, Place::Inside | Place::Allowed) {
+        // Any word inside may go through a planted symlink (`cat config` where
+        // `config -> ~/.aws/credentials`), and a glob may match one.
+        real = if glob {
+            None
+        } else {
+            cx.paths.real_path(&path)
+        };
         if let Some(r) = &real {
             place = cx.paths.place(r);
         }
@@ -296,20 +392,22 @@ fn judge(usage: &PathUse, cwd: Option<&std::path::Path>, cx: &mut Checker) {
         } else {
             (Decision::Ask, "reads")
         };
-        cx.report_as(
+        cx.report_path(
             &SENSITIVE_PATH,
             decision,
             span,
             format!("{verb} the sensitive path {}", checked.display()),
+            checked,
         );
         return;
     }
     if writes && (cx.paths.is_write_protected(checked) || cx.paths.is_write_protected(&path)) {
-        cx.report_as(
+        cx.report_path(
             &SENSITIVE_PATH,
             Decision::Deny,
             span,
             format!("writes the gate's own policy {}", checked.display()),
+            checked,
         );
         return;
     }
@@ -340,7 +438,13 @@ fn judge(usage: &PathUse, cwd: Option<&std::path::Path>, cx: &mut Checker) {
         (_, true) => "writes outside the project:",
         (_, false) => "reaches outside the project:",
     };
-    cx.report(rule, span, format!("{what} {}", checked.display()));
+    cx.report_path(
+        rule,
+        rule.default,
+        span,
+        format!("{what} {}", checked.display()),
+        checked,
+    );
 }
 
 /// After `cd` to an unknown place, only path-like relative words are worth asking
