@@ -1,7 +1,9 @@
 //! [`Gate`]: the entry point. Parses a command, walks it, runs every rule and folds
 //! the findings into a [`Verdict`].
 
+use crate::command::SimpleCommand;
 use crate::fastpath;
+use crate::inspect::Inspection;
 use crate::nested::SpanMap;
 use crate::parse;
 use crate::paths::PathJudge;
@@ -58,8 +60,17 @@ impl Gate {
 
     /// Judges a command run from `cwd` (the project root when `None`).
     pub fn check_in(&self, command: &str, cwd: Option<&Path>) -> Verdict {
-        let verdict = self.judge(command, cwd);
+        let verdict = self.judge(command, cwd, &mut Vec::new());
         self.apply_mode(verdict)
+    }
+
+    /// Judges a command like [`Gate::check_in`] and also lists every program the gate
+    /// saw start, wrappers included: what a test compares against what bash really
+    /// ran.
+    pub fn inspect(&self, command: &str, cwd: Option<&Path>) -> Inspection {
+        let mut commands = Vec::new();
+        let verdict = self.judge(command, cwd, &mut commands);
+        Inspection::new(self.apply_mode(verdict), &commands)
     }
 
     /// Judges raw bytes: input that is not UTF-8 asks (BG003) instead of being
@@ -81,7 +92,8 @@ impl Gate {
         }
     }
 
-    fn judge(&self, command: &str, cwd: Option<&Path>) -> Verdict {
+    /// The verdict before the mode applies; the walked commands are moved into `seen`.
+    fn judge(&self, command: &str, cwd: Option<&Path>, seen: &mut Vec<SimpleCommand>) -> Verdict {
         if command.len() > self.policy.max_input_bytes {
             let finding = rules::finding(
                 &input::INPUT_LIMIT,
@@ -157,6 +169,7 @@ impl Gate {
             );
             checker.findings.append(&mut own);
         }
+        *seen = walk.commands;
         Verdict::from_findings(checker.findings)
     }
 

@@ -19,6 +19,7 @@
 pub mod command;
 mod fastpath;
 mod gate;
+pub mod inspect;
 pub mod nested;
 pub mod parse;
 pub mod path_roles;
@@ -34,6 +35,7 @@ pub mod word;
 pub mod wrappers;
 
 pub use gate::{Gate, GateBuilder};
+pub use inspect::{Inspection, ProgramStart};
 pub use policy::{ConfigError, Mode, Policy};
 pub use rules::Rule;
 pub use verdict::{Capability, Decision, Finding, Span, Verdict};

@@ -107,6 +107,10 @@ pub struct Finding {
     pub span: Span,
     /// The text of the original command under `span`.
     pub text: String,
+    /// For path findings: the path as the gate resolved it (absolute, after `~`,
+    /// variables, the working directory and symlinks). Absent for other findings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
 }
 
 /// The gate's answer for one command.
@@ -149,6 +153,7 @@ impl Verdict {
                 message: format!("{more} more findings were left out"),
                 span,
                 text: String::new(),
+                path: None,
             });
         }
         Verdict { decision, findings }

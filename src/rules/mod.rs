@@ -149,6 +149,22 @@ impl Checker<'_> {
         f.decision = decision;
         self.findings.push(f);
     }
+
+    /// Reports a path finding of `rule` with an explicit decision, naming the
+    /// resolved `path` it is about.
+    pub fn report_path(
+        &mut self,
+        rule: &'static Rule,
+        decision: Decision,
+        span: Span,
+        message: String,
+        path: &std::path::Path,
+    ) {
+        let mut f = finding(rule, span, self.source, message);
+        f.decision = decision;
+        f.path = Some(path.to_string_lossy().into_owned());
+        self.findings.push(f);
+    }
 }
 
 /// Longest `text` a finding carries (bytes); longer spans are cut with `…`.
@@ -179,5 +195,6 @@ pub fn finding(rule: &'static Rule, span: Span, source: &str, message: String) -
         message,
         span: Span::new(start, end),
         text,
+        path: None,
     }
 }
