@@ -1,0 +1,309 @@
+//! A grammar-based generator of real bash commands (proptest strategies), shared by
+//! the execution oracle, the metamorphic properties and the fuzz seed export.
+//!
+//! It composes words with mixed quoting, escapes, ANSI-C strings, parameter
+//! expansions with defaults, command and process substitutions, brace expansion,
+//! globs and tildes; redirects of every kind; pipelines, lists, subshells, groups,
+//! `if`/`for`/`while`/`case`, functions, heredocs, `bash -c` and `eval` with nested
+//! quoting, and wrappers. Program names come from both harmless and gated sets, and
+//! paths from inside the project, outside it, the home folder's secrets and a
+//! symlink planted in the project (see [`WORKSPACE_FILES`]).
+
+#![allow(dead_code)]
+
+use proptest::prelude::*;
+
+/// What the generated commands expect to find in the project they run in: files,
+/// folders, and symlinks that leave it (`etc-link -> /etc`, `keys -> ~/.ssh`).
+pub const WORKSPACE_FILES: &[&str] = &["a.txt", "notes.md", "src/lib.rs", "src/main.rs"];
+
+/// Programs that only read or print.
+const HARMLESS: &[&str] = &[
+    "echo", "printf", "true", "false", "ls", "cat", "head", "tail", "wc", "sort", "uniq", "grep",
+    "cut", "tr", "basename", "dirname", "date", "seq", "stat", "test", "diff",
+];
+
+/// Programs a gate has to look at twice.
+const GATED: &[&str] = &[
+    "rm", "cp", "mv", "touch", "mkdir", "ln", "chmod", "tee", "sed", "awk", "find", "dd", "curl",
+    "sudo", "python3", "sh", "bash", "env", "xargs", "truncate", "install", "rmdir", "readlink",
+    "realpath",
+];
+
+/// Path-looking arguments, inside and outside the project.
+const PATHS: &[&str] = &[
+    "a.txt",
+    "notes.md",
+    "src",
+    "src/lib.rs",
+    "new.txt",
+    "out/new.txt",
+    "./a.txt",
+    "../outside.txt",
+    "../../etc/hostname",
+    "/etc/hostname",
+    "/etc/passwd",
+    "/tmp/scratch.txt",
+    "/tmp",
+    "/dev/null",
+    "~/.ssh/id_rsa",
+    "~/.bashrc",
+    "~/.aws/credentials",
+    "~/notes.txt",
+    "$HOME/.bashrc",
+    "${HOME}/.ssh/id_rsa",
+    "etc-link/hostname",
+    "keys/id_rsa",
+    "etc-link",
+    "keys",
+    "dangling",
+    "/usr/share/dict",
+    "*.txt",
+    "src/*.rs",
+    ".env",
+];
+
+/// Option-looking arguments.
+const OPTIONS: &[&str] = &[
+    "-l", "-la", "-r", "-rf", "-f", "-n", "-i", "-p", "-v", "--", "-c", "-e", "--help", "-name",
+    "-exec", "-delete", "-print",
+];
+
+fn pick(list: &'static [&'static str]) -> impl Strategy<Value = String> + Clone {
+    prop::sample::select(list).prop_map(str::to_string)
+}
+
+/// Quotes `s` for bash inside single quotes.
+pub fn single_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+/// A plain word requoted one of the ways bash reads the same: `x`, `'x'`, `"x"`,
+/// `\x` (first character escaped), `$'x'`.
+pub fn requote(word: &str, how: u8) -> String {
+    match how % 5 {
+        0 => word.to_string(),
+        1 => single_quote(word),
+        2 => format!("\"{word}\""),
+        3 => {
+            let mut chars = word.chars();
+            match chars.next() {
+                Some(c) => format!("\\{c}{}", chars.as_str()),
+                None => String::new(),
+            }
+        }
+        _ => format!("$'{word}'"),
+    }
+}
+
+/// Pieces of one word, concatenated.
+fn word_piece() -> impl Strategy<Value = String> {
+    const LITERALS: &[&str] = &["a", "x", "b.txt", "etc", "/", ".", "-", "ssh", "foo"];
+    let lit = || prop::sample::select(LITERALS);
+    prop_oneof![
+        4 => lit().prop_map(str::to_string),
+        1 => lit().prop_map(single_quote),
+        1 => lit().prop_map(|s| format!("\"{s}\"")),
+        1 => lit().prop_map(|s| format!("\"$HOME{s}\"")),
+        1 => Just(r"\x".to_string()),
+        1 => Just(r"$'\x72'".to_string()),
+        1 => Just(r"$'\145tc'".to_string()),
+        1 => Just("${X:-/etc}".to_string()),
+        1 => Just("${UNSET:-a}".to_string()),
+        1 => Just("$X".to_string()),
+        1 => Just("$(echo a)".to_string()),
+        1 => Just("`echo b`".to_string()),
+        1 => Just("{a,b}".to_string()),
+        1 => Just("{1..3}".to_string()),
+        1 => Just("*".to_string()),
+        1 => Just("?".to_string()),
+        1 => Just("~".to_string()),
+    ]
+}
+
+/// One argument word.
+pub fn word() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => pick(PATHS),
+        2 => pick(OPTIONS),
+        3 => prop::collection::vec(word_piece(), 1..4).prop_map(|p| p.concat()),
+    ]
+}
+
+/// A program name: harmless, gated, or dressed up (`/bin/rm`, `\rm`, `'rm'`).
+pub fn program() -> impl Strategy<Value = String> {
+    let name = prop_oneof![3 => pick(HARMLESS), 2 => pick(GATED)];
+    (name, 0u8..12).prop_map(|(n, how)| match how {
+        0 => format!("/usr/bin/{n}"),
+        1 => requote(&n, 1),
+        2 => requote(&n, 2),
+        3 => requote(&n, 3),
+        _ => n,
+    })
+}
+
+/// A redirect of any kind.
+fn redirect(heredocs: bool) -> impl Strategy<Value = String> {
+    let target = pick(PATHS);
+    let plain = prop_oneof![
+        target.clone().prop_map(|p| format!("> {p}")),
+        target.clone().prop_map(|p| format!(">> {p}")),
+        target.clone().prop_map(|p| format!("< {p}")),
+        target.clone().prop_map(|p| format!("2> {p}")),
+        target.clone().prop_map(|p| format!("&> {p}")),
+        target.clone().prop_map(|p| format!(">| {p}")),
+        Just("2>&1".to_string()),
+        Just(">&2".to_string()),
+        Just("2>/dev/null".to_string()),
+        Just("<<< 'a b'".to_string()),
+        Just("<<< \"$HOME\"".to_string()),
+    ];
+    if heredocs {
+        prop_oneof![
+            4 => plain,
+            1 => Just("<<'EOF'\nbody $HOME\nEOF\n".to_string()),
+            1 => Just("<<EOF\nbody $(echo x)\nEOF\n".to_string()),
+            1 => Just("<<-EOF\n\tbody\n\tEOF\n".to_string()),
+        ]
+        .boxed()
+    } else {
+        plain.boxed()
+    }
+}
+
+/// Wrappers bash runs a program through.
+fn wrapper() -> impl Strategy<Value = String> {
+    pick(&[
+        "env",
+        "env -i",
+        "env X=1",
+        "nice",
+        "nice -n 5",
+        "nohup",
+        "timeout 5",
+        "command",
+        "exec",
+        "time",
+        "stdbuf -o0",
+        "setsid",
+        "xargs",
+        "sudo",
+        "builtin",
+    ])
+}
+
+/// A simple command: assignments, a program, words, redirects.
+pub fn simple(heredocs: bool) -> impl Strategy<Value = String> {
+    (
+        prop::option::weighted(0.15, pick(&["X=/etc", "X=a", "HOME=/tmp", "LC_ALL=C"])),
+        prop::option::weighted(0.15, wrapper()),
+        program(),
+        prop::collection::vec(word(), 0..4),
+        prop::collection::vec(redirect(heredocs), 0..2),
+    )
+        .prop_map(|(assign, wrap, prog, args, redirs)| {
+            // A heredoc redirect ends the line: put it last.
+            let (docs, others): (Vec<_>, Vec<_>) = redirs
+                .into_iter()
+                .partition(|r| r.starts_with("<<") && r.contains('\n'));
+            let mut parts: Vec<String> = Vec::new();
+            parts.extend(assign);
+            parts.extend(wrap);
+            parts.push(prog);
+            parts.extend(args);
+            parts.extend(others);
+            parts.extend(docs);
+            parts.join(" ")
+        })
+}
+
+/// A whole command: any shell construct around simple commands, nested to `depth`.
+pub fn command(heredocs: bool) -> BoxedStrategy<String> {
+    let leaf = simple(heredocs).boxed();
+    leaf.prop_recursive(3, 24, 3, move |inner| {
+        let inner2 = inner.clone();
+        prop_oneof![
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| join_list(&a, "|", &b)),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| join_list(&a, "&&", &b)),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| join_list(&a, "||", &b)),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| join_list(&a, ";", &b)),
+            inner.clone().prop_map(|a| format!("( {a} )")),
+            inner
+                .clone()
+                .prop_map(|a| format!("{{ {} }}", with_semicolon(&a))),
+            inner
+                .clone()
+                .prop_map(|a| format!("if true; then {} fi", with_semicolon(&a))),
+            inner
+                .clone()
+                .prop_map(|a| format!("if false; then true; else {} fi", with_semicolon(&a))),
+            inner
+                .clone()
+                .prop_map(|a| format!("for i in 1 2; do {} done", with_semicolon(&a))),
+            inner
+                .clone()
+                .prop_map(|a| format!("while false; do true; done; {a}")),
+            inner
+                .clone()
+                .prop_map(|a| format!("case x in x) {a}\n;; esac")),
+            inner
+                .clone()
+                .prop_map(|a| format!("f() {{ {} }}; f", with_semicolon(&a))),
+            inner
+                .clone()
+                .prop_map(|a| format!("bash -c {}", single_quote(&a))),
+            inner
+                .clone()
+                .prop_map(|a| format!("sh -c {}", single_quote(&a))),
+            inner
+                .clone()
+                .prop_map(|a| format!("eval {}", single_quote(&a))),
+            inner.clone().prop_map(|a| format!("echo \"$({a}\n)\"")),
+            inner2.prop_map(|a| format!("cat <({a}\n)")),
+            inner.prop_map(|a| background(&a)),
+        ]
+    })
+    .boxed()
+}
+
+/// A command without heredocs and without `cd`, assignments or functions leaking
+/// state: parts of `A; B` that decide independently.
+pub fn independent() -> BoxedStrategy<String> {
+    simple(false)
+        .prop_filter("no state", |c| {
+            !c.starts_with("X=") && !c.starts_with("HOME=") && !c.contains("exec")
+        })
+        .boxed()
+}
+
+/// `a OP b`. After a heredoc the delimiter line must stay alone, so the next
+/// command simply starts on the following line.
+fn join_list(a: &str, op: &str, b: &str) -> String {
+    if a.ends_with('\n') {
+        return format!("{a}{b}");
+    }
+    if a.ends_with('&') {
+        return format!("{a} {b}");
+    }
+    format!("{a} {op} {b}")
+}
+
+/// `a;` (or `a` + newline when it ends in a heredoc or `&`).
+fn with_semicolon(a: &str) -> String {
+    if a.ends_with('\n') {
+        a.to_string()
+    } else if a.ends_with('&') {
+        format!("{a}\n")
+    } else {
+        format!("{a};")
+    }
+}
+
+/// `a` in the background (a heredoc's delimiter line cannot take the `&`).
+fn background(a: &str) -> String {
+    if a.ends_with('\n') || a.ends_with('&') {
+        a.to_string()
+    } else {
+        format!("{a} &")
+    }
+}
