@@ -50,7 +50,8 @@ pub fn walk(tree: &Tree, text: &str, source: &str, env: &WalkEnv) -> Walk {
         env,
         out: Walk::default(),
         scopes: vec![Scope::default()],
-        handled: Vec::new(),
+        handled: Default::default(),
+        trailing: Default::default(),
     };
     let map = SpanMap::identity(source.len());
     walker.walk_tree(tree, text, map, 0, Frame::default());
@@ -111,7 +112,21 @@ struct Walker<'s> {
     out: Walk,
     scopes: Vec<Scope>,
     /// `command` nodes already recorded through their `redirected_statement`.
-    handled: Vec<usize>,
+    handled: std::collections::HashSet<usize>,
+    /// Redirects the grammar hung on a whole list or pipeline (`a && b < f`) that
+    /// bash gives to its last command, by that command's node id.
+    trailing: std::collections::HashMap<usize, Vec<Redirect>>,
+}
+
+/// The last simple command of a list or pipeline (`c` in `a && b | c`), when the
+/// last element is one.
+fn last_command(node: Node) -> Option<Node> {
+    let mut last = node;
+    while matches!(last.kind(), "list" | "pipeline") {
+        let count = u32::try_from(last.named_child_count()).ok()?;
+        last = last.named_child(count.checked_sub(1)?)?;
+    }
+    (last.kind() == "command").then_some(last)
 }
 
 /// Node kinds that form (part of) a word.
@@ -173,7 +188,8 @@ impl<'s> Walker<'s> {
             "comment" => {}
             "command" => {
                 if !self.handled.contains(&node.id()) {
-                    self.command(node, Vec::new(), &frame, text, map, nesting);
+                    let redirects = self.trailing.remove(&node.id()).unwrap_or_default();
+                    self.command(node, redirects, &frame, text, map, nesting);
                 }
                 let inner = Frame {
                     in_command: true,
@@ -185,8 +201,22 @@ impl<'s> Walker<'s> {
                 let redirects = self.redirects_of(node, text, map);
                 match node.child_by_field_name("body") {
                     Some(body) if body.kind() == "command" => {
-                        self.handled.push(body.id());
+                        self.handled.insert(body.id());
                         self.command(body, redirects, &frame, text, map, nesting);
+                    }
+                    // tree-sitter-bash hangs `a && b < f` and `a | b > f` on the whole
+                    // list; bash gives the redirect to the last command (which may be
+                    // a shell or interpreter reading it as its script).
+                    Some(body) if matches!(body.kind(), "list" | "pipeline") => {
+                        match last_command(body) {
+                            Some(last) => {
+                                self.trailing
+                                    .entry(last.id())
+                                    .or_default()
+                                    .extend(redirects);
+                            }
+                            None => self.bare(node, Vec::new(), redirects, &frame, nesting, map),
+                        }
                     }
                     _ => self.bare(node, Vec::new(), redirects, &frame, nesting, map),
                 }
