@@ -1,0 +1,173 @@
+//! Metamorphic properties: wrapping a command in more syntax never makes the gate
+//! more permissive, and `A; B` decides like the stricter of the two.
+//!
+//! For any generated command X, none of `( X )`, `{ X; }`, `true && X`, `X; true`,
+//! `if true; then X; fi`, `for i in 1; do X; done`, `f() { X; }; f`, `bash -c 'X'`,
+//! `eval 'X'`, `echo $(X)`, `cat <(X)`, `X # comment` (and, for a simple command,
+//! `sudo X`, `env X`, `nohup X &`) gets a lower decision than X. For independent
+//! simple commands A and B, `A; B` decides exactly max(A, B). Requoting a plain word
+//! (`x`, `'x'`, `"x"`, `\x`, `$'x'`) changes nothing.
+//!
+//! 256 cases per property by default (`PROPTEST_CASES` to change).
+
+#[path = "common/generate.rs"]
+mod generate;
+
+use bashgate::{Decision, Gate, Verdict};
+use generate::{command, independent, requote, simple, single_quote};
+use proptest::prelude::*;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+/// A project with the files and symlinks the generator names, and a home.
+fn gate() -> &'static Gate {
+    static GATE: OnceLock<(Gate, PathBuf)> = OnceLock::new();
+    &GATE
+        .get_or_init(|| {
+            let base =
+                std::env::temp_dir().join(format!("bashgate-metamorphic-{}", std::process::id()));
+            let root = base.join("project");
+            let home = base.join("home");
+            std::fs::create_dir_all(root.join("src")).expect("root");
+            std::fs::create_dir_all(home.join(".ssh")).expect("home");
+            for f in generate::WORKSPACE_FILES {
+                std::fs::write(root.join(f), "x\n").expect("file");
+            }
+            let _ = std::os::unix::fs::symlink("/etc", root.join("etc-link"));
+            let _ = std::os::unix::fs::symlink(home.join(".ssh"), root.join("keys"));
+            let gate = Gate::builder()
+                .root(&root)
+                .home(Some(home))
+                .with_policy(|p| p.env.clear())
+                .build();
+            (gate, base)
+        })
+        .0
+}
+
+fn decide(command: &str) -> Verdict {
+    gate().check(command)
+}
+
+fn explain(v: &Verdict) -> String {
+    let rules: Vec<_> = v
+        .findings
+        .iter()
+        .map(|f| format!("{}:{}", f.rule, f.message))
+        .collect();
+    format!("{} {:?}", v.decision, rules)
+}
+
+/// X's text as the body of a compound command: a heredoc's delimiter line must end
+/// with a newline before the closing keyword.
+fn body(x: &str) -> String {
+    if x.ends_with('\n') {
+        x.to_string()
+    } else {
+        format!("{x}\n")
+    }
+}
+
+/// Every wrapping of X the property covers.
+fn wrappings(x: &str, x_is_simple: bool) -> Vec<String> {
+    let b = body(x);
+    let mut out = vec![
+        format!("( {b})"),
+        format!("{{ {b}}}"),
+        format!("true && {x}"),
+        format!("{b}true"),
+        format!("if true; then {b}fi"),
+        format!("for i in 1; do {b}done"),
+        format!("f() {{ {b}}}; f"),
+        format!("bash -c {}", single_quote(x)),
+        format!("eval {}", single_quote(x)),
+        // A space after `$(`: `$((` would start arithmetic.
+        format!("echo $( {b})"),
+        format!("cat <( {b})"),
+    ];
+    if !x.contains('\n') {
+        out.push(format!("{x} # comment"));
+    }
+    if x_is_simple && !x.contains('\n') {
+        out.push(format!("sudo {x}"));
+        out.push(format!("env {x}"));
+        // nohup takes no `NAME=value` words: `nohup X=1 cmd` runs a program named
+        // `X=1`, a different command.
+        if !x.split_whitespace().next().is_some_and(|w| w.contains('=')) {
+            out.push(format!("nohup {x} &"));
+        }
+    }
+    out
+}
+
+fn check_wrappings(x: &str, simple: bool) -> Result<(), TestCaseError> {
+    let base = decide(x);
+    for wrapped in wrappings(x, simple) {
+        let v = decide(&wrapped);
+        prop_assert!(
+            v.decision >= base.decision,
+            "{wrapped:?} decided {} but {x:?} decided {}",
+            explain(&v),
+            explain(&base)
+        );
+    }
+    Ok(())
+}
+
+proptest! {
+    #[test]
+    fn wrapping_a_command_never_makes_it_more_permissive(x in command(true)) {
+        check_wrappings(&x, false)?;
+    }
+
+    #[test]
+    fn wrapping_a_simple_command_never_makes_it_more_permissive(x in simple(false)) {
+        check_wrappings(&x, !x.starts_with("exec"))?;
+    }
+
+    #[test]
+    fn a_list_decides_like_its_strictest_part(a in independent(), b in independent()) {
+        let (va, vb) = (decide(&a), decide(&b));
+        let both = decide(&format!("{a}; {b}"));
+        let expected: Decision = va.decision.max(vb.decision);
+        prop_assert_eq!(
+            both.decision,
+            expected,
+            "{:?} decided {}, parts {} and {}",
+            format!("{a}; {b}"),
+            explain(&both),
+            explain(&va),
+            explain(&vb)
+        );
+    }
+
+    #[test]
+    fn requoting_a_plain_word_changes_nothing(
+        words in prop::collection::vec(
+            prop::sample::select(&[
+                "rm", "ls", "cat", "sudo", "curl", "echo", "git", "a.txt", "-rf", "/etc/passwd",
+                "src", "push", "--force", "build", "chmod", "777",
+            ][..]),
+            1..5,
+        ),
+        hows in prop::collection::vec(0u8..5, 5),
+    ) {
+        let plain = words.join(" ");
+        let requoted: Vec<String> = words
+            .iter()
+            .zip(hows.iter().cycle())
+            .map(|(w, how)| requote(w, *how))
+            .collect();
+        let requoted = requoted.join(" ");
+        let (p, r) = (decide(&plain), decide(&requoted));
+        prop_assert_eq!(
+            p.decision,
+            r.decision,
+            "{:?} decided {} but {:?} decided {}",
+            plain,
+            explain(&p),
+            requoted,
+            explain(&r)
+        );
+    }
+}
