@@ -281,11 +281,14 @@ pub fn with_alternative(word: &Word, unknown: bool) -> Option<Word> {
         word.parts.first(),
         Some(Part::Variable { .. } | Part::Expansion { .. })
     );
-    let slash_next = matches!(
-        word.parts.get(1),
-        Some(Part::Literal(t) | Part::Quoted(t)) if t.starts_with('/')
-    );
-    if unknown && unknown_first && slash_next {
+    // What follows can name a place on its own: `/…`, or a known variable like
+    // `$HOME` (which `resolve` judges).
+    let placed_next = match word.parts.get(1) {
+        Some(Part::Literal(t) | Part::Quoted(t)) => t.starts_with('/'),
+        Some(Part::Variable { name, .. }) => crate::paths::PATH_VARIABLES.contains(&name.as_str()),
+        _ => false,
+    };
+    if unknown && unknown_first && placed_next {
         return Some(Word::new(
             word.parts[1..].to_vec(),
             word.span,
