@@ -62,6 +62,10 @@ const SHELL_STARTUP: &[&str] = &[
     "/.bash_profile",
     "/.bash_login",
     "/.bashrc",
+    "/.bash_history",
+    "/.inputrc",
+    "/etc/inputrc",
+    "/terminfo/",
 ];
 
 fn is_shell(image: &str) -> bool {
@@ -252,9 +256,9 @@ fn counts(touch: &Touch, path: &Path) -> bool {
     }
     if is_shell(&touch.image) {
         let startup = starts_login_shell(&touch.argv)
-            && SHELL_STARTUP
-                .iter()
-                .any(|f| touch.path.starts_with(f) || touch.path.ends_with(f));
+            && SHELL_STARTUP.iter().any(|f| {
+                touch.path.starts_with(f) || touch.path.ends_with(f) || touch.path.contains(f)
+            });
         // `bash name` looks for the script `name` on PATH: the gate saw `bash`.
         let script_lookup = !touch.write
             && PATH_DIRS.iter().any(|d| {
@@ -266,7 +270,10 @@ fn counts(touch: &Touch, path: &Path) -> bool {
             });
         // The C library reads its own memory map.
         let own_map = touch.path.starts_with("/proc/") && touch.path.ends_with("/maps");
-        return touch.write || !touch.cloexec && !startup && !script_lookup && !own_map;
+        if startup {
+            return false;
+        }
+        return touch.write || !touch.cloexec && !script_lookup && !own_map;
     }
     let cwd = touch.cwd.as_deref().map(Path::new);
     touch.argv.iter().skip(1).any(|arg| {
@@ -286,7 +293,21 @@ fn counts(touch: &Touch, path: &Path) -> bool {
 }
 
 /// True when a path finding names `path`, a folder above it, or a glob matching it.
+/// A path with an unexpanded `{…}` (dash does no brace expansion; the gate reads
+/// `sh -c` as bash and expands it) is covered by a finding in the same folder.
 fn covered(path: &Path, inspection: &Inspection) -> bool {
+    let text = path.to_string_lossy();
+    if text.contains('{') && text.contains('}') {
+        let parent = path.parent();
+        let same_folder = inspection.verdict.findings.iter().any(|f| {
+            f.path
+                .as_deref()
+                .is_some_and(|q| Path::new(q).parent() == parent)
+        });
+        if same_folder {
+            return true;
+        }
+    }
     inspection.verdict.findings.iter().any(|f| {
         let Some(q) = &f.path else {
             return false;

@@ -181,12 +181,15 @@ impl Sandbox {
             "-y",
             "-s",
             "4096",
+            // Through a pipe to stderr: with `-o`, every line carries its pid.
+            "-o",
+            "|cat >&2",
             "-e",
             "signal=none",
             "-e",
             &format!("trace={TRACED}"),
             // The traced bash gets no terminal and no input; its output is dropped
-            // so strace's (on stderr) stays readable.
+            // so the trace (on stderr) stays readable.
             "sh",
             "-c",
             "exec \"$@\" </dev/null >/dev/null 2>&1",

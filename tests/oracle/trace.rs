@@ -104,7 +104,8 @@ impl Processes {
     }
 }
 
-/// Parses strace's output. The first `execve` of `bash` in the root process marks the
+/// Parses strace's output (`strace -f -y -o …`). The first `execve` of `bash` in the
+/// root process marks the
 /// start: what the setup (`sh -c 'exec …'`) did before it is not the command's.
 ///
 /// Lines of different processes interleave and a child may print before its
@@ -141,8 +142,7 @@ pub fn parse(output: &str) -> Trace {
             processes.parents.insert(child, (*pid, *index));
         }
     }
-    // The root process shows without a prefix until it has children, then as
-    // `[pid N]`: every process that is nobody's child is the root.
+    // The process strace started is nobody's child: call it 0.
     let children: std::collections::HashSet<u32> = processes.parents.keys().copied().collect();
     let root = |pid: u32| if children.contains(&pid) { pid } else { 0 };
     for (parent, _) in processes.parents.values_mut() {
@@ -217,15 +217,15 @@ pub fn parse(output: &str) -> Trace {
     trace
 }
 
-/// `[pid  12] body` → (12, body); a line without the prefix is the root process (0).
+/// `12    body` → (12, body). strace writing to `-o` prefixes every line with its
+/// pid (without `-o` it leaves the prefix out whenever one process is traced, which
+/// would make a lone background job look like the shell).
 fn split_pid(line: &str) -> (u32, &str) {
-    if let Some(rest) = line.strip_prefix("[pid ")
-        && let Some((pid, body)) = rest.split_once("] ")
-        && let Ok(pid) = pid.trim().parse()
-    {
-        return (pid, body);
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    match line[..digits].parse() {
+        Ok(pid) if digits > 0 => (pid, line[digits..].trim_start()),
+        _ => (0, line),
     }
-    (0, line)
 }
 
 /// The last path component.
@@ -496,15 +496,15 @@ mod tests {
 
     #[test]
     fn reads_programs_and_touches_with_their_images() {
-        let out = r#"execve("/usr/bin/sh", ["sh", "-c", "x"], 0x1 /* 3 vars */) = 0
-openat(AT_FDCWD</w>, "/dev/null", O_RDONLY) = 3</dev/null>
-execve("/usr/bin/bash", ["bash", "-c", "x"], 0x1 /* 3 vars */) = 0
-clone(child_stack=NULL, flags=SIGCHLD) = 6
-[pid     6] openat(AT_FDCWD</w>, "/etc/hostname", O_RDONLY) = 3</etc/hostname>
-[pid     6] execve("/usr/bin/cat", ["cat", "a, b"], 0x1 /* 3 vars */ <unfinished ...>
-[pid     6] <... execve resumed>) = 0
-[pid     6] unlinkat(3</w/d>, "x\"y", 0) = -1 EROFS (Read-only file system)
-chdir("/tmp")                           = 0
+        let out = r#"5     execve("/usr/bin/sh", ["sh", "-c", "x"], 0x1 /* 3 vars */) = 0
+5     openat(AT_FDCWD</w>, "/dev/null", O_RDONLY) = 3</dev/null>
+5     execve("/usr/bin/bash", ["bash", "-c", "x"], 0x1 /* 3 vars */) = 0
+5     clone(child_stack=NULL, flags=SIGCHLD) = 6
+6     openat(AT_FDCWD</w>, "/etc/hostname", O_RDONLY) = 3</etc/hostname>
+6     execve("/usr/bin/cat", ["cat", "a, b"], 0x1 /* 3 vars */ <unfinished ...>
+6     <... execve resumed>) = 0
+6     unlinkat(3</w/d>, "x\"y", 0) = -1 EROFS (Read-only file system)
+5     chdir("/tmp")                           = 0
 "#;
         let t = parse(out);
         assert_eq!(t.execs.len(), 1);
