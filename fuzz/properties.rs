@@ -1,0 +1,165 @@
+//! The properties every fuzz target asserts, shared with `tests/fuzz_seeds.rs` (which
+//! runs them over the committed seed corpora as an ordinary test). Each function
+//! panics when its property fails, which is what a fuzzer reports.
+
+#![allow(dead_code)]
+
+use bashgate::transcripts::{InputFormat, Outcome, ReaderState, TranscriptReader};
+use bashgate::{Decision, Gate, Mode, Policy, Verdict};
+use std::path::Path;
+
+/// A gate over the temp folder, no home, default policy.
+pub fn default_gate() -> Gate {
+    Gate::builder()
+        .root(std::env::temp_dir())
+        .home(None)
+        .build()
+}
+
+/// The gate on raw bytes: no panic; a command it could not parse, one over a limit
+/// and one that is not UTF-8 are never allowed; every span is inside the input and
+/// on character boundaries.
+pub fn check_bytes(gate: &Gate, data: &[u8]) {
+    let verdict = gate.check_bytes(data);
+    match std::str::from_utf8(data) {
+        Ok(text) => check_verdict(text, &verdict),
+        Err(_) => assert_ne!(
+            verdict.decision,
+            Decision::Allow,
+            "invalid UTF-8 was allowed"
+        ),
+    }
+}
+
+/// The checks on a verdict for `text`.
+pub fn check_verdict(text: &str, verdict: &Verdict) {
+    if verdict.has_rule("BG001") || verdict.has_rule("BG002") || verdict.has_rule("BG003") {
+        assert_ne!(
+            verdict.decision,
+            Decision::Allow,
+            "a command the gate did not understand was allowed"
+        );
+    }
+    for f in &verdict.findings {
+        assert!(
+            f.span.start <= f.span.end && f.span.end <= text.len(),
+            "{} span {:?} outside the {}-byte input",
+            f.rule,
+            f.span,
+            text.len()
+        );
+        assert!(
+            text.is_char_boundary(f.span.start) && text.is_char_boundary(f.span.end),
+            "{} span {:?} not on character boundaries",
+            f.rule,
+            f.span
+        );
+    }
+    let worst = verdict.findings.iter().map(|f| f.decision).max();
+    assert_eq!(
+        verdict.decision,
+        worst.unwrap_or(Decision::Allow),
+        "the decision is not the maximum of the findings"
+    );
+}
+
+/// The word decoder on any text: every word of every command the walker records has
+/// a span inside the input on character boundaries, and computing its static value,
+/// brace expansion and display never panics.
+pub fn check_words(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if text.len() > 16 * 1024 {
+        return;
+    }
+    let Ok(parsed) = bashgate::parse::parse(text) else {
+        return;
+    };
+    let env = bashgate::script::WalkEnv {
+        cwd: std::env::temp_dir(),
+        home: None,
+        max_nesting: 8,
+    };
+    let walk = bashgate::script::walk(&parsed.tree, &parsed.text, text, &env);
+    for cmd in &walk.commands {
+        for word in &cmd.words {
+            let span = word.span;
+            assert!(
+                span.start <= span.end && span.end <= text.len(),
+                "word span {span:?}"
+            );
+            assert!(
+                text.is_char_boundary(span.start) && text.is_char_boundary(span.end),
+                "word span {span:?} not on character boundaries"
+            );
+            let _ = word.static_value();
+            let _ = word.brace_expand();
+            let _ = word.display();
+        }
+    }
+}
+
+/// Config loading on any text: it loads or says why, never panics; a gate built from
+/// a loaded policy still denies `sudo rm -rf /` unless the policy is audit mode.
+pub fn check_config(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let mut policy = Policy::new(std::env::temp_dir());
+    match policy.apply_toml(text, Path::new("fuzz.toml")) {
+        Err(e) => assert!(!e.to_string().is_empty(), "an empty config error"),
+        Ok(()) => {
+            let mode = policy.mode;
+            let limit = policy.max_input_bytes;
+            let gate = Gate::new(policy);
+            let command = "sudo rm -rf /";
+            let verdict = gate.check(command);
+            if mode == Mode::Audit {
+                // Audit mode allows everything by design and only reports.
+                assert_eq!(verdict.decision, Decision::Allow);
+                return;
+            }
+            check_verdict(command, &verdict);
+            if limit >= command.len() {
+                assert_eq!(
+                    verdict.decision,
+                    Decision::Deny,
+                    "a config let `{command}` through"
+                );
+            }
+        }
+    }
+}
+
+/// A transcript reader on any bytes: never panics; records come in line order, each
+/// within the input's lines; a line that cannot be read is an error with a reason,
+/// not dropped.
+pub fn check_transcript(data: &[u8], format: InputFormat) {
+    let total = data.split(|&b| b == b'\n').count();
+    let mut state = ReaderState::default();
+    let reader = TranscriptReader::new(data, format, &mut state);
+    let mut last = 0;
+    for record in reader {
+        assert!(
+            record.line > last,
+            "record for line {} after {last}",
+            record.line
+        );
+        assert!(record.lines >= 1, "a record of no lines");
+        assert!(
+            record.line + record.lines - 1 <= total,
+            "record for lines {}+{} past the input's {total}",
+            record.line,
+            record.lines
+        );
+        if let Outcome::Error(why) = &record.outcome {
+            assert!(
+                !why.is_empty(),
+                "an error without a reason at line {}",
+                record.line
+            );
+        }
+        last = record.line + record.lines - 1;
+    }
+}
