@@ -390,7 +390,7 @@ impl<'s> Walker<'s> {
     }
 
     /// Groups adjacent word nodes (no space between them is one bash word) into words.
-    fn words_of(&self, nodes: &[Node], text: &str, map: SpanMap) -> Vec<Word> {
+    fn words_of(&mut self, nodes: &[Node], text: &str, map: SpanMap) -> Vec<Word> {
         let mut words = Vec::new();
         let mut start = 0;
         while start < nodes.len() {
@@ -411,7 +411,25 @@ impl<'s> Walker<'s> {
                             word
                         }));
                     }
-                    None => words.push(word),
+                    None => {
+                        // Static but too large or deep to expand. Sequences alone
+                        // (`x{1..100000}`) only vary digits or letters, so the word as
+                        // written stands for them all; a list (`{/etc/passwd,x{1..1000}}`)
+                        // could hide any path, so it fails closed.
+                        let lists = word
+                            .parts
+                            .iter()
+                            .any(|p| matches!(p, Part::Literal(t) if t.contains(',')));
+                        if lists && !word.parts.iter().any(Part::is_dynamic) {
+                            self.out.findings.push(rules::finding(
+                                &input::INPUT_LIMIT,
+                                span,
+                                self.source,
+                                "a brace expansion too large to analyse".into(),
+                            ));
+                        }
+                        words.push(word);
+                    }
                 }
             } else {
                 words.push(word);
@@ -805,7 +823,7 @@ impl<'s> Walker<'s> {
 
     /// Redirects of a `redirected_statement`, including those the grammar puts inside
     /// a `heredoc_redirect` (`cat <<EOF > file`).
-    fn redirects_of(&self, node: Node, text: &str, map: SpanMap) -> Vec<Redirect> {
+    fn redirects_of(&mut self, node: Node, text: &str, map: SpanMap) -> Vec<Redirect> {
         let mut redirects = Vec::new();
         let mut cursor = node.walk();
         for (i, child) in node.children(&mut cursor).enumerate() {
@@ -825,7 +843,7 @@ impl<'s> Walker<'s> {
         redirects
     }
 
-    fn redirect(&self, node: Node, text: &str, map: SpanMap) -> Redirect {
+    fn redirect(&mut self, node: Node, text: &str, map: SpanMap) -> Redirect {
         let mut operator = String::new();
         let mut fd = None;
         let mut target = None;
