@@ -410,6 +410,14 @@ impl PathJudge {
     }
 
     fn glob_links(&self, word: &Word, cwd: Option<&Path>) -> Option<Vec<PathBuf>> {
+        // `~/…` and `$HOME/…` globs are not in the working directory.
+        match word.parts.first() {
+            Some(Part::Tilde(_)) => return None,
+            Some(Part::Variable { name, .. }) if PATH_VARIABLES.contains(&name.as_str()) => {
+                return None;
+            }
+            _ => {}
+        }
         let mut text = String::new();
         let mut globbed = false;
         for part in &word.parts {

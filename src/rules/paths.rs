@@ -235,13 +235,34 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
                 Resolved::NotAPath
             );
             if let Some(alt) = with_alternative(&usage.word, unknown) {
-                let alt = PathUse {
-                    word: alt,
-                    access: usage.access,
-                    role: usage.role,
+                // A default can bring braces bash expands (`${X:-/etc}{1..3}`).
+                let expanded = match alt.brace_expand() {
+                    Some(words) if alt.has_brace_expansion() => words
+                        .iter()
+                        .map(|w| {
+                            let mut word = Word::literal(w, alt.span);
+                            crate::word::split_tilde(&mut word);
+                            word
+                        })
+                        .collect(),
+                    _ => vec![alt.clone()],
                 };
-                judge(&alt, cwd.as_deref(), cx);
-                pending.push((alt, depth + 1));
+                for word in expanded {
+                    let use_ = PathUse {
+                        word,
+                        access: usage.access,
+                        role: usage.role,
+                    };
+                    judge(&use_, cwd.as_deref(), cx);
+                }
+                pending.push((
+                    PathUse {
+                        word: alt,
+                        access: usage.access,
+                        role: usage.role,
+                    },
+                    depth + 1,
+                ));
             }
         }
     }
