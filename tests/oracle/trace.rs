@@ -47,6 +47,8 @@ pub struct Touch {
     pub argv: Vec<String>,
     /// True when the command text started that process's image (see [`Exec`]).
     pub commanded: bool,
+    /// The image that started that process's image.
+    pub launcher: String,
     /// That process's working directory when it did it, when the line showed it.
     pub cwd: Option<String>,
     /// The trace line.
@@ -68,6 +70,7 @@ struct Image {
     name: String,
     argv: Vec<String>,
     commanded: bool,
+    launcher: String,
 }
 
 /// Who runs what: per process, the images it executed (with the line index), and
@@ -165,6 +168,7 @@ pub fn parse(output: &str) -> Trace {
             name: basename(&path).to_string(),
             argv: call.array(argv_arg),
             commanded: parent.commanded && RUNS_THE_COMMAND.contains(&parent.name.as_str()),
+            launcher: parent.name.clone(),
         };
         if start.is_none() && pid == 0 && image.name == "bash" {
             start = Some(*index);
@@ -209,6 +213,7 @@ pub fn parse(output: &str) -> Trace {
                 image: image.name.clone(),
                 argv: image.argv.clone(),
                 commanded: image.commanded,
+                launcher: image.launcher.clone(),
                 cwd: call.cwd(),
                 line: line.clone(),
             });
