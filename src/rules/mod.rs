@@ -172,8 +172,16 @@ pub const MAX_FINDING_TEXT: usize = 256;
 
 /// A finding of `rule` with its default decision; `text` is cut from `source`.
 pub fn finding(rule: &'static Rule, span: Span, source: &str, message: String) -> Finding {
-    let end = span.end.min(source.len());
-    let start = span.start.min(end);
+    // Spans land on character boundaries: the grammar can report an error node that
+    // starts or ends inside a multi-byte character (found by fuzzing); widen it.
+    let mut end = span.end.min(source.len());
+    while !source.is_char_boundary(end) {
+        end += 1;
+    }
+    let mut start = span.start.min(end);
+    while !source.is_char_boundary(start) {
+        start -= 1;
+    }
     // The text is for display: a finding over a huge span must not copy it whole
     // (one finding per level of a deep `$($(…))` would be quadratic).
     let mut cut = end.min(start + MAX_FINDING_TEXT);
