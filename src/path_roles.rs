@@ -98,45 +98,20 @@ fn write_option(program: &str, option: &str) -> bool {
 }
 
 /// Paths named by the wrappers passed through: `flock FILE cmd` creates its lock
-/// file (the first word after `flock` that is not an option).
+/// file (its operand, found with the option table that unwraps it).
 fn wrapper_paths(cmd: &SimpleCommand) -> Vec<PathUse> {
     let mut uses = Vec::new();
-    for (n, &w) in cmd.wrappers.iter().enumerate() {
+    for &w in &cmd.wrappers {
         let is_flock = cmd
             .words
             .get(w)
             .and_then(Word::value)
-            .is_some_and(|v| v.rsplit('/').next() == Some("flock"));
+            .is_some_and(|v| crate::command::basename(v) == "flock");
         if !is_flock {
             continue;
         }
-        let end = cmd
-            .wrappers
-            .get(n + 1)
-            .copied()
-            .or(cmd.program)
-            .unwrap_or(cmd.words.len());
-        // Skip options and the values of `-w SECONDS` and `-E CODE`.
-        let mut lock = None;
-        let mut skip_value = false;
-        for word in cmd.words.get(w + 1..end).unwrap_or(&[]) {
-            let value = word.value();
-            if skip_value {
-                skip_value = false;
-                continue;
-            }
-            match value {
-                Some("-w" | "--wait" | "--timeout" | "-E" | "--conflict-exit-code") => {
-                    skip_value = true;
-                }
-                Some(v) if v.starts_with('-') => {}
-                _ => {
-                    lock = Some(word);
-                    break;
-                }
-            }
-        }
-        if let Some(word) = lock {
+        let operands = crate::wrappers::wrapper_operands(&cmd.words, w);
+        if let Some(word) = operands.first().and_then(|&i| cmd.words.get(i)) {
             uses.push(PathUse {
                 word: word.clone(),
                 access: Access::Write,

@@ -418,22 +418,23 @@ impl PathJudge {
             }
             _ => {}
         }
+        // Most words have no glob: decide that before building anything.
+        let globbed = word
+            .parts
+            .iter()
+            .any(|p| matches!(p, Part::Literal(t) if t.contains(['*', '?', '['])));
+        if !globbed {
+            return None;
+        }
         let mut text = String::new();
-        let mut globbed = false;
         for part in &word.parts {
             match part {
-                Part::Literal(t) => {
-                    globbed |= t.contains(['*', '?', '[']);
-                    text.push_str(t);
-                }
+                Part::Literal(t) => text.push_str(t),
                 Part::Quoted(t) if !t.contains(['*', '?', '[', ']', '\\']) => text.push_str(t),
                 // An unknown value inside a glob can be anything, even empty.
                 Part::Variable { .. } | Part::Expansion { .. } => text.push('*'),
                 _ => return None,
             }
-        }
-        if !globbed {
-            return None;
         }
         let full = if text.starts_with('/') {
             PathBuf::from(&text)
@@ -482,6 +483,89 @@ impl PathJudge {
         Some(targets)
     }
 
+    /// The other values a word can take, for path checks: each `${X:-w}`-style
+    /// expansion replaced by `w` in turn (nested ones too, up to a small depth), and,
+    /// when the word starts with a variable the gate does not know followed by `/` or
+    /// a known path variable, that variable taken as empty (`$PREFIX/etc` is `/etc`
+    /// when `PREFIX` is unset, the shape of the classic `rm -rf "$DIR/"*`). Braces a
+    /// default brings are expanded (`${X:-/etc}{1..3}`). Empty, without any work, for
+    /// words with no variable.
+    pub fn alternatives(&self, word: &Word, cwd: Option<&Path>) -> Vec<Word> {
+        let mut out = Vec::new();
+        let has_variable = |w: &Word| {
+            w.parts
+                .iter()
+                .any(|p| matches!(p, Part::Variable { .. } | Part::Expansion { .. }))
+        };
+        if !has_variable(word) {
+            return out;
+        }
+        let mut current = word.clone();
+        for _ in 0..MAX_ALTERNATIVE_DEPTH {
+            if !has_variable(&current) {
+                break;
+            }
+            let Some(next) = self.alternative(&current, cwd) else {
+                break;
+            };
+            match next.brace_expand() {
+                Some(words) if next.has_brace_expansion() => {
+                    out.extend(words.iter().map(|w| {
+                        let mut word = Word::literal(w, next.span);
+                        crate::word::split_tilde(&mut word);
+                        word
+                    }));
+                }
+                _ => out.push(next.clone()),
+            }
+            current = next;
+        }
+        out
+    }
+
+    /// One step of [`PathJudge::alternatives`].
+    fn alternative(&self, word: &Word, cwd: Option<&Path>) -> Option<Word> {
+        let replaced = word.parts.iter().position(|p| {
+            matches!(
+                p,
+                Part::Expansion {
+                    alternative: Some(_),
+                    ..
+                }
+            )
+        });
+        if let Some(at) = replaced
+            && let Part::Expansion {
+                alternative: Some(alt),
+                ..
+            } = &word.parts[at]
+        {
+            let mut parts = word.parts[..at].to_vec();
+            parts.extend(alt.iter().cloned());
+            parts.extend(word.parts[at + 1..].iter().cloned());
+            return Some(Word::new(parts, word.span, word.has_quotes));
+        }
+        let unknown_first = matches!(
+            word.parts.first(),
+            Some(Part::Variable { .. } | Part::Expansion { .. })
+        );
+        // What follows can name a place on its own: `/…`, or a known variable.
+        let placed_next = match word.parts.get(1) {
+            Some(Part::Literal(t) | Part::Quoted(t)) => t.starts_with('/'),
+            Some(Part::Variable { name, .. }) => PATH_VARIABLES.contains(&name.as_str()),
+            _ => false,
+        };
+        // The leading variable must be one the gate does not know (not `$HOME`).
+        if unknown_first && placed_next && self.resolve(word, cwd) == Resolved::NotAPath {
+            return Some(Word::new(
+                word.parts[1..].to_vec(),
+                word.span,
+                word.has_quotes,
+            ));
+        }
+        None
+    }
+
     /// The root or allowed folder `path` lies in (the longest).
     fn base_of(&self, path: &Path) -> Option<&PathBuf> {
         std::iter::once(&self.root)
@@ -490,6 +574,9 @@ impl PathJudge {
             .max_by_key(|b| b.as_os_str().len())
     }
 }
+
+/// How many `${X:-w}` alternatives inside alternatives a path check follows.
+const MAX_ALTERNATIVE_DEPTH: usize = 8;
 
 /// Most folder entries a glob's symlink check reads.
 const MAX_GLOB_SCAN: usize = 10_000;

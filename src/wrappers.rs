@@ -172,6 +172,8 @@ struct Parsed {
     value_of: Vec<(char, Option<usize>)>,
     /// `NAME=value` words.
     assignments: Vec<usize>,
+    /// Operands the wrapper takes before the program (`flock FILE`, `timeout 5`).
+    operands: Vec<usize>,
 }
 
 fn parse_options(words: &[Word], start: usize, spec: &Spec) -> Parsed {
@@ -181,6 +183,7 @@ fn parse_options(words: &[Word], start: usize, spec: &Spec) -> Parsed {
         longs: Vec::new(),
         value_of: Vec::new(),
         assignments: Vec::new(),
+        operands: Vec::new(),
     };
     let mut i = start;
     let mut operands = 0;
@@ -236,6 +239,7 @@ fn parse_options(words: &[Word], start: usize, spec: &Spec) -> Parsed {
         }
         if operands < spec.operands {
             operands += 1;
+            parsed.operands.push(i);
             i += 1;
             continue;
         }
@@ -243,6 +247,18 @@ fn parse_options(words: &[Word], start: usize, spec: &Spec) -> Parsed {
     }
     parsed.next = i.min(words.len());
     parsed
+}
+
+/// The operands of the wrapper at `words[at]`, read with the same option table that
+/// unwraps it: `flock -w 5 FILE cmd` → the index of `FILE`.
+pub fn wrapper_operands(words: &[Word], at: usize) -> Vec<usize> {
+    let Some(name) = words.get(at).and_then(Word::value) else {
+        return Vec::new();
+    };
+    match spec_of(crate::command::basename(name)) {
+        Some(spec) => parse_options(words, at + 1, &spec).operands,
+        None => Vec::new(),
+    }
 }
 
 /// A word whose static beginning is `NAME=` (its value may be dynamic).

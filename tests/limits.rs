@@ -6,7 +6,11 @@
 //! gated inside them is still found. Time is measured by `benches/limits.rs`, not
 //! here.
 
-use bashgate::{Decision, Gate, Verdict};
+#[path = "common/stack.rs"]
+mod stack;
+
+use bashgate::{Decision, Gate};
+use stack::on_small_stack;
 
 const MIB: usize = 1 << 20;
 
@@ -23,15 +27,6 @@ fn raised_gate() -> Gate {
         .home(None)
         .max_input_bytes(4 * MIB)
         .build()
-}
-
-fn on_small_stack(gate: Gate, command: String) -> Verdict {
-    std::thread::Builder::new()
-        .stack_size(2 << 20)
-        .spawn(move || gate.check(&command))
-        .expect("spawn")
-        .join()
-        .expect("no stack overflow or panic")
 }
 
 /// The five shapes, each with a `sudo` hidden at the far end.
@@ -69,7 +64,7 @@ fn over_the_default_limit_every_shape_asks_without_analysis() {
 #[test]
 fn with_the_limit_raised_every_shape_is_analysed_to_the_end() {
     for (name, command) in shapes() {
-        let verdict = on_small_stack(raised_gate(), command);
+        let verdict = on_small_stack(move || raised_gate().check(&command));
         assert_eq!(
             verdict.decision,
             Decision::Deny,
@@ -101,7 +96,7 @@ fn a_huge_brace_expansion_of_alternatives_fails_closed() {
 fn a_deep_substitution_nest_keeps_its_verdict_bounded() {
     // One finding per level would be quadratic output; the verdict is capped.
     let command = format!("{}x{}", "$(".repeat(30_000), ")".repeat(30_000));
-    let verdict = on_small_stack(raised_gate(), command);
+    let verdict = on_small_stack(move || raised_gate().check(&command));
     assert_ne!(verdict.decision, Decision::Allow);
     assert!(verdict.findings.len() <= bashgate::verdict::MAX_FINDINGS + 1);
 }

@@ -2,8 +2,12 @@
 //! could not parse is ever allowed. Deep inputs run on a 2 MiB thread stack to prove
 //! the walker does not recurse on the tree.
 
+#[path = "common/stack.rs"]
+mod stack;
+
 use bashgate::{Decision, Gate};
 use proptest::prelude::*;
+use stack::on_small_stack;
 
 fn big_gate() -> Gate {
     Gate::builder()
@@ -11,15 +15,6 @@ fn big_gate() -> Gate {
         .home(None)
         .max_input_bytes(10_000_000)
         .build()
-}
-
-fn on_small_stack<F: FnOnce() -> Decision + Send + 'static>(f: F) -> Decision {
-    std::thread::Builder::new()
-        .stack_size(2 << 20)
-        .spawn(f)
-        .expect("spawn")
-        .join()
-        .expect("no stack overflow or panic")
 }
 
 #[test]
@@ -147,7 +142,7 @@ fn verdicts_stay_bounded_on_noisy_input() {
     let input = format!("{}x{}", "$(".repeat(21_000), ")".repeat(21_000));
     assert!(input.len() < 64 * 1024);
     let gate = Gate::builder().root(std::env::temp_dir()).build();
-    let verdict = on_small_stack_verdict(input, gate);
+    let verdict = on_small_stack(move || gate.check(&input));
     assert_ne!(verdict.decision, Decision::Allow);
     assert!(verdict.findings.len() <= bashgate::verdict::MAX_FINDINGS + 1);
     assert!(
@@ -162,13 +157,4 @@ fn verdicts_stay_bounded_on_noisy_input() {
             .iter()
             .any(|f| f.message.contains("more findings were left out"))
     );
-}
-
-fn on_small_stack_verdict(input: String, gate: Gate) -> bashgate::Verdict {
-    std::thread::Builder::new()
-        .stack_size(2 << 20)
-        .spawn(move || gate.check(&input))
-        .expect("spawn")
-        .join()
-        .expect("no overflow")
 }

@@ -10,7 +10,6 @@ use crate::path_roles::{Access, PathUse, Role, path_uses};
 use crate::paths::{Place, Resolved, Via};
 use crate::rules::{Checker, Rule};
 use crate::verdict::Decision;
-use crate::word::{Part, Word};
 
 declare_rule! {
     /// ## What it does
@@ -223,100 +222,17 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let cwd = cx.paths.cwd_of(&cmd.context.cwd, &cx.cwd);
     for usage in uses {
         judge(&usage, cwd.as_deref(), cx);
-        // `${X:-/etc/passwd}` is `/etc/passwd` when X is unset: judge each
-        // alternative value too (nested ones up to a small depth).
-        let mut pending = vec![(usage, 0)];
-        while let Some((usage, depth)) = pending.pop() {
-            if depth >= MAX_ALTERNATIVE_DEPTH {
-                break;
-            }
-            let unknown = matches!(
-                cx.paths.resolve(&usage.word, cwd.as_deref()),
-                Resolved::NotAPath
-            );
-            if let Some(alt) = with_alternative(&usage.word, unknown) {
-                // A default can bring braces bash expands (`${X:-/etc}{1..3}`).
-                let expanded = match alt.brace_expand() {
-                    Some(words) if alt.has_brace_expansion() => words
-                        .iter()
-                        .map(|w| {
-                            let mut word = Word::literal(w, alt.span);
-                            crate::word::split_tilde(&mut word);
-                            word
-                        })
-                        .collect(),
-                    _ => vec![alt.clone()],
-                };
-                for word in expanded {
-                    let use_ = PathUse {
-                        word,
-                        access: usage.access,
-                        role: usage.role,
-                    };
-                    judge(&use_, cwd.as_deref(), cx);
-                }
-                pending.push((
-                    PathUse {
-                        word: alt,
-                        access: usage.access,
-                        role: usage.role,
-                    },
-                    depth + 1,
-                ));
-            }
+        // `${X:-/etc/passwd}` is `/etc/passwd` when X is unset: judge the other
+        // values the word can take too.
+        for word in cx.paths.alternatives(&usage.word, cwd.as_deref()) {
+            let other = PathUse {
+                word,
+                access: usage.access,
+                role: usage.role,
+            };
+            judge(&other, cwd.as_deref(), cx);
         }
     }
-}
-
-/// How many `${X:-w}` alternatives inside alternatives a path check follows.
-const MAX_ALTERNATIVE_DEPTH: usize = 8;
-
-/// Another value the word can take, for the path check: its first `${X:-w}`-style
-/// expansion replaced by `w`, or, when it starts with a variable the gate does not
-/// know followed by `/`, the variable taken as empty (`$PREFIX/etc` is `/etc` when
-/// `PREFIX` is unset, the shape of the classic `rm -rf "$DIR/"*`).
-/// `unknown` says the word as a whole resolves to nothing the gate knows (so its
-/// leading variable is not `$HOME` or another known one).
-pub fn with_alternative(word: &Word, unknown: bool) -> Option<Word> {
-    let replaced = word.parts.iter().position(|p| {
-        matches!(
-            p,
-            Part::Expansion {
-                alternative: Some(_),
-                ..
-            }
-        )
-    });
-    if let Some(at) = replaced
-        && let Part::Expansion {
-            alternative: Some(alt),
-            ..
-        } = &word.parts[at]
-    {
-        let mut parts = word.parts[..at].to_vec();
-        parts.extend(alt.iter().cloned());
-        parts.extend(word.parts[at + 1..].iter().cloned());
-        return Some(Word::new(parts, word.span, word.has_quotes));
-    }
-    let unknown_first = matches!(
-        word.parts.first(),
-        Some(Part::Variable { .. } | Part::Expansion { .. })
-    );
-    // What follows can name a place on its own: `/…`, or a known variable like
-    // `$HOME` (which `resolve` judges).
-    let placed_next = match word.parts.get(1) {
-        Some(Part::Literal(t) | Part::Quoted(t)) => t.starts_with('/'),
-        Some(Part::Variable { name, .. }) => crate::paths::PATH_VARIABLES.contains(&name.as_str()),
-        _ => false,
-    };
-    if unknown && unknown_first && placed_next {
-        return Some(Word::new(
-            word.parts[1..].to_vec(),
-            word.span,
-            word.has_quotes,
-        ));
-    }
-    None
 }
 
 fn judge(usage: &PathUse, cwd: Option<&std::path::Path>, cx: &mut Checker) {
@@ -410,7 +326,9 @@ fn judge(usage: &PathUse, cwd: Option<&std::path::Path>, cx: &mut Checker) {
     }
     let checked = real.as_deref().unwrap_or(&path);
     let writes = usage.access == Access::Write;
-    if cx.paths.is_sensitive(checked) || cx.paths.is_sensitive(&path) {
+    // The path as named and, when a symlink was followed, where it leads.
+    let through_link = real.is_some();
+    if cx.paths.is_sensitive(checked) || through_link && cx.paths.is_sensitive(&path) {
         let (decision, verb) = if writes {
             (Decision::Deny, "writes")
         } else {
@@ -425,7 +343,10 @@ fn judge(usage: &PathUse, cwd: Option<&std::path::Path>, cx: &mut Checker) {
         );
         return;
     }
-    if writes && (cx.paths.is_write_protected(checked) || cx.paths.is_write_protected(&path)) {
+    if writes
+        && (cx.paths.is_write_protected(checked)
+            || through_link && cx.paths.is_write_protected(&path))
+    {
         cx.report_path(
             &SENSITIVE_PATH,
             Decision::Deny,

@@ -114,18 +114,12 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     for word in &operands {
         // Also the values the word takes with `${X:-w}` defaults or an unset
         // leading variable (`rm -rf "$DIR/"*` is `rm -rf /*` when DIR is unset).
-        let mut candidate: Option<Word> = Some((*word).clone());
-        for _ in 0..8 {
-            let Some(current) = candidate else { break };
-            if let Some(reason) = catastrophic(&current, cwd.as_deref(), cx) {
+        let others = cx.paths.alternatives(word, cwd.as_deref());
+        for candidate in std::iter::once(*word).chain(others.iter()) {
+            if let Some(reason) = catastrophic(candidate, cwd.as_deref(), cx) {
                 cx.report_as(&RM_GATE, Decision::Deny, word.span, reason);
                 return;
             }
-            let unknown = matches!(
-                cx.paths.resolve(&current, cwd.as_deref()),
-                Resolved::NotAPath
-            );
-            candidate = crate::rules::paths::with_alternative(&current, unknown);
         }
     }
     cx.report(&RM_GATE, name.span, format!("`{program}` deletes files"));
