@@ -19,7 +19,7 @@ fn whole_set(c: &mut Criterion) {
     let cmds = commands();
     let root = std::env::temp_dir().join("bashgate-bench-root");
     std::fs::create_dir_all(&root).expect("bench root");
-    let gate = Gate::builder().root(&root).build();
+    let gate = Gate::builder().root(&root).build().expect("gate");
     let mut parser = tree_sitter::Parser::new();
     parser
         .set_language(&tree_sitter_bash::LANGUAGE.into())

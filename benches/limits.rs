@@ -35,7 +35,8 @@ fn scaling(c: &mut Criterion) {
         .root(&root)
         .home(None)
         .max_input_bytes(64 << 20)
-        .build();
+        .build()
+        .expect("gate");
     let mut parser = tree_sitter::Parser::new();
     parser
         .set_language(&tree_sitter_bash::LANGUAGE.into())
@@ -68,7 +69,11 @@ fn scaling(c: &mut Criterion) {
         group.finish();
     }
     // Over the default limit: the length check alone, whatever the size.
-    let default_gate = Gate::builder().root(&root).home(None).build();
+    let default_gate = Gate::builder()
+        .root(&root)
+        .home(None)
+        .build()
+        .expect("gate");
     let mut group = c.benchmark_group("limits-over-default");
     group.sample_size(20);
     for bytes in [1 << 20, 4 << 20] {

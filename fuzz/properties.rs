@@ -14,6 +14,7 @@ pub fn default_gate() -> Gate {
         .root(std::env::temp_dir())
         .home(None)
         .build()
+        .expect("gate")
 }
 
 /// The gate on raw bytes: no panic; a command it could not parse, one over a limit

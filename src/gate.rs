@@ -18,9 +18,10 @@ use std::path::{Path, PathBuf};
 ///
 /// ```
 /// use bashgate::{Decision, Gate};
-/// let gate = Gate::builder().root(".").build();
+/// let gate = Gate::builder().root(".").build()?;
 /// assert_eq!(gate.check("ls -la").decision, Decision::Allow);
 /// assert_eq!(gate.check("sudo rm -rf /").decision, Decision::Deny);
+/// # Ok::<(), bashgate::ConfigError>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct Gate {
@@ -288,18 +289,24 @@ impl GateBuilder {
         self
     }
 
-    /// Builds the gate, or returns the first config error.
-    pub fn try_build(self) -> Result<Gate, ConfigError> {
+    /// Builds the gate, or returns the first config error recorded by
+    /// [`GateBuilder::config_file`] or [`GateBuilder::discover_config`].
+    ///
+    /// There is no way to get a gate out of a builder that hit a config error: a
+    /// broken `bashgate.toml` would otherwise lose its rules silently and the gate
+    /// would allow what the config denies.
+    ///
+    /// ```
+    /// use bashgate::Gate;
+    /// let dir = std::env::temp_dir().join("bashgate-doc-build");
+    /// std::fs::create_dir_all(&dir).unwrap();
+    /// std::fs::write(dir.join("broken.toml"), "mode = \"nope\"\n").unwrap();
+    /// assert!(Gate::builder().root(&dir).config_file(dir.join("broken.toml")).build().is_err());
+    /// ```
+    pub fn build(self) -> Result<Gate, ConfigError> {
         match self.errors.into_iter().next() {
             Some(e) => Err(e),
             None => Ok(Gate::with_fast_path(self.policy, self.fast_path)),
         }
-    }
-
-    /// Builds the gate. Config errors were recorded by the methods that hit them;
-    /// use [`GateBuilder::try_build`] to see them. A gate built with errors treats
-    /// them as fatal only through `try_build`.
-    pub fn build(self) -> Gate {
-        Gate::with_fast_path(self.policy, self.fast_path)
     }
 }

@@ -7,10 +7,11 @@
 //!
 //! ```
 //! use bashgate::{Decision, Gate};
-//! let gate = Gate::builder().root(".").build();
+//! let gate = Gate::builder().root(".").build()?;
 //! let verdict = gate.check("bash -c \"sudo reboot\"");
 //! assert_eq!(verdict.decision, Decision::Deny);
 //! assert!(verdict.has_rule("BG207"));
+//! # Ok::<(), bashgate::ConfigError>(())
 //! ```
 
 #![forbid(unsafe_code)]

@@ -300,7 +300,10 @@ fn check_cli_agrees_with_the_library() {
             .collect();
         commands.push(words.join(" "));
     }
-    let gate = bashgate::Gate::builder().root(root()).build();
+    let gate = bashgate::Gate::builder()
+        .root(root())
+        .build()
+        .expect("gate");
     for command in commands {
         let want = match gate.check(&command).decision {
             bashgate::Decision::Allow => 0,

@@ -145,7 +145,7 @@ fn gate_for(case: &Case) -> Gate {
         builder =
             builder.with_policy(|p| p.apply_toml(config, &config_path).expect("corpus config"));
     }
-    builder.try_build().expect("gate")
+    builder.build().expect("gate")
 }
 
 #[test]
@@ -301,7 +301,7 @@ fn fast_path_gives_the_same_verdicts_as_a_full_parse() {
             let path = world.root.join("corpus-case.toml");
             b = b.with_policy(|p| p.apply_toml(config, &path).expect("config"));
         }
-        b.build()
+        b.build().expect("gate")
     };
     let mut differences = Vec::new();
     for (config, cmd) in &commands {

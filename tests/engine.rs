@@ -258,7 +258,7 @@ fn misparsed_pipeline_newline_is_repaired() {
 
 #[test]
 fn gate_is_usable_from_many_threads() {
-    let gate = std::sync::Arc::new(Gate::builder().root(".").build());
+    let gate = std::sync::Arc::new(Gate::builder().root(".").build().expect("gate"));
     let handles: Vec<_> = (0..4)
         .map(|_| {
             let gate = gate.clone();

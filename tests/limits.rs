@@ -19,6 +19,7 @@ fn default_gate() -> Gate {
         .root(std::env::temp_dir())
         .home(None)
         .build()
+        .expect("gate")
 }
 
 fn raised_gate() -> Gate {
@@ -27,6 +28,7 @@ fn raised_gate() -> Gate {
         .home(None)
         .max_input_bytes(4 * MIB)
         .build()
+        .expect("gate")
 }
 
 /// The five shapes, each with a `sudo` hidden at the far end.

@@ -39,7 +39,8 @@ fn gate() -> &'static Gate {
                 .root(&root)
                 .home(Some(home))
                 .with_policy(|p| p.env.clear())
-                .build();
+                .build()
+                .expect("gate");
             (gate, base)
         })
         .0

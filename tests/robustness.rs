@@ -15,12 +15,16 @@ fn big_gate() -> Gate {
         .home(None)
         .max_input_bytes(10_000_000)
         .build()
+        .expect("gate")
 }
 
 #[test]
 fn deep_inputs_over_the_limit_ask_without_parsing() {
     let deep = format!("{}x{}", "$(".repeat(100_000), ")".repeat(100_000));
-    let gate = Gate::builder().root(std::env::temp_dir()).build();
+    let gate = Gate::builder()
+        .root(std::env::temp_dir())
+        .build()
+        .expect("gate");
     let verdict = gate.check(&deep);
     assert_eq!(verdict.decision, Decision::Ask);
     assert!(verdict.has_rule("BG002"));
@@ -70,7 +74,10 @@ fn deeply_nested_shell_strings_hit_the_nesting_limit() {
     for _ in 0..10 {
         script = format!("bash -c {}", shell_quote(&script));
     }
-    let gate = Gate::builder().root(std::env::temp_dir()).build();
+    let gate = Gate::builder()
+        .root(std::env::temp_dir())
+        .build()
+        .expect("gate");
     let verdict = gate.check(&script);
     assert_ne!(verdict.decision, Decision::Allow);
     assert!(verdict.has_rule("BG002"), "{verdict:?}");
@@ -82,7 +89,10 @@ fn shell_quote(s: &str) -> String {
 
 #[test]
 fn the_length_limit_is_exact() {
-    let gate = Gate::builder().root(std::env::temp_dir()).build();
+    let gate = Gate::builder()
+        .root(std::env::temp_dir())
+        .build()
+        .expect("gate");
     let at_limit = format!("echo {}", "a".repeat(64 * 1024 - 5));
     assert_eq!(at_limit.len(), 64 * 1024);
     assert!(!gate.check(&at_limit).has_rule("BG002"));
@@ -92,7 +102,10 @@ fn the_length_limit_is_exact() {
 
 #[test]
 fn odd_bytes_are_judged_not_guessed() {
-    let gate = Gate::builder().root(std::env::temp_dir()).build();
+    let gate = Gate::builder()
+        .root(std::env::temp_dir())
+        .build()
+        .expect("gate");
     assert_ne!(gate.check_bytes(b"ls \xff").decision, Decision::Allow);
     assert_ne!(gate.check("ls\r rm -rf x").decision, Decision::Allow);
     assert_ne!(gate.check("ls\u{0}").decision, Decision::Allow);
@@ -111,7 +124,7 @@ proptest! {
 
     #[test]
     fn arbitrary_bytes_never_panic_and_unparsed_never_allows(bytes in prop::collection::vec(any::<u8>(), 0..512)) {
-        let gate = Gate::builder().root(std::env::temp_dir()).home(None).build();
+        let gate = Gate::builder().root(std::env::temp_dir()).home(None).build().expect("gate");
         let verdict = gate.check_bytes(&bytes);
         if verdict.has_rule("BG001") || verdict.has_rule("BG002") || std::str::from_utf8(&bytes).is_err() {
             prop_assert_ne!(verdict.decision, Decision::Allow);
@@ -123,7 +136,7 @@ proptest! {
         ";", "&&", "||", "|", "&", "$(", ")", "`", "'", "\"", "<<EOF\n", "\nEOF\n", "\n", "{", "}", "(", " ",
         "rm", "sudo", "-rf", "/", "~", "$X", "\\", "bash -c ", "eval ", "<(", ">", "2>&1", "#", "*", "{a,b}",
     ]), 0..40)) {
-        let gate = Gate::builder().root(std::env::temp_dir()).home(None).build();
+        let gate = Gate::builder().root(std::env::temp_dir()).home(None).build().expect("gate");
         let input: String = tokens.concat();
         let verdict = gate.check(&input);
         if verdict.has_rule("BG001") {
@@ -141,7 +154,10 @@ proptest! {
 fn verdicts_stay_bounded_on_noisy_input() {
     let input = format!("{}x{}", "$(".repeat(21_000), ")".repeat(21_000));
     assert!(input.len() < 64 * 1024);
-    let gate = Gate::builder().root(std::env::temp_dir()).build();
+    let gate = Gate::builder()
+        .root(std::env::temp_dir())
+        .build()
+        .expect("gate");
     let verdict = on_small_stack(move || gate.check(&input));
     assert_ne!(verdict.decision, Decision::Allow);
     assert!(verdict.findings.len() <= bashgate::verdict::MAX_FINDINGS + 1);

@@ -406,7 +406,7 @@ fn analyze_decides_like_check() {
         ],
         Some(&input),
     );
-    let gate = bashgate::Gate::builder().root(root).build();
+    let gate = bashgate::Gate::builder().root(root).build().expect("gate");
     let lines: Vec<Value> = out
         .lines()
         .map(|l| serde_json::from_str(l).expect("json"))

@@ -104,7 +104,7 @@ impl PolicyArgs {
         if let Some(mode) = self.mode {
             builder = builder.mode(mode);
         }
-        builder.try_build().map_err(|e| e.to_string())
+        builder.build().map_err(|e| e.to_string())
     }
 }
 

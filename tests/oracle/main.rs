@@ -137,6 +137,7 @@ fn gate_for(sandbox: &Sandbox) -> Gate {
             p.env.clear();
         })
         .build()
+        .expect("gate")
 }
 
 /// One difference between what bash did and what the gate saw.
