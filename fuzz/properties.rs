@@ -74,15 +74,13 @@ pub fn check_words(data: &[u8]) {
     if text.len() > 16 * 1024 {
         return;
     }
-    let Ok(parsed) = bashgate::parse::parse(text) else {
-        return;
-    };
-    let env = bashgate::script::WalkEnv {
+    let env = bashgate::model::Env {
         cwd: std::env::temp_dir(),
-        home: None,
+        resolver: Default::default(),
         max_nesting: 8,
+        fast_path: false,
     };
-    let walk = bashgate::script::walk(&parsed.tree, &parsed.text, text, &env);
+    let walk = bashgate::model::build(text, &env);
     for cmd in &walk.commands {
         for word in &cmd.words {
             let span = word.span;

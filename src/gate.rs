@@ -1,15 +1,11 @@
-//! [`Gate`]: the entry point. Parses a command, walks it, runs every rule and folds
-//! the findings into a [`Verdict`].
+//! [`Gate`]: the entry point and the judge loop — limits, then the model (parse and
+//! walk), then every rule over every record, then the verdict.
 
-use crate::command::SimpleCommand;
-use crate::fastpath;
 use crate::inspect::Inspection;
-use crate::nested::SpanMap;
-use crate::parse;
-use crate::paths::PathJudge;
+use crate::model::{self, SimpleCommand};
+use crate::policy::paths::PathJudge;
 use crate::policy::{ConfigError, Mode, PermissionRule, Policy};
 use crate::rules::{self, Checker, input};
-use crate::script::{self, WalkEnv};
 use crate::verdict::{Decision, Span, Verdict};
 use std::path::{Path, PathBuf};
 
@@ -96,57 +92,26 @@ impl Gate {
     /// The verdict before the mode applies; the walked commands are moved into `seen`.
     fn judge(&self, command: &str, cwd: Option<&Path>, seen: &mut Vec<SimpleCommand>) -> Verdict {
         if command.len() > self.policy.max_input_bytes {
-            let finding = rules::finding(
-                &input::INPUT_LIMIT,
-                Span::new(0, command.len()),
-                "",
-                format!(
-                    "the command is {} bytes, over the {}-byte limit; it was not analysed",
-                    command.len(),
-                    self.policy.max_input_bytes
-                ),
-            );
+            let finding = input::over_limit(command, self.policy.max_input_bytes);
             return Verdict::from_findings(vec![finding]);
         }
-        let mut findings = input::scan_characters(command);
-        let fast = if self.fast_path {
-            fastpath::walk(command)
-        } else {
-            None
-        };
-        let walk = match fast {
-            Some(walk) => walk,
-            None => {
-                let parsed = match parse::parse(command) {
-                    Ok(parsed) => parsed,
-                    Err(e) => {
-                        findings.push(rules::finding(
-                            &input::PARSE_ERROR,
-                            Span::new(0, command.len()),
-                            command,
-                            format!("the parser failed: {e:?}"),
-                        ));
-                        return Verdict::from_findings(findings);
-                    }
-                };
-                let map = SpanMap::identity(command.len());
-                if let Some(problem) = input::parse_problems(&parsed, map, command) {
-                    findings.push(problem);
-                }
-                let env = WalkEnv {
-                    cwd: cwd
-                        .map(Path::to_path_buf)
-                        .unwrap_or_else(|| self.policy.root.clone()),
-                    home: self.policy.home.clone(),
-                    max_nesting: self.policy.max_nesting,
-                };
-                script::walk(&parsed.tree, &parsed.text, command, &env)
-            }
-        };
-        findings.extend(walk.findings);
         let start = cwd
             .map(Path::to_path_buf)
             .unwrap_or_else(|| self.policy.root.clone());
+        let env = model::Env {
+            cwd: start.clone(),
+            resolver: self.paths.resolver().clone(),
+            max_nesting: self.policy.max_nesting,
+            fast_path: self.fast_path,
+        };
+        let model = model::build(command, &env);
+        let mut findings = input::scan_characters(command);
+        findings.extend(
+            model
+                .problems
+                .iter()
+                .map(|p| input::problem_finding(p, command)),
+        );
         let mut checker = Checker {
             policy: &self.policy,
             paths: &self.paths,
@@ -154,7 +119,7 @@ impl Gate {
             source: command,
             findings,
         };
-        for cmd in &walk.commands {
+        for cmd in &model.commands {
             let before = checker.findings.len();
             for check in rules::CHECKS {
                 check(cmd, &mut checker);
@@ -170,7 +135,7 @@ impl Gate {
             );
             checker.findings.append(&mut own);
         }
-        *seen = walk.commands;
+        *seen = model.commands;
         Verdict::from_findings(checker.findings)
     }
 

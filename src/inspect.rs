@@ -3,7 +3,7 @@
 //! a test can run the command under real bash and prove that nothing started which
 //! the gate never saw.
 
-use crate::command::{SimpleCommand, basename};
+use crate::model::command::{SimpleCommand, basename};
 use crate::verdict::{Span, Verdict};
 
 /// The gate's verdict and the programs behind it.

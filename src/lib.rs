@@ -14,29 +14,32 @@
 //! # Ok::<(), bashgate::ConfigError>(())
 //! ```
 
+//! ## Layers
+//!
+//! Data flows one way: the CLI calls the [`Gate`]; the gate builds the model of the
+//! command (`model`: parse, walk, records), runs the rules over its records, and folds
+//! their findings into a verdict. Rules read the model and ask the policy where paths
+//! lie; the policy uses the model's path resolver; the model uses the parser. No layer
+//! reaches back up.
+
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod command;
-mod fastpath;
 mod gate;
-pub mod inspect;
-pub mod nested;
+mod inspect;
+#[doc(hidden)]
+pub mod model;
+#[doc(hidden)]
 pub mod parse;
-pub mod path_roles;
-pub mod paths;
-pub mod permission;
-pub mod policy;
+mod policy;
 pub mod report;
-pub mod rules;
-pub mod script;
+mod rules;
+#[cfg(feature = "transcripts")]
 pub mod transcripts;
-pub mod verdict;
-pub mod word;
-pub mod wrappers;
+mod verdict;
 
 pub use gate::{Gate, GateBuilder};
 pub use inspect::{Inspection, ProgramStart};
-pub use policy::{ConfigError, Mode, Policy};
-pub use rules::Rule;
-pub use verdict::{Capability, Decision, Finding, Span, Verdict};
+pub use policy::{ConfigError, ConfigErrorKind, Mode, Policy};
+pub use rules::{MAX_FINDING_TEXT, RULES, Rule};
+pub use verdict::{Capability, Decision, Finding, MAX_FINDINGS, Span, Verdict};

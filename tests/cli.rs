@@ -137,7 +137,7 @@ fn config_errors_name_the_file_line_and_key() {
 fn rules_and_explain_show_every_rule() {
     let out = bin().arg("rules").output().expect("run");
     let text = String::from_utf8_lossy(&out.stdout);
-    for rule in bashgate::rules::RULES {
+    for rule in bashgate::RULES {
         assert!(
             text.contains(rule.code),
             "{} missing from `rules`",

@@ -195,7 +195,7 @@ fn corpus_cases_get_their_expected_verdicts() {
 fn every_rule_has_cases_both_ways() {
     let cases = load_cases();
     let mut missing = Vec::new();
-    for rule in bashgate::rules::RULES {
+    for rule in bashgate::RULES {
         let caught = cases
             .iter()
             .any(|(_, c)| c.rules.iter().any(|r| r == rule.code));
@@ -214,7 +214,7 @@ fn every_rule_has_cases_both_ways() {
 
 #[test]
 fn every_rule_is_documented() {
-    for rule in bashgate::rules::RULES {
+    for rule in bashgate::RULES {
         assert!(
             rule.doc.contains("## What it does"),
             "{} lacks docs",

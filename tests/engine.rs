@@ -1,20 +1,20 @@
 //! Engine tests: the word model, wrapper unwrapping, the walker's records and
 //! contexts, span mapping of nested scripts, and the misparse repair.
 
-use bashgate::command::{Cwd, InlineScript, Origin, SimpleCommand};
-use bashgate::script::{WalkEnv, walk};
-use bashgate::word::Part;
-use bashgate::{Gate, parse};
+use bashgate::model::command::{Cwd, InlineScript, Origin, SimpleCommand};
+use bashgate::model::paths::Resolver;
+use bashgate::model::word::Part;
+use bashgate::{Gate, model, parse};
 use std::path::PathBuf;
 
 fn records(src: &str) -> Vec<SimpleCommand> {
-    let parsed = parse::parse(src).expect("parse");
-    let env = WalkEnv {
+    let env = model::Env {
         cwd: PathBuf::from("/project"),
-        home: Some(PathBuf::from("/home/u")),
+        resolver: Resolver::new(Some(PathBuf::from("/home/u")), Default::default()),
         max_nesting: 8,
+        fast_path: false,
     };
-    walk(&parsed.tree, &parsed.text, src, &env).commands
+    model::build(src, &env).commands
 }
 
 fn programs(src: &str) -> Vec<String> {

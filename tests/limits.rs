@@ -100,5 +100,5 @@ fn a_deep_substitution_nest_keeps_its_verdict_bounded() {
     let command = format!("{}x{}", "$(".repeat(30_000), ")".repeat(30_000));
     let verdict = on_small_stack(move || raised_gate().check(&command));
     assert_ne!(verdict.decision, Decision::Allow);
-    assert!(verdict.findings.len() <= bashgate::verdict::MAX_FINDINGS + 1);
+    assert!(verdict.findings.len() <= bashgate::MAX_FINDINGS + 1);
 }

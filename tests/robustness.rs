@@ -160,12 +160,12 @@ fn verdicts_stay_bounded_on_noisy_input() {
         .expect("gate");
     let verdict = on_small_stack(move || gate.check(&input));
     assert_ne!(verdict.decision, Decision::Allow);
-    assert!(verdict.findings.len() <= bashgate::verdict::MAX_FINDINGS + 1);
+    assert!(verdict.findings.len() <= bashgate::MAX_FINDINGS + 1);
     assert!(
         verdict
             .findings
             .iter()
-            .all(|f| f.text.len() <= bashgate::rules::MAX_FINDING_TEXT + 3)
+            .all(|f| f.text.len() <= bashgate::MAX_FINDING_TEXT + 3)
     );
     assert!(
         verdict

@@ -4,8 +4,8 @@
 //! decoding, ANSI-C decoding, concatenation). Words without a static value are
 //! skipped. Runs 256 cases by default (`PROPTEST_CASES` to change).
 
-use bashgate::parse;
-use bashgate::script::{WalkEnv, walk};
+use bashgate::model;
+use bashgate::model::paths::Resolver;
 use proptest::prelude::*;
 use std::path::PathBuf;
 use std::process::Command;
@@ -14,19 +14,17 @@ use std::process::Command;
 /// argument has none.
 fn bashgate_words(args: &str) -> Option<Vec<String>> {
     let src = format!("printf x {args}");
-    let parsed = parse::parse(&src).ok()?;
-    if parse::first_error(&parsed.tree).is_some()
-        || parse::dropped_escape(&parsed.tree, &parsed.text).is_some()
-    {
+    let env = model::Env {
+        cwd: PathBuf::from("/"),
+        resolver: Resolver::default(),
+        max_nesting: 8,
+        fast_path: false,
+    };
+    let walked = model::build(&src, &env);
+    if !walked.problems.is_empty() {
         // The gate asks for these (BG001); there is no value to compare.
         return None;
     }
-    let env = WalkEnv {
-        cwd: PathBuf::from("/"),
-        home: None,
-        max_nesting: 8,
-    };
-    let walked = walk(&parsed.tree, &parsed.text, &src, &env);
     let cmd = walked.commands.first()?;
     cmd.words
         .get(2..)?

@@ -421,7 +421,7 @@ fn render_summary(s: &Summary) -> String {
     if !s.rules.is_empty() {
         out.push_str("\nfindings per rule\n");
         for (rule, count) in &s.rules {
-            let name = bashgate::rules::by_code(rule).map(|r| r.name).unwrap_or("");
+            let name = bashgate::Rule::by_code(rule).map(|r| r.name).unwrap_or("");
             out.push_str(&format!("  {rule} {name:<28} {count:>8}\n"));
         }
     }

@@ -1,7 +1,7 @@
 //! `bashgate rules` and `bashgate explain CODE`.
 
 use super::EXIT_USAGE;
-use bashgate::rules::{RULES, by_code};
+use bashgate::{RULES, Rule};
 
 pub fn list() -> i32 {
     for rule in RULES {
@@ -17,7 +17,7 @@ pub fn list() -> i32 {
 }
 
 pub fn explain(code: &str) -> i32 {
-    let Some(rule) = by_code(code) else {
+    let Some(rule) = Rule::by_code(code) else {
         eprintln!("bashgate: no rule `{code}` (see `bashgate rules`)");
         return EXIT_USAGE;
     };

@@ -1,7 +1,7 @@
 //! BG201: executables an agent should never start, wherever they start a program.
 
-use crate::command::{SimpleCommand, basename};
 use crate::declare_rule;
+use crate::model::command::{SimpleCommand, basename};
 use crate::rules::Checker;
 
 declare_rule! {

@@ -1,10 +1,10 @@
 //! BG208: commands that destroy data or the system's availability.
 
-use crate::command::{SimpleCommand, basename};
 use crate::declare_rule;
+use crate::model::command::{SimpleCommand, basename};
+use crate::model::word::Word;
 use crate::rules::Checker;
 use crate::verdict::Decision;
-use crate::word::Word;
 
 declare_rule! {
     /// ## What it does

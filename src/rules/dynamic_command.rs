@@ -1,7 +1,7 @@
 //! BG203: a program whose name is only known at run time.
 
-use crate::command::{Origin, SimpleCommand};
 use crate::declare_rule;
+use crate::model::command::{Origin, SimpleCommand};
 use crate::rules::Checker;
 
 declare_rule! {

@@ -1,11 +1,11 @@
 //! BG301 and BG302: the environment — variables that load code into every program
 //! started after them, and reading secrets out of it.
 
-use crate::command::{Origin, SimpleCommand};
 use crate::declare_rule;
-use crate::paths::Resolved;
+use crate::model::command::{Origin, SimpleCommand};
+use crate::model::paths::Resolved;
+use crate::model::word::{Part, Word};
 use crate::rules::Checker;
-use crate::word::{Part, Word};
 
 declare_rule! {
     /// ## What it does
@@ -220,7 +220,7 @@ fn search_path(name: &str, value: &Word, cmd: &SimpleCommand, cx: &Checker) -> O
     let inherited_at = entries.iter().position(inherits);
     let cwd = cx.paths.cwd_of(&cmd.context.cwd, &cx.cwd);
     let system = |p: &std::path::Path| {
-        crate::command::SYSTEM_BIN_DIRS
+        crate::model::command::SYSTEM_BIN_DIRS
             .iter()
             .any(|d| p == std::path::Path::new(d))
             || p.starts_with("/usr/lib")
@@ -240,7 +240,7 @@ fn search_path(name: &str, value: &Word, cmd: &SimpleCommand, cx: &Checker) -> O
             Resolved::Path { path, .. } => {
                 matches!(
                     cx.paths.place(&path),
-                    crate::paths::Place::Inside | crate::paths::Place::Allowed
+                    crate::policy::paths::Place::Inside | crate::policy::paths::Place::Allowed
                 ) || (inherited_at.is_none() && system(&path))
             }
             _ => false,

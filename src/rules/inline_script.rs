@@ -1,9 +1,9 @@
 //! BG205: code given inline to an interpreter.
 
-use crate::command::{InlineScript, SimpleCommand};
 use crate::declare_rule;
+use crate::model::command::{InlineScript, SimpleCommand};
+use crate::model::word::Word;
 use crate::rules::Checker;
-use crate::word::Word;
 
 declare_rule! {
     /// ## What it does

@@ -1,13 +1,12 @@
 //! Rules about the input itself: text the parser could not understand, input past
 //! the limits, and characters that make a command read differently from how it runs.
 
-use crate::command::{Origin, SimpleCommand};
 use crate::declare_rule;
-use crate::nested::SpanMap;
-use crate::parse::{self, Parsed};
+use crate::model::command::{Origin, SimpleCommand};
+use crate::model::word::Part;
+use crate::model::{Problem, ProblemKind};
 use crate::rules::{Checker, finding};
 use crate::verdict::{Finding, Span};
-use crate::word::Part;
 
 declare_rule! {
     /// ## What it does
@@ -75,38 +74,61 @@ declare_rule! {
     };
 }
 
-/// A BG001 finding for a parsed text that has an ERROR/MISSING node or an
-/// unrepaired misparse; spans are mapped into the original command with `map`.
-pub fn parse_problems(parsed: &Parsed, map: SpanMap, source: &str) -> Option<Finding> {
-    if let Some((start, end, missing)) = parse::first_error(&parsed.tree) {
-        let end = end.max(start + 1).min(parsed.text.len());
-        let span = map.map(start, end);
-        let message = if missing {
-            "the command is incomplete (the parser expected more)".to_string()
-        } else {
-            "the command could not be parsed here".to_string()
-        };
-        return Some(finding(&PARSE_ERROR, span, source, message));
-    }
-    if let Some(at) = parse::dropped_escape(&parsed.tree, &parsed.text) {
-        return Some(finding(
-            &PARSE_ERROR,
-            map.map(at, at + 1),
-            source,
-            "the parser reads this differently from bash, so the command cannot be judged exactly"
-                .to_string(),
-        ));
-    }
-    if parsed.unrepaired {
-        return Some(finding(
-            &PARSE_ERROR,
-            map.map(0, parsed.text.len()),
-            source,
-            "the parser's tree could not be trusted (a pipeline misparse was not repaired)"
-                .to_string(),
-        ));
-    }
-    None
+/// The finding for something the model could not analyse: parse problems are
+/// BG001, limits BG002. Every problem asks; none is ever dropped.
+pub fn problem_finding(problem: &Problem, source: &str) -> Finding {
+    let (rule, span, message) = match problem {
+        Problem::Parse { kind, span, nested } => {
+            let message = match kind {
+                ProblemKind::Missing => "the command is incomplete (the parser expected more)",
+                ProblemKind::Error => "the command could not be parsed here",
+                ProblemKind::Misread => {
+                    "the parser reads this differently from bash, so the command cannot be judged exactly"
+                }
+                ProblemKind::Unrepaired => {
+                    "the parser's tree could not be trusted (a pipeline misparse was not repaired)"
+                }
+            };
+            let message = if *nested {
+                format!("in a nested script: {message}")
+            } else {
+                message.to_string()
+            };
+            (&PARSE_ERROR, *span, message)
+        }
+        Problem::Unparsed { span, nested } => {
+            let message = if *nested {
+                "the nested script could not be parsed"
+            } else {
+                "the parser produced no tree for this command"
+            };
+            (&PARSE_ERROR, *span, message.to_string())
+        }
+        Problem::NestingLimit { span, limit } => (
+            &INPUT_LIMIT,
+            *span,
+            format!("scripts nested more than {limit} levels deep are not analysed"),
+        ),
+        Problem::BraceTooLarge { span } => (
+            &INPUT_LIMIT,
+            *span,
+            "a brace expansion too large to analyse".to_string(),
+        ),
+    };
+    finding(rule, span, source, message)
+}
+
+/// The finding for a command over the input limit: it was not analysed at all.
+pub fn over_limit(source: &str, limit: usize) -> Finding {
+    finding(
+        &INPUT_LIMIT,
+        Span::new(0, source.len()),
+        source,
+        format!(
+            "the command is {} bytes, over the {limit}-byte limit; it was not analysed",
+            source.len()
+        ),
+    )
 }
 
 /// True for characters that change how text displays without being visible.

@@ -3,8 +3,9 @@
 //! in the file of its family; each family has a `check` function over one
 //! [`SimpleCommand`]. Codes are stable once published and never reused.
 
-use crate::command::SimpleCommand;
+use crate::model::command::SimpleCommand;
 use crate::policy::Policy;
+use crate::policy::paths::PathJudge;
 use crate::verdict::{Capability, Decision, Finding, Span};
 
 pub mod denylist;
@@ -90,12 +91,20 @@ pub static RULES: &[&Rule] = &[
     &environment::SECRET_ENV_READ,
 ];
 
-/// The rule with this code (case-insensitive).
-pub fn by_code(code: &str) -> Option<&'static Rule> {
-    RULES
-        .iter()
-        .copied()
-        .find(|r| r.code.eq_ignore_ascii_case(code) || r.name == code)
+impl Rule {
+    /// The rule with this code (case-insensitive) or name.
+    ///
+    /// ```
+    /// let rule = bashgate::Rule::by_code("bg207").unwrap();
+    /// assert_eq!(rule.name, "privilege-escalation");
+    /// assert_eq!(bashgate::Rule::by_code("path-outside-root").unwrap().code, "BG101");
+    /// ```
+    pub fn by_code(code: &str) -> Option<&'static Rule> {
+        RULES
+            .iter()
+            .copied()
+            .find(|r| r.code.eq_ignore_ascii_case(code) || r.name == code)
+    }
 }
 
 /// A check over one command.
@@ -121,7 +130,7 @@ pub struct Checker<'a> {
     /// The policy judged against.
     pub policy: &'a Policy,
     /// The compiled path policy.
-    pub paths: &'a crate::paths::PathJudge,
+    pub paths: &'a PathJudge,
     /// The directory the command starts in.
     pub cwd: std::path::PathBuf,
     /// The original command text.

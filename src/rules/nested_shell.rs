@@ -1,7 +1,7 @@
 //! BG204: scripts run from text the gate cannot see.
 
-use crate::command::{InlineScript, SimpleCommand};
 use crate::declare_rule;
+use crate::model::command::{InlineScript, SimpleCommand};
 use crate::rules::Checker;
 
 declare_rule! {

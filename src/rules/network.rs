@@ -1,9 +1,9 @@
 //! BG206: talking to the network.
 
-use crate::command::SimpleCommand;
 use crate::declare_rule;
+use crate::model::command::SimpleCommand;
+use crate::model::word::Word;
 use crate::rules::Checker;
-use crate::word::Word;
 
 declare_rule! {
     /// ## What it does

@@ -4,10 +4,11 @@
 //! folders pass, writes there ask; sensitive paths ask on read and deny on write.
 //! One word gives at most one finding, with the most specific code.
 
-use crate::command::SimpleCommand;
 use crate::declare_rule;
-use crate::path_roles::{Access, PathUse, Role, path_uses};
-use crate::paths::{Place, Resolved, Via};
+use crate::model::command::SimpleCommand;
+use crate::model::path_roles::{Access, PathUse, Role, path_uses};
+use crate::model::paths::{Resolved, Via};
+use crate::policy::paths::Place;
 use crate::rules::{Checker, Rule};
 use crate::verdict::Decision;
 
@@ -304,7 +305,7 @@ fn judge(usage: &PathUse, cwd: Option<&std::path::Path>, cx: &mut Checker) {
         return;
     }
     if usage.role == Role::Program
-        && crate::command::SYSTEM_BIN_DIRS.iter().any(|d| {
+        && crate::model::command::SYSTEM_BIN_DIRS.iter().any(|d| {
             path == std::path::Path::new(d) || path.parent() == Some(std::path::Path::new(d))
         })
     {
@@ -400,6 +401,6 @@ fn looks_relevant(usage: &PathUse) -> bool {
         _ => usage
             .word
             .value()
-            .is_some_and(crate::path_roles::looks_like_path),
+            .is_some_and(crate::model::path_roles::looks_like_path),
     }
 }

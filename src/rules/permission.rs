@@ -1,8 +1,8 @@
 //! BG209: the user's permission rules (and strict mode's allow-list).
 
-use crate::command::{Origin, SimpleCommand};
 use crate::declare_rule;
-use crate::permission::best_match;
+use crate::model::command::{Origin, SimpleCommand};
+use crate::policy::permission::best_match;
 use crate::policy::{Mode, PermissionRule};
 use crate::verdict::{Decision, Finding};
 

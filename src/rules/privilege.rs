@@ -1,7 +1,7 @@
 //! BG207: gaining privileges.
 
-use crate::command::{SimpleCommand, basename};
 use crate::declare_rule;
+use crate::model::command::{SimpleCommand, basename};
 use crate::rules::Checker;
 
 declare_rule! {

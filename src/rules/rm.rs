@@ -1,12 +1,13 @@
 //! BG202: deleting files — `rm`, `rmdir`, `unlink`, `shred`, `find -delete`,
 //! `git clean -f`, `rsync --delete`.
 
-use crate::command::SimpleCommand;
 use crate::declare_rule;
-use crate::paths::{Place, Resolved};
+use crate::model::command::SimpleCommand;
+use crate::model::paths::Resolved;
+use crate::model::word::Word;
+use crate::policy::paths::Place;
 use crate::rules::Checker;
 use crate::verdict::Decision;
-use crate::word::Word;
 
 declare_rule! {
     /// ## What it does

@@ -5,12 +5,11 @@
 //! records the walker would produce are built directly; every rule still runs on
 //! them. A test compares fast and full verdicts on the whole corpus.
 
-use crate::command::{Assignment, Context, Origin, SimpleCommand};
-use crate::nested;
-use crate::script::Walk;
+use super::command::{Assignment, Context, Origin, SimpleCommand};
+use super::nested;
+use super::word::Word;
+use super::wrappers;
 use crate::verdict::Span;
-use crate::word::Word;
-use crate::wrappers;
 
 /// Reserved words, keywords and declaration commands: never fast.
 const RESERVED: &[&str] = &[
@@ -30,7 +29,7 @@ fn is_plain(byte: u8) -> bool {
 
 /// The records for `command` when it is made of plain words only; `None` otherwise
 /// (the caller parses it).
-pub fn walk(command: &str) -> Option<Walk> {
+pub fn records(command: &str) -> Option<Vec<SimpleCommand>> {
     let bytes = command.as_bytes();
     if bytes.is_empty() || bytes.len() > 512 {
         return None;
@@ -108,25 +107,20 @@ pub fn walk(command: &str) -> Option<Walk> {
             span: word.span,
         });
     }
-    let record = SimpleCommand {
-        program: if words.is_empty() {
-            None
-        } else {
-            unwrapped.program
-        },
-        wrappers: unwrapped.wrappers,
-        assignments,
-        redirects: Vec::new(),
-        span,
-        context: Context::default(),
-        origin: if words.is_empty() {
-            Origin::Bare
-        } else {
-            Origin::Simple
-        },
-        script: None,
-        words,
+    let origin = if words.is_empty() {
+        Origin::Bare
+    } else {
+        Origin::Simple
     };
+    let mut record = SimpleCommand::new(origin, span, Context::default());
+    record.program = if words.is_empty() {
+        None
+    } else {
+        unwrapped.program
+    };
+    record.wrappers = unwrapped.wrappers;
+    record.assignments = assignments;
+    record.words = words;
     if matches!(
         record.program_name().as_deref(),
         Some("cd" | "pushd" | "popd" | "chdir")
@@ -134,8 +128,5 @@ pub fn walk(command: &str) -> Option<Walk> {
         // cd changes nothing after it in a one-command line, but keep one code path.
         return None;
     }
-    Some(Walk {
-        commands: vec![record],
-        findings: Vec::new(),
-    })
+    Some(vec![record])
 }

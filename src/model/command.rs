@@ -2,8 +2,8 @@
 //! [`SimpleCommand`], with the words bash would build, the program that actually runs
 //! after wrappers are unwrapped, its assignments and redirects, and where it stands.
 
+use super::word::Word;
 use crate::verdict::Span;
-use crate::word::Word;
 use std::path::PathBuf;
 
 /// Standard system binary folders: a program named by a path in one of these is the
@@ -167,6 +167,29 @@ pub enum Cwd {
 }
 
 impl SimpleCommand {
+    /// A record with no words, program, wrappers, assignments, redirects or script:
+    /// the walker fills in what the syntax gave.
+    pub fn new(origin: Origin, span: Span, context: Context) -> SimpleCommand {
+        SimpleCommand {
+            words: Vec::new(),
+            program: None,
+            wrappers: Vec::new(),
+            assignments: Vec::new(),
+            redirects: Vec::new(),
+            span,
+            context,
+            origin,
+            script: None,
+        }
+    }
+
+    /// The program's basename, whatever its folder (`/tmp/x/sudo` → `sudo`,
+    /// `./tool` → `tool`); `None` when the name is dynamic. Rules that care about
+    /// what a program *is* (not whether it is the system's copy) read this.
+    pub fn base_name(&self) -> Option<&str> {
+        self.name_str().map(basename)
+    }
+
     /// The word of the program that runs.
     pub fn name(&self) -> Option<&Word> {
         self.program.and_then(|i| self.words.get(i))

@@ -1,18 +1,13 @@
-//! Resolving words to paths, and judging where a path lies: inside the project root,
-//! in an allowed or read-only folder, on the safe list, sensitive, or outside.
-//!
-//! Resolution is lexical first (`~`, `$HOME`, path variables from the environment
-//! given to the gate, the tracked cwd, `.` and `..`), then — only for words with a
-//! `/` that land inside the root or an allowed folder — symlinks of the longest
-//! existing prefix are followed, so a link inside the project that points outside is
-//! an escape. Bare words (`build`, `--release`) never touch the disk.
+//! The one path resolver: turns a word into the path bash would name with it
+//! (`~`, `~+`, `~-`, `$HOME`, path variables from the environment given to the gate,
+//! the tracked cwd, `.` and `..`), lexically; and every disk read the hot path makes
+//! (`lstat`, `readlink`, `canonicalize`, one `readdir` for globs) lives in this file.
+//! Where a resolved path lies (inside the root, allowed, sensitive) is the policy's
+//! question, not this file's.
 
-use crate::command::Cwd;
-use crate::script::normalize_lexically;
-use crate::word::{Part, Word};
-use globset::{Glob, GlobSet, GlobSetBuilder};
+use super::word::{Part, Word, split_tilde};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 /// Variables whose value is a path, resolved from the environment given to the gate.
 pub const PATH_VARIABLES: &[&str] = &[
@@ -26,47 +21,6 @@ pub const PATH_VARIABLES: &[&str] = &[
     "XDG_STATE_HOME",
     "XDG_RUNTIME_DIR",
 ];
-
-/// Files that are always safe to name.
-const SAFE_PATHS: &[&str] = &[
-    "/dev/null",
-    "/dev/zero",
-    "/dev/random",
-    "/dev/urandom",
-    "/dev/stdin",
-    "/dev/stdout",
-    "/dev/stderr",
-    "/dev/fd/0",
-    "/dev/fd/1",
-    "/dev/fd/2",
-    "/dev/tty",
-];
-
-/// Sensitive paths under the home directory (the user can add, not remove).
-const SENSITIVE_IN_HOME: &[&str] = &[
-    ".ssh",
-    ".gnupg",
-    ".aws",
-    ".config/gcloud",
-    ".kube",
-    ".docker/config.json",
-    ".netrc",
-    ".git-credentials",
-    ".bashrc",
-    ".bash_profile",
-    ".bash_login",
-    ".bash_logout",
-    ".profile",
-    ".zshrc",
-    ".zshenv",
-    ".zprofile",
-    ".zlogin",
-    ".config/fish/config.fish",
-    ".inputrc",
-];
-
-/// `.env` templates that hold no secrets by convention.
-const ENV_TEMPLATES: &[&str] = &[".env.example", ".env.sample", ".env.template", ".env.dist"];
 
 /// How a word came to name its path (decides the rule code of an escape).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,95 +60,23 @@ pub enum Resolved {
     NotAPath,
 }
 
-/// Where a path lies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Place {
-    /// Inside the project root.
-    Inside,
-    /// In an allowed (read-write) folder.
-    Allowed,
-    /// In a read-only folder.
-    ReadOnly,
-    /// On the safe list (`/dev/null`...).
-    Safe,
-    /// Anywhere else.
-    Outside,
-}
-
-/// The compiled path policy.
-#[derive(Clone, Debug)]
-pub struct PathJudge {
-    root: PathBuf,
+/// Resolves words to paths: knows the home directory and the path-bearing variables
+/// of the environment the commands will see.
+#[derive(Clone, Debug, Default)]
+pub struct Resolver {
     home: Option<PathBuf>,
-    allowed: Vec<PathBuf>,
-    read_only: Vec<PathBuf>,
-    config_dir: Option<PathBuf>,
-    sensitive_prefixes: Vec<PathBuf>,
-    sensitive_globs: GlobSet,
-    write_protected: Vec<PathBuf>,
     env: BTreeMap<String, String>,
 }
 
-impl PathJudge {
-    /// Compiles the path policy. Invalid user globs are skipped here (config loading
-    /// reports them).
-    pub fn new(policy: &crate::Policy) -> PathJudge {
-        let home = policy.home.clone();
-        let expand = |p: &str| -> PathBuf {
-            match (p.strip_prefix('~'), &home) {
-                (Some(rest), Some(h)) if rest.is_empty() || rest.starts_with('/') => {
-                    h.join(rest.trim_start_matches('/'))
-                }
-                _ => PathBuf::from(p),
-            }
-        };
-        let mut sensitive_prefixes: Vec<PathBuf> = match &home {
-            Some(h) => SENSITIVE_IN_HOME.iter().map(|s| h.join(s)).collect(),
-            None => Vec::new(),
-        };
-        let mut globs = GlobSetBuilder::new();
-        for pattern in &policy.sensitive_paths {
-            let expanded = expand(pattern);
-            let text = expanded.to_string_lossy();
-            if text.contains(['*', '?', '[', '{']) {
-                if let Ok(glob) = Glob::new(&text) {
-                    globs.add(glob);
-                }
-            } else {
-                sensitive_prefixes.push(canonical_or_lexical(&expanded));
-            }
-        }
-        let config_dir = dirs::config_dir().map(|d| d.join("bashgate"));
-        let mut write_protected = vec![policy.root.join("bashgate.toml")];
-        if let Some(dir) = &config_dir {
-            write_protected.push(dir.clone());
-        }
-        let canon = |paths: &[PathBuf]| paths.iter().map(|p| canonical_or_lexical(p)).collect();
-        PathJudge {
-            root: policy.root.clone(),
-            home: home.clone(),
-            allowed: canon(&policy.allowed_paths),
-            read_only: canon(&policy.read_only_paths),
-            config_dir,
-            sensitive_prefixes,
-            sensitive_globs: globs.build().unwrap_or_else(|_| GlobSet::empty()),
-            write_protected,
-            env: policy.env.clone(),
-        }
+impl Resolver {
+    /// A resolver with this home directory and these variable values.
+    pub fn new(home: Option<PathBuf>, env: BTreeMap<String, String>) -> Resolver {
+        Resolver { home, env }
     }
 
-    /// The project root.
-    pub fn root(&self) -> &Path {
-        &self.root
-    }
-
-    /// The directory a command runs in, `None` when unknown.
-    pub fn cwd_of(&self, cwd: &Cwd, start: &Path) -> Option<PathBuf> {
-        match cwd {
-            Cwd::Start => Some(start.to_path_buf()),
-            Cwd::Known(p) => Some(p.clone()),
-            Cwd::Unknown => None,
-        }
+    /// The home directory, if known.
+    pub fn home(&self) -> Option<PathBuf> {
+        self.home.clone()
     }
 
     /// The value of a path variable, from the environment given to the gate.
@@ -332,157 +214,6 @@ impl PathJudge {
         }
     }
 
-    /// Where a (normalised) path lies.
-    pub fn place(&self, path: &Path) -> Place {
-        if path.starts_with(&self.root) {
-            return Place::Inside;
-        }
-        if SAFE_PATHS.iter().any(|s| path == Path::new(s)) {
-            return Place::Safe;
-        }
-        if self.allowed.iter().any(|a| path.starts_with(a)) {
-            return Place::Allowed;
-        }
-        if self.read_only.iter().any(|a| path.starts_with(a)) {
-            return Place::ReadOnly;
-        }
-        if self
-            .config_dir
-            .as_ref()
-            .is_some_and(|d| path.starts_with(d))
-        {
-            return Place::ReadOnly;
-        }
-        Place::Outside
-    }
-
-    /// True when the path is on the sensitive list (`~/.ssh`, `.env`...).
-    pub fn is_sensitive(&self, path: &Path) -> bool {
-        if self.sensitive_prefixes.iter().any(|p| path.starts_with(p)) {
-            return true;
-        }
-        let env_file = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|name| {
-                (name == ".env" || name.starts_with(".env.")) && !ENV_TEMPLATES.contains(&name)
-            });
-        env_file || (!self.sensitive_globs.is_empty() && self.sensitive_globs.is_match(path))
-    }
-
-    /// True for the gate's own policy files: writing them would loosen the gate.
-    pub fn is_write_protected(&self, path: &Path) -> bool {
-        self.write_protected.iter().any(|p| path.starts_with(p))
-    }
-
-    /// Follows symlinks in the longest existing prefix of `path` (inside the root or
-    /// an allowed folder); `None` when no component below that folder is a symlink.
-    /// One `lstat` per component, stopping at the first that does not exist; only a
-    /// symlink costs a `canonicalize`.
-    pub fn real_path(&self, path: &Path) -> Option<PathBuf> {
-        let base = self.base_of(path)?;
-        let rest = path.strip_prefix(base).ok()?;
-        let mut current = base.clone();
-        let mut components = rest.components();
-        while let Some(component) = components.next() {
-            current.push(component);
-            let meta = std::fs::symlink_metadata(&current).ok()?;
-            if meta.file_type().is_symlink() {
-                let mut real = follow_link(&current);
-                let rest = components.as_path();
-                if !rest.as_os_str().is_empty() {
-                    real.push(rest);
-                }
-                return (real != path).then_some(real);
-            }
-        }
-        None
-    }
-
-    /// For a glob word (`*`, `src/*.rs`, `*/id_rsa`) inside the root or an allowed
-    /// folder: where the first symlink it can match leads, when that is somewhere
-    /// else (all of them). Reads the folder of the first component with a glob character, one
-    /// `readdir` without `stat`s; a folder too large to scan, or with too many such
-    /// links, adds `/` (anywhere). Empty for words with dynamic parts or quoted glob
-    /// characters.
-    pub fn glob_link_targets(&self, word: &Word, cwd: Option<&Path>) -> Vec<PathBuf> {
-        self.glob_links(word, cwd).unwrap_or_default()
-    }
-
-    fn glob_links(&self, word: &Word, cwd: Option<&Path>) -> Option<Vec<PathBuf>> {
-        // `~/…` and `$HOME/…` globs are not in the working directory.
-        match word.parts.first() {
-            Some(Part::Tilde(_)) => return None,
-            Some(Part::Variable { name, .. }) if PATH_VARIABLES.contains(&name.as_str()) => {
-                return None;
-            }
-            _ => {}
-        }
-        // Most words have no glob: decide that before building anything.
-        let globbed = word
-            .parts
-            .iter()
-            .any(|p| matches!(p, Part::Literal(t) if t.contains(['*', '?', '['])));
-        if !globbed {
-            return None;
-        }
-        let mut text = String::new();
-        for part in &word.parts {
-            match part {
-                Part::Literal(t) => text.push_str(t),
-                Part::Quoted(t) if !t.contains(['*', '?', '[', ']', '\\']) => text.push_str(t),
-                // An unknown value inside a glob can be anything, even empty.
-                Part::Variable { .. } | Part::Expansion { .. } => text.push('*'),
-                _ => return None,
-            }
-        }
-        let full = if text.starts_with('/') {
-            PathBuf::from(&text)
-        } else {
-            cwd?.join(&text)
-        };
-        let base = self.base_of(&full)?;
-        let mut dir = PathBuf::new();
-        let mut components = full.components();
-        let pattern = loop {
-            let component = components.next()?;
-            let part = component.as_os_str().to_str()?;
-            if part.contains(['*', '?', '[']) {
-                break part;
-            }
-            dir.push(component);
-        };
-        let dir = normalize_lexically(&dir);
-        if !dir.starts_with(base) {
-            return None;
-        }
-        let matcher = globset::GlobBuilder::new(pattern)
-            .literal_separator(true)
-            .build()
-            .ok()?
-            .compile_matcher();
-        let mut targets = Vec::new();
-        for (n, entry) in std::fs::read_dir(&dir).ok()?.enumerate() {
-            if n >= MAX_GLOB_SCAN || targets.len() >= MAX_GLOB_TARGETS {
-                targets.push(PathBuf::from("/"));
-                break;
-            }
-            let Ok(entry) = entry else { continue };
-            let is_link = entry.file_type().is_ok_and(|t| t.is_symlink());
-            if is_link && matcher.is_match(entry.file_name()) {
-                let mut real = follow_link(&entry.path());
-                let rest = components.as_path();
-                if !rest.as_os_str().is_empty() {
-                    real.push(rest);
-                }
-                if !real.starts_with(base) {
-                    targets.push(real);
-                }
-            }
-        }
-        Some(targets)
-    }
-
     /// The other values a word can take, for path checks: each `${X:-w}`-style
     /// expansion replaced by `w` in turn (nested ones too, up to a small depth), and,
     /// when the word starts with a variable the gate does not know followed by `/` or
@@ -512,7 +243,7 @@ impl PathJudge {
                 Some(words) if next.has_brace_expansion() => {
                     out.extend(words.iter().map(|w| {
                         let mut word = Word::literal(w, next.span);
-                        crate::word::split_tilde(&mut word);
+                        split_tilde(&mut word);
                         word
                     }));
                 }
@@ -523,7 +254,7 @@ impl PathJudge {
         out
     }
 
-    /// One step of [`PathJudge::alternatives`].
+    /// One step of [`Resolver::alternatives`].
     fn alternative(&self, word: &Word, cwd: Option<&Path>) -> Option<Word> {
         let replaced = word.parts.iter().position(|p| {
             matches!(
@@ -565,14 +296,122 @@ impl PathJudge {
         }
         None
     }
+}
 
-    /// The root or allowed folder `path` lies in (the longest).
-    fn base_of(&self, path: &Path) -> Option<&PathBuf> {
-        std::iter::once(&self.root)
-            .chain(self.allowed.iter())
-            .filter(|b| path.starts_with(b))
-            .max_by_key(|b| b.as_os_str().len())
+/// The real path of `path` when a component below `base` (the root or an allowed
+/// folder that contains it) is a symlink; `None` when none is. One `lstat` per
+/// component, stopping at the first that does not exist; only a symlink costs a
+/// `canonicalize`.
+pub fn real_path(path: &Path, base: &Path) -> Option<PathBuf> {
+    let rest = path.strip_prefix(base).ok()?;
+    let mut current = base.to_path_buf();
+    let mut components = rest.components();
+    while let Some(component) = components.next() {
+        current.push(component);
+        let meta = std::fs::symlink_metadata(&current).ok()?;
+        if meta.file_type().is_symlink() {
+            let mut real = follow_link(&current);
+            let rest = components.as_path();
+            if !rest.as_os_str().is_empty() {
+                real.push(rest);
+            }
+            return (real != path).then_some(real);
+        }
     }
+    None
+}
+
+/// For a glob word (`*`, `src/*.rs`, `*/id_rsa`) whose folder lies in one of `bases`
+/// (the root and allowed folders): where the symlinks it can match lead, when that is
+/// outside the base. Reads the folder of the first component with a glob character,
+/// one `readdir` without `stat`s; a folder too large to scan, or with too many such
+/// links, adds `/` (anywhere). Empty for words with dynamic parts or quoted glob
+/// characters, and for `~/…` and `$HOME/…` globs (not in the working directory).
+pub fn glob_link_targets(word: &Word, cwd: Option<&Path>, bases: &[&Path]) -> Vec<PathBuf> {
+    glob_links(word, cwd, bases).unwrap_or_default()
+}
+
+fn glob_links(word: &Word, cwd: Option<&Path>, bases: &[&Path]) -> Option<Vec<PathBuf>> {
+    // `~/…` and `$HOME/…` globs are not in the working directory.
+    match word.parts.first() {
+        Some(Part::Tilde(_)) => return None,
+        Some(Part::Variable { name, .. }) if PATH_VARIABLES.contains(&name.as_str()) => {
+            return None;
+        }
+        _ => {}
+    }
+    // Most words have no glob: decide that before building anything.
+    let globbed = word
+        .parts
+        .iter()
+        .any(|p| matches!(p, Part::Literal(t) if t.contains(['*', '?', '['])));
+    if !globbed {
+        return None;
+    }
+    let mut text = String::new();
+    for part in &word.parts {
+        match part {
+            Part::Literal(t) => text.push_str(t),
+            Part::Quoted(t) if !t.contains(['*', '?', '[', ']', '\\']) => text.push_str(t),
+            // An unknown value inside a glob can be anything, even empty.
+            Part::Variable { .. } | Part::Expansion { .. } => text.push('*'),
+            _ => return None,
+        }
+    }
+    let full = if text.starts_with('/') {
+        PathBuf::from(&text)
+    } else {
+        cwd?.join(&text)
+    };
+    let base = base_of(&full, bases)?;
+    let mut dir = PathBuf::new();
+    let mut components = full.components();
+    let pattern = loop {
+        let component = components.next()?;
+        let part = component.as_os_str().to_str()?;
+        if part.contains(['*', '?', '[']) {
+            break part;
+        }
+        dir.push(component);
+    };
+    let dir = normalize_lexically(&dir);
+    if !dir.starts_with(base) {
+        return None;
+    }
+    let matcher = globset::GlobBuilder::new(pattern)
+        .literal_separator(true)
+        .build()
+        .ok()?
+        .compile_matcher();
+    let mut targets = Vec::new();
+    for (n, entry) in std::fs::read_dir(&dir).ok()?.enumerate() {
+        if n >= MAX_GLOB_SCAN || targets.len() >= MAX_GLOB_TARGETS {
+            targets.push(PathBuf::from("/"));
+            break;
+        }
+        let Ok(entry) = entry else { continue };
+        let is_link = entry.file_type().is_ok_and(|t| t.is_symlink());
+        if is_link && matcher.is_match(entry.file_name()) {
+            let mut real = follow_link(&entry.path());
+            let rest = components.as_path();
+            if !rest.as_os_str().is_empty() {
+                real.push(rest);
+            }
+            if !real.starts_with(base) {
+                targets.push(real);
+            }
+        }
+    }
+    Some(targets)
+}
+
+/// The longest of `bases` that `path` lies in.
+fn base_of<'b>(path: &Path, bases: &[&'b Path]) -> Option<&'b Path> {
+    bases
+        .iter()
+        .copied()
+        .filter(|b| path.starts_with(b))
+        .max_by_key(|b| b.as_os_str().len())
 }
 
 /// How many `${X:-w}` alternatives inside alternatives a path check follows.
@@ -618,6 +457,26 @@ fn unknown_cwd() -> Resolved {
     }
 }
 
-fn canonical_or_lexical(path: &Path) -> PathBuf {
+pub fn canonical_or_lexical(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| normalize_lexically(path))
+}
+
+/// Removes `.` and resolves `..` without touching the disk.
+pub fn normalize_lexically(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("/");
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    if out.as_os_str().is_empty() {
+        out.push("/");
+    }
+    out
 }

@@ -6,48 +6,16 @@
 //! back into the original command; a script only known at run time is reported so
 //! the nested-shell rule can ask.
 
-use crate::command::{Redirect, basename};
+use super::command::{Redirect, basename};
+use super::word::Word;
+use crate::parse::SpanMap;
 use crate::verdict::Span;
-use crate::word::Word;
 use std::ops::Range;
 
 /// Shells whose `-c` string, heredoc or stdin is a script.
 pub const SHELLS: &[&str] = &[
     "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "fish", "rbash",
 ];
-
-/// How positions in a nested script map to the original command.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SpanMap {
-    /// Byte `p` of the nested text is byte `base + p` of the original, up to `end`.
-    Offset {
-        /// Where the nested text starts in the original.
-        base: usize,
-        /// Where it ends.
-        end: usize,
-    },
-    /// The nested text is not a byte-for-byte copy (escapes were decoded): every
-    /// span maps to this span of the original.
-    Whole(Span),
-}
-
-impl SpanMap {
-    /// The identity map for a text of `len` bytes.
-    pub fn identity(len: usize) -> SpanMap {
-        SpanMap::Offset { base: 0, end: len }
-    }
-
-    /// Maps a span of the nested text to the original.
-    pub fn map(&self, start: usize, end: usize) -> Span {
-        match *self {
-            SpanMap::Offset { base, end: limit } => Span::new(
-                (base + start).min(limit),
-                (base + end).min(limit).max((base + start).min(limit)),
-            ),
-            SpanMap::Whole(span) => span,
-        }
-    }
-}
 
 /// A script found in a command.
 #[derive(Clone, Debug)]
@@ -117,7 +85,7 @@ pub fn scripts_of(
                     && first
                         .parts
                         .iter()
-                        .any(|p| matches!(p, crate::word::Part::ProcessSubstitution))
+                        .any(|p| matches!(p, super::word::Part::ProcessSubstitution))
                 {
                     out.push(ScriptText::UnknownStdin(first.span));
                 }

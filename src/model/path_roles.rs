@@ -6,9 +6,9 @@
 //! The text arguments of `echo`/`printf` and message options (`git commit -m`) are
 //! not paths.
 
-use crate::command::{Origin, SYSTEM_BIN_DIRS, SimpleCommand};
+use super::command::{Origin, SYSTEM_BIN_DIRS, SimpleCommand};
+use super::word::{Part, Word};
 use crate::verdict::Span;
-use crate::word::{Part, Word};
 
 /// Read or write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,11 +106,11 @@ fn wrapper_paths(cmd: &SimpleCommand) -> Vec<PathUse> {
             .words
             .get(w)
             .and_then(Word::value)
-            .is_some_and(|v| crate::command::basename(v) == "flock");
+            .is_some_and(|v| super::command::basename(v) == "flock");
         if !is_flock {
             continue;
         }
-        let operands = crate::wrappers::wrapper_operands(&cmd.words, w);
+        let operands = super::wrappers::wrapper_operands(&cmd.words, w);
         if let Some(word) = operands.first().and_then(|&i| cmd.words.get(i)) {
             uses.push(PathUse {
                 word: word.clone(),
@@ -398,6 +398,6 @@ pub fn looks_like_path(v: &str) -> bool {
 fn sub_word(word: &Word, value: &str, offset: usize, part: &str) -> Word {
     let start = (word.span.end.saturating_sub(value.len()) + offset).min(word.span.end);
     let mut sub = Word::literal(part, Span::new(start, word.span.end));
-    crate::word::split_tilde(&mut sub);
+    super::word::split_tilde(&mut sub);
     sub
 }

@@ -7,8 +7,8 @@
 //! embedded ranges. Wrappers that run their arguments through a shell (`watch 'a b'`,
 //! `parallel`, `su -c`, `flock -c`, `env -S`) report those words as a script.
 
-use crate::command::program_key;
-use crate::word::Word;
+use super::command::program_key;
+use super::word::Word;
 use std::ops::Range;
 
 /// What unwrapping found in a command's words.
@@ -255,7 +255,7 @@ pub fn wrapper_operands(words: &[Word], at: usize) -> Vec<usize> {
     let Some(name) = words.get(at).and_then(Word::value) else {
         return Vec::new();
     };
-    match spec_of(crate::command::basename(name)) {
+    match spec_of(super::command::basename(name)) {
         Some(spec) => parse_options(words, at + 1, &spec).operands,
         None => Vec::new(),
     }
@@ -264,7 +264,7 @@ pub fn wrapper_operands(words: &[Word], at: usize) -> Vec<usize> {
 /// A word whose static beginning is `NAME=` (its value may be dynamic).
 fn is_assignment_prefix(word: &Word) -> bool {
     match word.parts.first() {
-        Some(crate::word::Part::Literal(text)) => text
+        Some(super::word::Part::Literal(text)) => text
             .split_once('=')
             .is_some_and(|(name, _)| is_assignment(&format!("{name}="))),
         _ => false,

@@ -12,9 +12,9 @@
 //! The most specific matching pattern wins: the one with the most literal
 //! (non-`*`) characters; on a tie, the one given later.
 
-use crate::command::SimpleCommand;
+use crate::model::command::SimpleCommand;
+use crate::model::word::Word;
 use crate::policy::PermissionRule;
-use crate::word::Word;
 
 /// Stands for a dynamic word in the normalised command; no pattern literal is it.
 pub const DYNAMIC: char = '\u{1}';

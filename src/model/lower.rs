@@ -1,0 +1,334 @@
+//! Lowering: syntax nodes to the model's values — words (with script variables
+//! substituted and braces expanded), assignments, redirects and test operands. Free
+//! functions over one [`Source`]; the traversal that calls them is in `walk.rs`.
+
+use super::command::{Assignment, Heredoc, Redirect};
+use super::problem::Problem;
+use super::scope::Scope;
+use super::word::{Part, Word, build_word, decode_heredoc, split_tilde};
+use crate::parse::SpanMap;
+use crate::verdict::Span;
+use tree_sitter::Node;
+
+/// The text a tree was parsed from and how its positions map to the command.
+#[derive(Clone, Copy)]
+pub(super) struct Source<'a> {
+    /// The parsed text (the command, or a nested script).
+    pub text: &'a str,
+    /// Where its positions are in the original command.
+    pub map: SpanMap,
+}
+
+impl<'a> Source<'a> {
+    /// A node's span in the original command.
+    pub fn span(&self, node: Node) -> Span {
+        self.map.map(node.start_byte(), node.end_byte())
+    }
+
+    /// A node's text (empty if the range is not on character boundaries).
+    pub fn slice(&self, node: Node) -> &'a str {
+        self.text
+            .get(node.start_byte()..node.end_byte())
+            .unwrap_or("")
+    }
+}
+
+/// Node kinds that form (part of) a word.
+pub(super) fn is_word_kind(kind: &str) -> bool {
+    matches!(
+        kind,
+        "word"
+            | "string"
+            | "raw_string"
+            | "ansi_c_string"
+            | "translated_string"
+            | "concatenation"
+            | "simple_expansion"
+            | "expansion"
+            | "command_substitution"
+            | "process_substitution"
+            | "arithmetic_expansion"
+            | "number"
+            | "brace_expression"
+            | "$"
+    )
+}
+
+/// Groups adjacent word nodes (no space between them is one bash word) into words,
+/// substituting known script variables and expanding static braces.
+pub(super) fn words(
+    nodes: &[Node],
+    src: Source,
+    scope: &Scope,
+    problems: &mut Vec<Problem>,
+) -> Vec<Word> {
+    let mut words = Vec::new();
+    let mut start = 0;
+    while start < nodes.len() {
+        let mut end = start + 1;
+        while end < nodes.len() && nodes[end].start_byte() == nodes[end - 1].end_byte() {
+            end += 1;
+        }
+        let group = &nodes[start..end];
+        let span = src
+            .map
+            .map(group[0].start_byte(), group[end - start - 1].end_byte());
+        let word = scope.substitute(build_word(group, src.text, span));
+        if word.has_brace_expansion() {
+            match word.brace_expand() {
+                Some(expanded) => {
+                    // Tilde expansion follows brace expansion: `{~,x}/y` is `~/y x/y`.
+                    words.extend(expanded.iter().map(|w| {
+                        let mut word = Word::literal(w, span);
+                        split_tilde(&mut word);
+                        word
+                    }));
+                }
+                None => {
+                    // Static but too large or deep to expand. Sequences alone
+                    // (`x{1..100000}`) only vary digits or letters, so the word as
+                    // written stands for them all; a list (`{/etc/passwd,x{1..1000}}`)
+                    // could hide any path, so it fails closed.
+                    let lists = word
+                        .parts
+                        .iter()
+                        .any(|p| matches!(p, Part::Literal(t) if t.contains(',')));
+                    if lists && !word.parts.iter().any(Part::is_dynamic) {
+                        problems.push(Problem::BraceTooLarge { span });
+                    }
+                    words.push(word);
+                }
+            }
+        } else {
+            words.push(word);
+        }
+        start = end;
+    }
+    words
+}
+
+/// A `variable_assignment` node.
+pub(super) fn assignment(node: Node, src: Source, scope: &Scope) -> Assignment {
+    let name = node
+        .child_by_field_name("name")
+        .map(|n| src.slice(n))
+        .unwrap_or("")
+        .to_string();
+    let value = node
+        .child_by_field_name("value")
+        .map(|v| scope.substitute(build_word(&[v], src.text, src.span(v))));
+    Assignment {
+        name,
+        value,
+        span: src.span(node),
+    }
+}
+
+/// The parts of a `command` node: its words, its prefix assignments, and redirects
+/// (appended to `redirects`, which may hold redirects hung on an enclosing list).
+pub(super) fn command_parts(
+    node: Node,
+    src: Source,
+    scope: &Scope,
+    redirects: &mut Vec<Redirect>,
+    problems: &mut Vec<Problem>,
+) -> (Vec<Word>, Vec<Assignment>) {
+    let mut assignments = Vec::new();
+    let mut word_nodes = Vec::new();
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        match child.kind() {
+            "variable_assignment" => assignments.push(assignment(child, src, scope)),
+            "command_name" => match child.named_child(0) {
+                Some(inner) => word_nodes.push(inner),
+                None => word_nodes.push(child),
+            },
+            "file_redirect" | "herestring_redirect" | "heredoc_redirect" => {
+                redirects.push(redirect(child, src, scope, problems));
+            }
+            "comment" => {}
+            // Everything else is (part of) an argument, including anonymous
+            // tokens the grammar leaves in argument position (`==`, `-$`).
+            _ => word_nodes.push(child),
+        }
+    }
+    (words(&word_nodes, src, scope, problems), assignments)
+}
+
+/// The words and assignments of a `declaration_command` or `unset_command`
+/// (`export A=1 B`, `local -r x`, `unset y`).
+pub(super) fn declaration_parts(
+    node: Node,
+    src: Source,
+    scope: &Scope,
+) -> (Vec<Word>, Vec<Assignment>) {
+    let mut assignments = Vec::new();
+    let mut words = Vec::new();
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        match child.kind() {
+            "variable_assignment" => assignments.push(assignment(child, src, scope)),
+            "variable_name" => assignments.push(Assignment {
+                name: src.slice(child).to_string(),
+                value: None,
+                span: src.span(child),
+            }),
+            kind if is_word_kind(kind) => {
+                words.push(build_word(&[child], src.text, src.span(child)));
+            }
+            _ if !child.is_named() => words.push(Word::literal(src.slice(child), src.span(child))),
+            _ => {}
+        }
+    }
+    (words, assignments)
+}
+
+/// `[[ ... ]]` / `[ ... ]`: the operands as words. `[[ -f ~/x ]]` comes out of the
+/// grammar as a bitwise-not `~` applied to `/x`; it is rebuilt as the word `~/x`.
+pub(super) fn test_words(node: Node, src: Source) -> Vec<Word> {
+    let mut words = Vec::new();
+    let mut pending = vec![node];
+    while let Some(current) = pending.pop() {
+        let mut cursor = current.walk();
+        let children: Vec<Node> = current.children(&mut cursor).collect();
+        for child in children.into_iter().rev() {
+            let kind = child.kind();
+            if kind == "unary_expression" && child.child(0).is_some_and(|op| op.kind() == "~") {
+                let compact: String = src.slice(child).split_whitespace().collect();
+                let mut word = Word::literal(&compact, src.span(child));
+                split_tilde(&mut word);
+                words.push(word);
+            } else if is_word_kind(kind) && kind != "$"
+                || kind == "extglob_pattern"
+                || kind == "regex"
+            {
+                words.push(build_word(&[child], src.text, src.span(child)));
+            } else if child.is_named() {
+                pending.push(child);
+            }
+        }
+    }
+    words.reverse();
+    words
+}
+
+/// Redirects of a `redirected_statement`, including those the grammar puts inside
+/// a `heredoc_redirect` (`cat <<EOF > file`).
+pub(super) fn redirects_of(
+    node: Node,
+    src: Source,
+    scope: &Scope,
+    problems: &mut Vec<Problem>,
+) -> Vec<Redirect> {
+    let mut redirects = Vec::new();
+    let mut cursor = node.walk();
+    for (i, child) in node.children(&mut cursor).enumerate() {
+        if node.field_name_for_child(i as u32) != Some("redirect") {
+            continue;
+        }
+        redirects.push(redirect(child, src, scope, problems));
+        if child.kind() == "heredoc_redirect" {
+            let mut inner = child.walk();
+            for (k, grandchild) in child.children(&mut inner).enumerate() {
+                if child.field_name_for_child(k as u32) == Some("redirect") {
+                    redirects.push(redirect(grandchild, src, scope, problems));
+                }
+            }
+        }
+    }
+    redirects
+}
+
+/// One `file_redirect`, `herestring_redirect` or `heredoc_redirect`.
+pub(super) fn redirect(
+    node: Node,
+    src: Source,
+    scope: &Scope,
+    problems: &mut Vec<Problem>,
+) -> Redirect {
+    let mut operator = String::new();
+    let mut fd = None;
+    let mut heredoc = None;
+    let mut quoted_delimiter = false;
+    let mut cursor = node.walk();
+    let mut target_nodes = Vec::new();
+    for (i, child) in node.children(&mut cursor).enumerate() {
+        let field = node.field_name_for_child(i as u32);
+        let raw = src.slice(child);
+        match child.kind() {
+            "file_descriptor" => fd = Some(raw.to_string()),
+            "heredoc_start" => quoted_delimiter = raw.contains(['\'', '"', '\\']),
+            "heredoc_body" => {
+                let mut body_cursor = child.walk();
+                let has_expansion = child
+                    .named_children(&mut body_cursor)
+                    .any(|c| c.kind() != "heredoc_content");
+                let static_text = if quoted_delimiter {
+                    Some(raw.to_string())
+                } else if has_expansion {
+                    None
+                } else {
+                    Some(decode_heredoc(raw))
+                };
+                heredoc = Some(Heredoc {
+                    static_text,
+                    span: src.span(child),
+                });
+            }
+            _ if field == Some("destination")
+                || (node.kind() == "herestring_redirect" && child.is_named()) =>
+            {
+                target_nodes.push(child);
+            }
+            _ if !child.is_named() && operator.is_empty() => operator = raw.to_string(),
+            _ => {}
+        }
+    }
+    let target = if target_nodes.is_empty() {
+        None
+    } else {
+        words(&target_nodes, src, scope, problems)
+            .into_iter()
+            .next()
+    };
+    if operator.is_empty() && node.kind() == "herestring_redirect" {
+        operator = "<<<".to_string();
+    }
+    Redirect {
+        operator,
+        fd,
+        target,
+        heredoc,
+        span: src.span(node),
+    }
+}
+
+/// An `env`/`sudo` `NAME=value` word as an assignment.
+pub(super) fn assignment_word(word: &Word) -> Assignment {
+    let (name, value) = match word.static_value() {
+        Some(v) => match v.split_once('=') {
+            Some((n, rest)) => (n.to_string(), Some(Word::literal(rest, word.span))),
+            None => (v, None),
+        },
+        None => {
+            // Dynamic value: drop the static `NAME=` from the first part.
+            let mut parts = word.parts.clone();
+            let mut name = String::new();
+            if let Some(Part::Literal(first)) = parts.first_mut()
+                && let Some((n, rest)) = first.split_once('=')
+            {
+                name = n.to_string();
+                *first = rest.to_string();
+            }
+            if matches!(parts.first(), Some(Part::Literal(t)) if t.is_empty()) {
+                parts.remove(0);
+            }
+            (name, Some(Word::new(parts, word.span, word.has_quotes)))
+        }
+    };
+    Assignment {
+        name,
+        value,
+        span: word.span,
+    }
+}

@@ -1,0 +1,104 @@
+//! The model: everything that turns a command's text into records — one
+//! [`SimpleCommand`] for every place a program starts, with its words as bash builds
+//! them, its redirects and assignments, where it stands and the directory it runs
+//! in — plus the [`Problem`]s met on the way. The model knows no rule and no policy:
+//! rules read its records, the policy judges the paths it resolves.
+//!
+//! `build` is the whole entry: the plain-words fast path when it applies, otherwise
+//! parse → walk.
+
+pub mod command;
+pub(crate) mod fastpath;
+mod lower;
+pub(crate) mod nested;
+pub mod path_roles;
+pub mod paths;
+pub mod problem;
+mod scope;
+mod walk;
+pub mod word;
+pub mod wrappers;
+
+pub use command::SimpleCommand;
+pub use problem::{Problem, ProblemKind};
+
+use crate::parse::{self, Parsed, SpanMap};
+use paths::Resolver;
+use std::path::PathBuf;
+
+/// What the model needs to know about the world.
+#[derive(Clone, Debug)]
+pub struct Env {
+    /// The directory the command starts in.
+    pub cwd: PathBuf,
+    /// Resolves words to paths (home directory, path variables); `cd` uses it.
+    pub resolver: Resolver,
+    /// Deepest nesting of scripts in scripts (`bash -c "eval '...'"`) analysed.
+    pub max_nesting: u32,
+    /// Whether plain-word commands may skip the parse (same records either way).
+    pub fast_path: bool,
+}
+
+/// A command as records, in the order bash reaches them (outer before nested).
+#[derive(Debug, Default)]
+pub struct Model {
+    /// Every place a program starts, and every bare assignment, redirect and test.
+    pub commands: Vec<SimpleCommand>,
+    /// What could not be analysed; each is a reason to fail closed.
+    pub problems: Vec<Problem>,
+}
+
+/// Builds the model of `source`.
+pub fn build(source: &str, env: &Env) -> Model {
+    if env.fast_path
+        && let Some(commands) = fastpath::records(source)
+    {
+        return Model {
+            commands,
+            problems: Vec::new(),
+        };
+    }
+    let mut problems = Vec::new();
+    let map = SpanMap::identity(source.len());
+    let Some(parsed) = parse_into(source, map, false, &mut problems) else {
+        return Model {
+            commands: Vec::new(),
+            problems,
+        };
+    };
+    let walked = walk::walk(&parsed.tree, &parsed.text, source, env);
+    problems.extend(walked.problems);
+    Model {
+        commands: walked.commands,
+        problems,
+    }
+}
+
+/// Parses `text` (the command, or a nested script whose positions `map` places in the
+/// command), noting its parse problem if any. `None` when no tree came out.
+fn parse_into(
+    text: &str,
+    map: SpanMap,
+    nested: bool,
+    problems: &mut Vec<Problem>,
+) -> Option<Parsed> {
+    match parse::parse(text) {
+        Ok(parsed) => {
+            if let Some(p) = parse::problem(&parsed) {
+                problems.push(Problem::Parse {
+                    kind: p.kind,
+                    span: map.map(p.start, p.end),
+                    nested,
+                });
+            }
+            Some(parsed)
+        }
+        Err(_) => {
+            problems.push(Problem::Unparsed {
+                span: map.map(0, text.len()),
+                nested,
+            });
+            None
+        }
+    }
+}

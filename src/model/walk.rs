@@ -1,0 +1,511 @@
+//! The traversal: visits a syntax tree with an explicit stack (any depth is safe) and
+//! produces a [`SimpleCommand`] record for every place a program starts — lists,
+//! pipelines, subshells, brace groups, compound statement bodies, function bodies,
+//! `$(...)`, backticks, `<(...)`, `[[ ]]`, declaration commands, heredocs — and for
+//! the scripts of `bash -c` / `eval` / heredocs fed to shells, which are parsed again
+//! and walked one nesting level deeper (bounded by the nesting limit).
+//!
+//! Scopes are pushed and popped here as bash runs the script (subshells, pipeline
+//! stages, substitutions and background jobs each get a copy); what a scope tracks is
+//! `scope.rs`, and how nodes become values is `lower.rs`.
+
+use super::command::{Context, InlineScript, Origin, Redirect, SimpleCommand};
+use super::lower::{self, Source};
+use super::nested::{self, ScriptText};
+use super::problem::Problem;
+use super::scope::Scope;
+use super::word::Word;
+use super::{Env, wrappers};
+use crate::parse::SpanMap;
+use crate::verdict::Span;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+use tree_sitter::{Node, Tree};
+
+/// What a walk produced.
+#[derive(Debug, Default)]
+pub(super) struct Walked {
+    /// Every simple command, in the order bash would reach them (outer before nested).
+    pub commands: Vec<SimpleCommand>,
+    /// What could not be analysed.
+    pub problems: Vec<Problem>,
+}
+
+/// Walks a parsed command. `source` is the original command text (spans point into it).
+pub(super) fn walk(tree: &Tree, text: &str, source: &str, env: &Env) -> Walked {
+    let mut walker = Walker {
+        source,
+        env,
+        out: Walked::default(),
+        scopes: vec![Scope::default()],
+        handled: HashSet::new(),
+        trailing: HashMap::new(),
+    };
+    let src = Source {
+        text,
+        map: SpanMap::identity(source.len()),
+    };
+    walker.walk_tree(tree, src, 0, Frame::default());
+    walker.out
+}
+
+/// What a node inherits from where it stands.
+#[derive(Clone, Debug, Default)]
+struct Frame {
+    in_substitution: bool,
+    in_pipeline: bool,
+    piped_stdin: bool,
+    background: bool,
+    function: Option<Rc<str>>,
+    /// Inside a command's own words: assignments here belong to the command.
+    in_command: bool,
+}
+
+enum Task<'t> {
+    Visit(Node<'t>, Frame),
+    PushScope,
+    PopScope,
+}
+
+struct Walker<'s> {
+    source: &'s str,
+    env: &'s Env,
+    out: Walked,
+    scopes: Vec<Scope>,
+    /// `command` nodes already recorded through their `redirected_statement`.
+    handled: HashSet<usize>,
+    /// Redirects the grammar hung on a whole list or pipeline (`a && b < f`) that
+    /// bash gives to its last command, by that command's node id.
+    trailing: HashMap<usize, Vec<Redirect>>,
+}
+
+/// The last simple command of a list or pipeline (`c` in `a && b | c`), when the
+/// last element is one.
+fn last_command(node: Node) -> Option<Node> {
+    let mut last = node;
+    while matches!(last.kind(), "list" | "pipeline") {
+        let count = u32::try_from(last.named_child_count()).ok()?;
+        last = last.named_child(count.checked_sub(1)?)?;
+    }
+    (last.kind() == "command").then_some(last)
+}
+
+/// The innermost scope. The stack is never empty: the bottom scope is never popped.
+fn top(scopes: &[Scope]) -> &Scope {
+    &scopes[scopes.len() - 1]
+}
+
+impl<'s> Walker<'s> {
+    fn scope(&self) -> &Scope {
+        top(&self.scopes)
+    }
+
+    fn scope_mut(&mut self) -> &mut Scope {
+        let top = self.scopes.len() - 1;
+        &mut self.scopes[top]
+    }
+
+    fn push_scope(&mut self) {
+        let top = self.scope().clone();
+        self.scopes.push(top);
+    }
+
+    fn pop_scope(&mut self) {
+        if self.scopes.len() > 1 {
+            self.scopes.pop();
+        }
+    }
+
+    fn walk_tree(&mut self, tree: &Tree, src: Source, nesting: u32, base: Frame) {
+        let mut stack: Vec<Task> = vec![Task::Visit(tree.root_node(), base)];
+        while let Some(task) = stack.pop() {
+            match task {
+                Task::PushScope => self.push_scope(),
+                Task::PopScope => self.pop_scope(),
+                Task::Visit(node, frame) => self.visit(node, frame, src, nesting, &mut stack),
+            }
+        }
+    }
+
+    fn visit<'t>(
+        &mut self,
+        node: Node<'t>,
+        frame: Frame,
+        src: Source,
+        nesting: u32,
+        stack: &mut Vec<Task<'t>>,
+    ) {
+        match node.kind() {
+            "comment" => {}
+            "command" => {
+                if !self.handled.contains(&node.id()) {
+                    let redirects = self.trailing.remove(&node.id()).unwrap_or_default();
+                    self.command(node, redirects, &frame, src, nesting);
+                }
+                let inner = Frame {
+                    in_command: true,
+                    ..frame
+                };
+                push_children(node, &inner, stack);
+            }
+            "redirected_statement" => {
+                let redirects =
+                    lower::redirects_of(node, src, top(&self.scopes), &mut self.out.problems);
+                match node.child_by_field_name("body") {
+                    Some(body) if body.kind() == "command" => {
+                        self.handled.insert(body.id());
+                        self.command(body, redirects, &frame, src, nesting);
+                    }
+                    // tree-sitter-bash hangs `a && b < f` and `a | b > f` on the whole
+                    // list; bash gives the redirect to the last command (which may be
+                    // a shell or interpreter reading it as its script).
+                    Some(body) if matches!(body.kind(), "list" | "pipeline") => {
+                        match last_command(body) {
+                            Some(last) => {
+                                self.trailing
+                                    .entry(last.id())
+                                    .or_default()
+                                    .extend(redirects);
+                            }
+                            None => self.bare(node, Vec::new(), redirects, &frame, src, nesting),
+                        }
+                    }
+                    _ => self.bare(node, Vec::new(), redirects, &frame, src, nesting),
+                }
+                push_children(node, &frame, stack);
+            }
+            "pipeline" => {
+                let mut stages: Vec<(Node<'t>, bool)> = Vec::new();
+                let mut seen_pipe = false;
+                let mut cursor = node.walk();
+                for child in node.children(&mut cursor) {
+                    match child.kind() {
+                        "|" | "|&" => seen_pipe = true,
+                        _ if child.is_named() => stages.push((child, seen_pipe)),
+                        _ => {}
+                    }
+                }
+                for (stage, piped) in stages.into_iter().rev() {
+                    stack.push(Task::PopScope);
+                    stack.push(Task::Visit(
+                        stage,
+                        Frame {
+                            in_pipeline: true,
+                            piped_stdin: piped,
+                            ..frame.clone()
+                        },
+                    ));
+                    stack.push(Task::PushScope);
+                }
+            }
+            "subshell" | "command_substitution" | "process_substitution" => {
+                let substitution = node.kind() != "subshell";
+                let inner = Frame {
+                    in_substitution: frame.in_substitution || substitution,
+                    in_pipeline: !substitution && frame.in_pipeline,
+                    piped_stdin: !substitution && frame.piped_stdin,
+                    in_command: false,
+                    ..frame
+                };
+                stack.push(Task::PopScope);
+                push_children(node, &inner, stack);
+                stack.push(Task::PushScope);
+            }
+            "function_definition" => {
+                let name = node
+                    .child_by_field_name("name")
+                    .map(|n| Rc::from(src.slice(n)));
+                let inner = Frame {
+                    function: name.or(frame.function.clone()),
+                    in_command: false,
+                    ..frame
+                };
+                stack.push(Task::PopScope);
+                push_children(node, &inner, stack);
+                stack.push(Task::PushScope);
+            }
+            "variable_assignment" | "variable_assignments" if !frame.in_command => {
+                let mut assignments = Vec::new();
+                if node.kind() == "variable_assignment" {
+                    assignments.push(lower::assignment(node, src, self.scope()));
+                } else {
+                    let mut cursor = node.walk();
+                    for child in node.named_children(&mut cursor) {
+                        if child.kind() == "variable_assignment" {
+                            assignments.push(lower::assignment(child, src, self.scope()));
+                        }
+                    }
+                }
+                self.bare(node, assignments, Vec::new(), &frame, src, nesting);
+                let inner = Frame {
+                    in_command: true,
+                    ..frame
+                };
+                push_children(node, &inner, stack);
+            }
+            "declaration_command" | "unset_command" => {
+                let (words, assignments) = lower::declaration_parts(node, src, self.scope());
+                let mut record = SimpleCommand::new(
+                    Origin::Declaration,
+                    src.span(node),
+                    self.context(&frame, nesting),
+                );
+                record.program = (!words.is_empty()).then_some(0);
+                record.words = words;
+                record.assignments = assignments;
+                self.push_record(record);
+                let inner = Frame {
+                    in_command: true,
+                    ..frame
+                };
+                push_children(node, &inner, stack);
+            }
+            "for_statement" | "c_style_for_statement" => {
+                if let Some(name) = node.child_by_field_name("variable") {
+                    let name = src.slice(name);
+                    self.scope_mut().set_var(name, None);
+                }
+                push_children(node, &frame, stack);
+            }
+            "test_command" => {
+                let mut record =
+                    SimpleCommand::new(Origin::Test, src.span(node), self.context(&frame, nesting));
+                record.words = lower::test_words(node, src);
+                self.push_record(record);
+                let inner = Frame {
+                    in_command: true,
+                    ..frame
+                };
+                push_children(node, &inner, stack);
+            }
+            _ => push_list(node, &frame, stack),
+        }
+    }
+
+    fn context(&self, frame: &Frame, nesting: u32) -> Context {
+        Context {
+            nesting,
+            in_substitution: frame.in_substitution,
+            in_pipeline: frame.in_pipeline,
+            piped_stdin: frame.piped_stdin,
+            background: frame.background,
+            function: frame.function.as_deref().map(str::to_string),
+            cwd: self.scope().cwd.clone(),
+        }
+    }
+
+    /// Adds a record to the walk, after noting the variables it assigns.
+    fn push_record(&mut self, record: SimpleCommand) {
+        self.scope_mut().track_vars(&record);
+        self.out.commands.push(record);
+    }
+
+    fn command(
+        &mut self,
+        node: Node,
+        mut redirects: Vec<Redirect>,
+        frame: &Frame,
+        src: Source,
+        nesting: u32,
+    ) {
+        let (words, assignments) = lower::command_parts(
+            node,
+            src,
+            top(&self.scopes),
+            &mut redirects,
+            &mut self.out.problems,
+        );
+        let span = src.span(node);
+        self.record(
+            words,
+            assignments,
+            redirects,
+            span,
+            Origin::Simple,
+            frame,
+            nesting,
+        );
+    }
+
+    /// Builds the record(s) for one list of words: unwraps wrappers, follows `find
+    /// -exec`, walks nested scripts, and applies `cd`.
+    #[allow(clippy::too_many_arguments)]
+    fn record(
+        &mut self,
+        words: Vec<Word>,
+        mut assignments: Vec<super::command::Assignment>,
+        redirects: Vec<Redirect>,
+        span: Span,
+        origin: Origin,
+        frame: &Frame,
+        nesting: u32,
+    ) {
+        let unwrapped = wrappers::unwrap(&words);
+        for &i in &unwrapped.env_assignments {
+            if let Some(word) = words.get(i) {
+                assignments.push(lower::assignment_word(word));
+            }
+        }
+        let scripts = nested::scripts_of(
+            &words,
+            unwrapped.program,
+            unwrapped.script.clone(),
+            &redirects,
+            frame.piped_stdin,
+            self.source,
+        );
+        let mut record = SimpleCommand::new(origin, span, self.context(frame, nesting));
+        record.program = unwrapped.program;
+        record.wrappers = unwrapped.wrappers.clone();
+        record.assignments = assignments;
+        record.redirects = redirects;
+        record.words = words;
+        let mut parsed_scripts = Vec::new();
+        for script in scripts {
+            match script {
+                ScriptText::Static { text, map } => {
+                    record.script = Some(InlineScript::Parsed {
+                        span: map.map(0, text.len()),
+                    });
+                    parsed_scripts.push((text, map));
+                }
+                ScriptText::Dynamic(span) => record.script = Some(InlineScript::Dynamic { span }),
+                ScriptText::UnknownStdin(span) => {
+                    record.script = Some(InlineScript::UnknownStdin { span });
+                }
+            }
+        }
+        let embedded: Vec<(String, Vec<Word>)> = unwrapped
+            .embedded
+            .iter()
+            .filter_map(|(by, range)| Some((by.clone(), record.words.get(range.clone())?.to_vec())))
+            .collect();
+        let is_eval = record
+            .program_str()
+            .is_some_and(|n| n == "eval" || n == "alias" || n == "trap");
+        let (start, resolver) = (&self.env.cwd, &self.env.resolver);
+        let top = self.scopes.len() - 1;
+        self.scopes[top].apply_cd(&record, start, resolver);
+        self.push_record(record);
+        for (by, words) in embedded {
+            self.record(
+                words,
+                Vec::new(),
+                Vec::new(),
+                span,
+                Origin::Embedded(by),
+                frame,
+                nesting,
+            );
+        }
+        for (text, map) in parsed_scripts {
+            self.nested(&text, map, nesting + 1, frame, !is_eval);
+        }
+    }
+
+    /// Parses and walks a nested script; its own scope unless it runs in this shell
+    /// (`eval`).
+    fn nested(&mut self, text: &str, map: SpanMap, nesting: u32, frame: &Frame, own_scope: bool) {
+        let span = map.map(0, text.len());
+        if nesting > self.env.max_nesting {
+            self.out.problems.push(Problem::NestingLimit {
+                span,
+                limit: self.env.max_nesting,
+            });
+            return;
+        }
+        let Some(parsed) = super::parse_into(text, map, true, &mut self.out.problems) else {
+            return;
+        };
+        if own_scope {
+            self.push_scope();
+        }
+        let inner = Frame {
+            in_command: false,
+            ..frame.clone()
+        };
+        let src = Source {
+            text: &parsed.text,
+            map,
+        };
+        self.walk_tree(&parsed.tree, src, nesting, inner);
+        if own_scope {
+            self.pop_scope();
+        }
+    }
+
+    fn bare(
+        &mut self,
+        node: Node,
+        assignments: Vec<super::command::Assignment>,
+        redirects: Vec<Redirect>,
+        frame: &Frame,
+        src: Source,
+        nesting: u32,
+    ) {
+        let mut record =
+            SimpleCommand::new(Origin::Bare, src.span(node), self.context(frame, nesting));
+        record.assignments = assignments;
+        record.redirects = redirects;
+        self.push_record(record);
+    }
+}
+
+/// Pushes a node's children (those that can hold commands) to visit in order.
+fn push_children<'t>(node: Node<'t>, frame: &Frame, stack: &mut Vec<Task<'t>>) {
+    let start = stack.len();
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        // Leaves hold no commands (ERROR and MISSING nodes are found separately).
+        if child.is_named() && child.child_count() > 0 {
+            stack.push(Task::Visit(child, frame.clone()));
+        }
+    }
+    stack[start..].reverse();
+}
+
+/// Lists, bodies and everything else: children in order; a child followed by `&`
+/// runs in the background, in its own scope.
+fn push_list<'t>(node: Node<'t>, frame: &Frame, stack: &mut Vec<Task<'t>>) {
+    let start = stack.len();
+    let mut background = false;
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        if child.kind() == "&" {
+            background = true;
+        } else if child.is_named() && child.child_count() > 0 {
+            stack.push(Task::Visit(child, frame.clone()));
+        }
+    }
+    if !background {
+        stack[start..].reverse();
+        return;
+    }
+    stack.truncate(start);
+    let mut children: Vec<(Node<'t>, bool)> = Vec::new();
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        if child.kind() == "&" {
+            if let Some(last) = children.last_mut() {
+                last.1 = true;
+            }
+        } else if child.is_named() {
+            children.push((child, false));
+        }
+    }
+    for (child, background) in children.into_iter().rev() {
+        if background {
+            stack.push(Task::PopScope);
+            stack.push(Task::Visit(
+                child,
+                Frame {
+                    background: true,
+                    ..frame.clone()
+                },
+            ));
+            stack.push(Task::PushScope);
+        } else if child.child_count() > 0 {
+            stack.push(Task::Visit(child, frame.clone()));
+        }
+    }
+}

@@ -1,0 +1,319 @@
+//! Building a [`Word`] from syntax nodes: quote removal, escape decoding and tilde
+//! splitting as bash does them, with every run-time expansion kept as a dynamic part.
+
+use super::decode::{decode_ansi_c, decode_double_quoted};
+use super::{Part, Word};
+use crate::verdict::Span;
+use tree_sitter::Node;
+
+/// Builds a [`Word`] from one or more adjacent syntax nodes (tree-sitter sometimes
+/// splits one bash word into siblings, e.g. `$"x"`). `text` is the parsed text and
+/// `span` the word's span in the original command.
+pub fn build_word(nodes: &[Node], text: &str, span: Span) -> Word {
+    let mut builder = WordBuilder {
+        parts: Vec::new(),
+        has_quotes: false,
+        ansi_next: false,
+    };
+    for node in nodes {
+        builder.node(*node, text, false);
+    }
+    let mut parts = builder.parts;
+    split_leading_tilde(&mut parts);
+    split_assignment_tilde(&mut parts);
+    Word::new(parts, span, builder.has_quotes)
+}
+
+struct WordBuilder {
+    parts: Vec<Part>,
+    has_quotes: bool,
+    /// The next raw string follows a lone `$`: decode it as `$'...'`.
+    ansi_next: bool,
+}
+
+impl WordBuilder {
+    fn push_literal(&mut self, text: &str) {
+        if let Some(Part::Literal(last)) = self.parts.last_mut() {
+            last.push_str(text);
+        } else if !text.is_empty() {
+            self.parts.push(Part::Literal(text.to_string()));
+        }
+    }
+
+    fn push_quoted(&mut self, text: &str) {
+        if let Some(Part::Quoted(last)) = self.parts.last_mut() {
+            last.push_str(text);
+        } else {
+            self.parts.push(Part::Quoted(text.to_string()));
+        }
+    }
+
+    /// Adds the parts of one node. Recursion depth is bounded by the grammar (a
+    /// concatenation holds strings, which hold expansions we do not enter).
+    fn node(&mut self, node: Node, text: &str, in_double_quotes: bool) {
+        let raw = text.get(node.start_byte()..node.end_byte()).unwrap_or("");
+        match node.kind() {
+            "word" | "number" if !in_double_quotes => self.unquoted_word(raw),
+            "concatenation" => {
+                let mut cursor = node.walk();
+                for child in node.children(&mut cursor) {
+                    self.node(child, text, in_double_quotes);
+                }
+            }
+            "string" => {
+                self.has_quotes = true;
+                if raw == "\"\"" {
+                    self.push_quoted("");
+                }
+                // Text between child nodes is string content too (the grammar leaves
+                // some white space, e.g. after a lone `$`, outside any child).
+                let inner_end = node.end_byte().saturating_sub(1);
+                let mut pos = node.start_byte() + 1;
+                let mut cursor = node.walk();
+                for child in node.children(&mut cursor) {
+                    if child.kind() == "\"" {
+                        continue;
+                    }
+                    if child.start_byte() > pos {
+                        let gap = text.get(pos..child.start_byte()).unwrap_or("");
+                        self.push_quoted(&decode_double_quoted(gap));
+                    }
+                    match child.kind() {
+                        "string_content" => {
+                            let content = text.get(child.start_byte()..child.end_byte());
+                            self.push_quoted(&decode_double_quoted(content.unwrap_or("")));
+                        }
+                        // The `$` token can carry the text before it.
+                        "$" => self.push_quoted(
+                            text.get(child.start_byte()..child.end_byte())
+                                .unwrap_or("$"),
+                        ),
+                        _ => self.node(child, text, true),
+                    }
+                    pos = pos.max(child.end_byte());
+                }
+                if inner_end > pos {
+                    let gap = text.get(pos..inner_end).unwrap_or("");
+                    self.push_quoted(&decode_double_quoted(gap));
+                }
+            }
+            "raw_string" => {
+                self.has_quotes = true;
+                let inner = raw
+                    .strip_prefix('\'')
+                    .and_then(|r| r.strip_suffix('\''))
+                    .unwrap_or("");
+                if std::mem::take(&mut self.ansi_next) {
+                    // `$` glued to `'...'`: an ANSI-C string the grammar split.
+                    self.push_quoted(&decode_ansi_c(inner));
+                } else {
+                    self.push_quoted(inner);
+                }
+            }
+            "ansi_c_string" => {
+                self.has_quotes = true;
+                let inner = raw
+                    .strip_prefix("$'")
+                    .and_then(|r| r.strip_suffix('\''))
+                    .unwrap_or("");
+                self.push_quoted(&decode_ansi_c(inner));
+            }
+            "translated_string" => {
+                let mut cursor = node.walk();
+                for child in node.children(&mut cursor) {
+                    if child.kind() == "string" {
+                        self.node(child, text, in_double_quotes);
+                    }
+                }
+            }
+            // `$"x"` comes out as a lone `$` token followed by a string: the `$` adds
+            // nothing to the value when a string follows; elsewhere it is a literal `$`.
+            "$" => {
+                // The grammar's `$` token can carry text before it (`-$""` is one
+                // `-$` token then a string): that text is literal.
+                let prefix = raw.strip_suffix('$').unwrap_or("");
+                if prefix.bytes().rev().take_while(|&b| b == b'\\').count() % 2 == 1 {
+                    // `\$`: an escaped dollar is a literal `$`, whatever follows.
+                    self.unquoted_word(raw);
+                    return;
+                }
+                self.unquoted_word(prefix);
+                // The glued node, or the first piece of a glued concatenation.
+                let next = node
+                    .next_sibling()
+                    .filter(|n| n.start_byte() == node.end_byte())
+                    .map(|n| match n.kind() {
+                        "concatenation" => n.child(0).map(|c| c.kind()).unwrap_or(""),
+                        kind => kind,
+                    });
+                match next {
+                    Some("string") => {}
+                    Some("raw_string") => self.ansi_next = true,
+                    _ => self.push_literal("$"),
+                }
+            }
+            "simple_expansion" => {
+                let name = node
+                    .named_child(0)
+                    .and_then(|n| text.get(n.start_byte()..n.end_byte()))
+                    .unwrap_or("");
+                self.parts.push(Part::Variable {
+                    name: name.to_string(),
+                    quoted: in_double_quotes,
+                });
+            }
+            "expansion" => self.expansion(node, text, in_double_quotes),
+            "command_substitution" => self.parts.push(Part::CommandSubstitution {
+                quoted: in_double_quotes,
+            }),
+            "arithmetic_expansion" => self.parts.push(Part::Arithmetic {
+                quoted: in_double_quotes,
+            }),
+            "process_substitution" => self.parts.push(Part::ProcessSubstitution),
+            "brace_expression" if !in_double_quotes => self.push_literal(raw),
+            "word" | "number" => self.push_quoted(raw),
+            // An operator token in argument position is plain text to bash.
+            _ if !node.is_named() && !in_double_quotes => self.unquoted_word(raw),
+            other => self.parts.push(Part::Unknown(other.to_string())),
+        }
+    }
+
+    /// `${NAME}` is a plain variable; everything else is an opaque expansion.
+    fn expansion(&mut self, node: Node, text: &str, quoted: bool) {
+        let mut name = None;
+        let mut plain = true;
+        let mut alternative: Option<WordBuilder> = None;
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            if let Some(alt) = alternative.as_mut() {
+                if child.kind() != "}" {
+                    alt.node(child, text, quoted);
+                }
+                continue;
+            }
+            match child.kind() {
+                "${" | "}" => {}
+                "variable_name" | "special_variable_name" if name.is_none() => {
+                    name = text
+                        .get(child.start_byte()..child.end_byte())
+                        .map(str::to_string);
+                }
+                ":-" | "-" | ":=" | "=" | ":+" | "+" if name.is_some() && plain => {
+                    plain = false;
+                    alternative = Some(WordBuilder {
+                        parts: Vec::new(),
+                        has_quotes: false,
+                        ansi_next: false,
+                    });
+                }
+                _ => plain = false,
+            }
+        }
+        let alternative = alternative.map(|alt| {
+            let mut parts = alt.parts;
+            split_leading_tilde(&mut parts);
+            parts
+        });
+        match (plain, name) {
+            (true, Some(name)) => self.parts.push(Part::Variable { name, quoted }),
+            (_, name) => self.parts.push(Part::Expansion {
+                name,
+                quoted,
+                alternative,
+            }),
+        }
+    }
+
+    /// Unquoted word text: a backslash quotes the next character (and disappears with
+    /// a following newline); everything else is literal.
+    fn unquoted_word(&mut self, raw: &str) {
+        let mut literal = String::new();
+        let mut chars = raw.chars();
+        while let Some(c) = chars.next() {
+            if c == '\\' {
+                match chars.next() {
+                    Some('\n') | None => {}
+                    Some(escaped) => {
+                        self.push_literal(&literal);
+                        literal.clear();
+                        let mut buf = [0u8; 4];
+                        self.push_quoted(escaped.encode_utf8(&mut buf));
+                    }
+                }
+            } else {
+                literal.push(c);
+            }
+        }
+        self.push_literal(&literal);
+    }
+}
+
+/// Re-applies tilde splitting to a word built from raw text (see [`build_word`]).
+pub fn split_tilde(word: &mut Word) {
+    split_leading_tilde(&mut word.parts);
+    word.value = word.compute_static_value();
+}
+
+/// Bash also expands a tilde right after the first `=` of an argument that looks
+/// like an assignment (`PREFIX=~/x`), and after each `:` in it (`P=a:~/b`). Splits
+/// such a tilde into its own part so path rules see the home directory. Only the
+/// first literal part is examined.
+fn split_assignment_tilde(parts: &mut Vec<Part>) {
+    let Some(Part::Literal(first)) = parts.first() else {
+        return;
+    };
+    let Some(eq) = first.find('=') else { return };
+    let name = first[..eq].strip_suffix('+').unwrap_or(&first[..eq]);
+    let is_name = !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !is_name {
+        return;
+    }
+    let value_start = eq + 1;
+    let at = first[value_start..]
+        .match_indices('~')
+        .map(|(i, _)| value_start + i)
+        .find(|&i| i == value_start || first.as_bytes().get(i - 1) == Some(&b':'));
+    let Some(at) = at else { return };
+    let text = first.clone();
+    let end = text[at..]
+        .find(['/', ':'])
+        .map(|i| at + i)
+        .unwrap_or(text.len());
+    if end == text.len() && parts.len() > 1 {
+        return;
+    }
+    let mut replacement = vec![
+        Part::Literal(text[..at].to_string()),
+        Part::Tilde(text[at + 1..end].to_string()),
+    ];
+    if end < text.len() {
+        replacement.push(Part::Literal(text[end..].to_string()));
+    }
+    parts.splice(0..1, replacement);
+}
+
+/// Splits a leading `~prefix` off the first literal part, as bash's tilde expansion
+/// does: only when the whole prefix up to the first `/` (or the word's end) is
+/// unquoted.
+fn split_leading_tilde(parts: &mut Vec<Part>) {
+    let Some(Part::Literal(first)) = parts.first() else {
+        return;
+    };
+    let Some(rest) = first.strip_prefix('~') else {
+        return;
+    };
+    let (user, tail) = match rest.find('/') {
+        Some(slash) => (&rest[..slash], &rest[slash..]),
+        None if parts.len() == 1 => (rest, ""),
+        None => return,
+    };
+    let user = user.to_string();
+    let tail = tail.to_string();
+    parts.remove(0);
+    if !tail.is_empty() {
+        parts.insert(0, Part::Literal(tail));
+    }
+    parts.insert(0, Part::Tilde(user));
+}

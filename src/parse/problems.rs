@@ -1,0 +1,188 @@
+//! What the parser could not understand, as data: an ERROR or MISSING node, text the
+//! grammar reads differently from bash, or a misparse that could not be repaired.
+//! Turning a problem into a finding is the input rule's job, not the parser's.
+
+use super::{Parsed, skip_subtree};
+use tree_sitter::Tree;
+
+/// The kind of a [`ParseProblem`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProblemKind {
+    /// An ERROR node: text the grammar could not parse.
+    Error,
+    /// A MISSING node: the command is incomplete.
+    Missing,
+    /// Text the grammar read differently from bash (see [`dropped_escape`]).
+    Misread,
+    /// The silent-misparse repair could not settle the tree.
+    Unrepaired,
+}
+
+/// A problem in a parsed text: what, and where (byte offsets into the parsed text).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParseProblem {
+    /// What kind of problem.
+    pub kind: ProblemKind,
+    /// Start byte in the parsed text.
+    pub start: usize,
+    /// End byte in the parsed text (at least `start + 1`, at most the text's length).
+    pub end: usize,
+}
+
+/// The first problem of a parsed text, if any: an ERROR or MISSING node first, then
+/// misread text, then an unrepaired misparse.
+pub fn problem(parsed: &Parsed) -> Option<ParseProblem> {
+    let len = parsed.text.len();
+    if let Some((start, end, missing)) = first_error(&parsed.tree) {
+        let kind = if missing {
+            ProblemKind::Missing
+        } else {
+            ProblemKind::Error
+        };
+        return Some(ParseProblem {
+            kind,
+            start,
+            end: end.max(start + 1).min(len),
+        });
+    }
+    if let Some(at) = dropped_escape(&parsed.tree, &parsed.text) {
+        return Some(ParseProblem {
+            kind: ProblemKind::Misread,
+            start: at,
+            end: at + 1,
+        });
+    }
+    if parsed.unrepaired {
+        return Some(ParseProblem {
+            kind: ProblemKind::Unrepaired,
+            start: 0,
+            end: len,
+        });
+    }
+    None
+}
+
+/// The first ERROR or MISSING node in the tree, if any, as a byte range. Iterative.
+fn first_error(tree: &Tree) -> Option<(usize, usize, bool)> {
+    if !tree.root_node().has_error() {
+        return None;
+    }
+    let mut cursor = tree.walk();
+    loop {
+        let node = cursor.node();
+        if node.is_error() || node.is_missing() {
+            return Some((node.start_byte(), node.end_byte(), node.is_missing()));
+        }
+        if node.has_error() && cursor.goto_first_child() {
+            continue;
+        }
+        if !skip_subtree(&mut cursor) {
+            return None;
+        }
+    }
+}
+
+/// Node kinds whose whole range is text the grammar owns (their inner gaps are not
+/// dropped characters).
+const OPAQUE: &[&str] = &[
+    "string",
+    "raw_string",
+    "ansi_c_string",
+    "heredoc_body",
+    "heredoc_content",
+    "comment",
+    "translated_string",
+];
+
+/// Finds text the grammar read differently from bash, with no ERROR node to show it,
+/// and returns its byte offset; the caller must fail closed. Three shapes:
+///
+/// * text no token covers: the grammar skips an escaped space or tab at the start
+///   of a word (`x \ a` parses as `x a`; bash sees `x` and ` a`) and can drop a lone
+///   `-` before `$"..."`;
+/// * a `word` token with an unescaped blank in it (`{ }` is one word to the grammar,
+///   two to bash);
+/// * a `$'...'` token that does not end where bash ends it: the grammar reads `\\'`
+///   as an escaped quote, so `echo $'\\' ; rm -rf ~ ; echo '\'` would hide `rm -rf ~`
+///   inside one string.
+///
+/// The tree is only walked when the text holds one of the triggers (`\ `, `\<tab>`,
+/// `$"`, `{ `, or `$'` with a backslash), so ordinary commands pay nothing.
+fn dropped_escape(tree: &Tree, text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let pairs = |a: u8, b: &[u8]| bytes.windows(2).any(|w| w[0] == a && b.contains(&w[1]));
+    let suspicious = pairs(b'\\', b" \t")
+        || pairs(b'$', b"\"")
+        || pairs(b'{', b" \t")
+        || (pairs(b'$', b"'") && bytes.contains(&b'\\'));
+    if !suspicious {
+        return None;
+    }
+    let mut covered_to = 0usize;
+    let mut cursor = tree.walk();
+    loop {
+        let node = cursor.node();
+        let opaque = OPAQUE.contains(&node.kind());
+        if (opaque || node.child_count() == 0) && node.end_byte() > node.start_byte() {
+            let (start, end) = (node.start_byte(), node.end_byte());
+            if let Some(at) = escape_in_gap(bytes, covered_to, start) {
+                return Some(at);
+            }
+            let misread = match node.kind() {
+                "word" => has_unescaped_blank(bytes.get(start..end).unwrap_or_default()),
+                "ansi_c_string" => ansi_c_end(bytes, start) != Some(end),
+                _ => false,
+            };
+            if misread {
+                return Some(start);
+            }
+            covered_to = covered_to.max(end);
+        }
+        if !opaque && cursor.goto_first_child() {
+            continue;
+        }
+        if !skip_subtree(&mut cursor) {
+            return escape_in_gap(bytes, covered_to, bytes.len());
+        }
+    }
+}
+
+/// An unescaped space or tab inside a word token.
+fn has_unescaped_blank(word: &[u8]) -> bool {
+    let mut escaped = false;
+    for &b in word {
+        if !escaped && (b == b' ' || b == b'\t') {
+            return true;
+        }
+        escaped = !escaped && b == b'\\';
+    }
+    false
+}
+
+/// Where bash ends a `$'...'` starting at `start`: a backslash takes the next byte,
+/// the first other `'` closes it.
+fn ansi_c_end(text: &[u8], start: usize) -> Option<usize> {
+    let mut i = start.checked_add(2)?;
+    loop {
+        match text.get(i)? {
+            b'\\' => i += 2,
+            b'\'' => return Some(i + 1),
+            _ => i += 1,
+        }
+    }
+}
+
+/// A character in `bytes[from..to]` that is neither white space nor a line
+/// continuation: text no token covers.
+fn escape_in_gap(bytes: &[u8], from: usize, to: usize) -> Option<usize> {
+    let gap = bytes.get(from..to)?;
+    let mut i = 0;
+    while i < gap.len() {
+        match gap[i] {
+            b'\\' if gap.get(i + 1) == Some(&b'\n') => i += 2,
+            b' ' | b'\t' | b'\n' | b'\r' => i += 1,
+            _ => return Some(from + i),
+        }
+    }
+    None
+}

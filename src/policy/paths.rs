@@ -1,0 +1,183 @@
+//! Where a resolved path lies: inside the project root, in an allowed or read-only
+//! folder, on the safe list, sensitive, or outside. Resolution itself is the model's
+//! ([`crate::model::paths::Resolver`]); this file compiles the policy's lists once.
+
+use super::Policy;
+use super::defaults::{ENV_TEMPLATES, SAFE_PATHS, SENSITIVE_IN_HOME};
+use crate::model::command::Cwd;
+use crate::model::paths::{self as resolve, Resolved, Resolver, canonical_or_lexical};
+use crate::model::word::Word;
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use std::path::{Path, PathBuf};
+
+/// Where a path lies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// Inside the project root.
+    Inside,
+    /// In an allowed (read-write) folder.
+    Allowed,
+    /// In a read-only folder.
+    ReadOnly,
+    /// On the safe list (`/dev/null`...).
+    Safe,
+    /// Anywhere else.
+    Outside,
+}
+
+/// The compiled path policy.
+#[derive(Clone, Debug)]
+pub struct PathJudge {
+    root: PathBuf,
+    resolver: Resolver,
+    allowed: Vec<PathBuf>,
+    read_only: Vec<PathBuf>,
+    config_dir: Option<PathBuf>,
+    sensitive_prefixes: Vec<PathBuf>,
+    sensitive_globs: GlobSet,
+    write_protected: Vec<PathBuf>,
+}
+
+impl PathJudge {
+    /// Compiles the path policy. Invalid user globs are skipped here (config loading
+    /// reports them).
+    pub fn new(policy: &Policy) -> PathJudge {
+        let home = policy.home.clone();
+        let expand = |p: &str| -> PathBuf {
+            match (p.strip_prefix('~'), &home) {
+                (Some(rest), Some(h)) if rest.is_empty() || rest.starts_with('/') => {
+                    h.join(rest.trim_start_matches('/'))
+                }
+                _ => PathBuf::from(p),
+            }
+        };
+        let mut sensitive_prefixes: Vec<PathBuf> = match &home {
+            Some(h) => SENSITIVE_IN_HOME.iter().map(|s| h.join(s)).collect(),
+            None => Vec::new(),
+        };
+        let mut globs = GlobSetBuilder::new();
+        for pattern in &policy.sensitive_paths {
+            let expanded = expand(pattern);
+            let text = expanded.to_string_lossy();
+            if text.contains(['*', '?', '[', '{']) {
+                if let Ok(glob) = Glob::new(&text) {
+                    globs.add(glob);
+                }
+            } else {
+                sensitive_prefixes.push(canonical_or_lexical(&expanded));
+            }
+        }
+        let config_dir = dirs::config_dir().map(|d| d.join("bashgate"));
+        let mut write_protected = vec![policy.root.join("bashgate.toml")];
+        if let Some(dir) = &config_dir {
+            write_protected.push(dir.clone());
+        }
+        let canon = |paths: &[PathBuf]| paths.iter().map(|p| canonical_or_lexical(p)).collect();
+        PathJudge {
+            root: policy.root.clone(),
+            resolver: policy.resolver(),
+            allowed: canon(&policy.allowed_paths),
+            read_only: canon(&policy.read_only_paths),
+            config_dir,
+            sensitive_prefixes,
+            sensitive_globs: globs.build().unwrap_or_else(|_| GlobSet::empty()),
+            write_protected,
+        }
+    }
+
+    /// The project root.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The directory a command runs in, `None` when unknown.
+    pub fn cwd_of(&self, cwd: &Cwd, start: &Path) -> Option<PathBuf> {
+        match cwd {
+            Cwd::Start => Some(start.to_path_buf()),
+            Cwd::Known(p) => Some(p.clone()),
+            Cwd::Unknown => None,
+        }
+    }
+
+    /// The resolver every path check uses (the walker's `cd` uses the same one).
+    pub fn resolver(&self) -> &Resolver {
+        &self.resolver
+    }
+
+    /// Resolves a word against `cwd` (`None`: unknown).
+    pub fn resolve(&self, word: &Word, cwd: Option<&Path>) -> Resolved {
+        self.resolver.resolve(word, cwd)
+    }
+
+    /// The other values a word can take (see [`Resolver::alternatives`]).
+    pub fn alternatives(&self, word: &Word, cwd: Option<&Path>) -> Vec<Word> {
+        self.resolver.alternatives(word, cwd)
+    }
+
+    /// Where a (normalised) path lies.
+    pub fn place(&self, path: &Path) -> Place {
+        if path.starts_with(&self.root) {
+            return Place::Inside;
+        }
+        if SAFE_PATHS.iter().any(|s| path == Path::new(s)) {
+            return Place::Safe;
+        }
+        if self.allowed.iter().any(|a| path.starts_with(a)) {
+            return Place::Allowed;
+        }
+        if self.read_only.iter().any(|a| path.starts_with(a)) {
+            return Place::ReadOnly;
+        }
+        if self
+            .config_dir
+            .as_ref()
+            .is_some_and(|d| path.starts_with(d))
+        {
+            return Place::ReadOnly;
+        }
+        Place::Outside
+    }
+
+    /// True when the path is on the sensitive list (`~/.ssh`, `.env`...).
+    pub fn is_sensitive(&self, path: &Path) -> bool {
+        if self.sensitive_prefixes.iter().any(|p| path.starts_with(p)) {
+            return true;
+        }
+        let env_file = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|name| {
+                (name == ".env" || name.starts_with(".env.")) && !ENV_TEMPLATES.contains(&name)
+            });
+        env_file || (!self.sensitive_globs.is_empty() && self.sensitive_globs.is_match(path))
+    }
+
+    /// True for the gate's own policy files: writing them would loosen the gate.
+    pub fn is_write_protected(&self, path: &Path) -> bool {
+        self.write_protected.iter().any(|p| path.starts_with(p))
+    }
+
+    /// Follows symlinks in the longest existing prefix of `path` (inside the root or
+    /// an allowed folder); `None` when no component below that folder is a symlink.
+    pub fn real_path(&self, path: &Path) -> Option<PathBuf> {
+        let base = self.base_of(path)?;
+        resolve::real_path(path, base)
+    }
+
+    /// Where the symlinks a glob word can match lead, when outside the root or the
+    /// allowed folder it lies in (see [`resolve::glob_link_targets`]).
+    pub fn glob_link_targets(&self, word: &Word, cwd: Option<&Path>) -> Vec<PathBuf> {
+        let bases: Vec<&Path> = std::iter::once(self.root.as_path())
+            .chain(self.allowed.iter().map(PathBuf::as_path))
+            .collect();
+        resolve::glob_link_targets(word, cwd, &bases)
+    }
+
+    /// The root or allowed folder `path` lies in (the longest).
+    fn base_of(&self, path: &Path) -> Option<&PathBuf> {
+        std::iter::once(&self.root)
+            .chain(self.allowed.iter())
+            .filter(|b| path.starts_with(b))
+            .max_by_key(|b| b.as_os_str().len())
+    }
+}
