@@ -191,8 +191,7 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
             role: Role::Program,
         });
     }
-    let program = cmd.program_str().unwrap_or("");
-    let program = program.rsplit('/').next().unwrap_or(program);
+    let program = cmd.base_name().unwrap_or("");
     if TEXT_COMMANDS.contains(&program) || cmd.origin == Origin::Declaration {
         return uses;
     }

@@ -27,8 +27,8 @@ declare_rule! {
     /// behind wrappers and quotes; the gate finds every place a program starts.
     ///
     /// ## Example
-    /// `env LC_ALL=C "fd"isk /dev/sda` → deny. `grep fdisk notes.md` is fine: `fdisk`
-    /// is an argument there, not a program.
+    /// - `env LC_ALL=C "fd"isk /dev/sda` → deny
+    /// - `grep fdisk notes.md` → allow: `fdisk` is an argument there, not a program
     pub static DENYLISTED_EXECUTABLE = {
         code: "BG201",
         name: "denylisted-executable",

@@ -1,7 +1,7 @@
 //! BG208: commands that destroy data or the system's availability.
 
 use crate::declare_rule;
-use crate::model::command::{SimpleCommand, basename};
+use crate::model::command::SimpleCommand;
 use crate::model::word::Word;
 use crate::rules::Checker;
 use crate::verdict::Decision;
@@ -29,7 +29,9 @@ declare_rule! {
     /// agent. The popular blocklist hooks miss even `mkfs.ext4 /dev/sda`.
     ///
     /// ## Example
-    /// `mkfs.ext4 /dev/sda` → deny; `kill -9 -1` → deny; `kill -9 1234` is fine.
+    /// - `mkfs.ext4 /dev/sda` → deny
+    /// - `kill -9 -1` → deny
+    /// - `kill -9 1234` → allow
     pub static DESTRUCTIVE = {
         code: "BG208",
         name: "destructive",
@@ -60,10 +62,10 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             "defines `command_not_found_handle`, which runs for every mistyped command".into(),
         );
     }
-    let (Some(name), Some(word)) = (cmd.name_str(), cmd.name()) else {
+    let (Some(name), Some(base), Some(word)) = (cmd.name_str(), cmd.base_name(), cmd.name()) else {
         return;
     };
-    let base = basename(name).to_ascii_lowercase();
+    let base = base.to_ascii_lowercase();
     let args = cmd.args();
     let values: Vec<&str> = args.iter().map(|w| w.value().unwrap_or("\u{1}")).collect();
     let first = values.first().copied();

@@ -16,7 +16,8 @@ declare_rule! {
     /// time can be anything, so no rule can vouch for it.
     ///
     /// ## Example
-    /// `$(echo rm) -rf x` → ask. `echo $(date)` is fine: the program is `echo`.
+    /// - `$(echo rm) -rf x` → ask
+    /// - `echo $(date)` → allow: the program is `echo`
     pub static DYNAMIC_COMMAND_NAME = {
         code: "BG203",
         name: "dynamic-command-name",

@@ -29,8 +29,9 @@ declare_rule! {
     /// outside the project.
     ///
     /// ## Example
-    /// `LD_PRELOAD=/tmp/x.so ls` → deny; `GIT_PAGER=cat git log` and
-    /// `PYTHONPATH=src python -m app` are fine.
+    /// - `LD_PRELOAD=/tmp/x.so ls` → deny
+    /// - `GIT_PAGER=cat git log` → allow
+    /// - `PYTHONPATH=src python -m app` → allow
     pub static LOADER_ENV = {
         code: "BG301",
         name: "loader-or-startup-env",
@@ -54,8 +55,10 @@ declare_rule! {
     /// prints may be logged or sent on.
     ///
     /// ## Example
-    /// `echo $GITHUB_TOKEN` → ask; `env | grep PATH` → ask; `env FOO=1 make` and
-    /// `echo $PATH` are fine.
+    /// - `echo $GITHUB_TOKEN` → ask
+    /// - `env | grep PATH` → ask
+    /// - `env FOO=1 make` → allow
+    /// - `echo $PATH` → allow
     pub static SECRET_ENV_READ = {
         code: "BG302",
         name: "secret-env-read",
@@ -330,7 +333,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         }
         return;
     };
-    let base = program.rsplit('/').next().unwrap_or(program);
+    let base = cmd.base_name().unwrap_or(program);
     let values: Vec<&str> = cmd.args().iter().filter_map(Word::value).collect();
     let reason = match base {
         "printenv" => Some("`printenv` prints the environment"),

@@ -21,8 +21,9 @@ declare_rule! {
     /// `python3 -c 'import os; os.system("rm -rf ~")'` is `rm -rf ~`.
     ///
     /// ## Example
-    /// `python3 -c 'print(1)'` → ask; `python3 -m pytest` and `awk '{print $1}' f`
-    /// are fine.
+    /// - `python3 -c 'print(1)'` → ask
+    /// - `python3 -m pytest` → allow
+    /// - `awk '{print $1}' f` → allow
     pub static INLINE_SCRIPT = {
         code: "BG205",
         name: "inline-script",
@@ -54,8 +55,7 @@ fn code_option(program: &str, option: &str) -> bool {
 
 /// The inline code a command runs, if any: the code text (when static) and its word.
 pub fn inline_code(cmd: &SimpleCommand) -> Option<(Option<String>, Option<&Word>)> {
-    let program = cmd.program_str()?;
-    let program = program.rsplit('/').next().unwrap_or(program);
+    let program = cmd.base_name()?;
     let args = cmd.args();
     for (i, word) in args.iter().enumerate() {
         let Some(v) = word.value() else { continue };
@@ -196,10 +196,9 @@ pub fn names_outside_path(code: &str) -> bool {
 
 /// Asks for inline interpreter code.
 pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
-    let (Some(program), Some(name)) = (cmd.program_str(), cmd.name()) else {
+    let (Some(program), Some(name)) = (cmd.base_name(), cmd.name()) else {
         return;
     };
-    let program = program.rsplit('/').next().unwrap_or(program);
     if matches!(program, "awk" | "gawk" | "mawk" | "nawk") {
         let script = cmd
             .args()

@@ -19,7 +19,8 @@ declare_rule! {
     /// only safe answer is to ask.
     ///
     /// ## Example
-    /// `echo "unterminated` → ask.
+    /// - `echo "unterminated` → ask
+    /// - `echo "terminated"` → allow
     pub static PARSE_ERROR = {
         code: "BG001",
         name: "parse-error",
@@ -40,7 +41,8 @@ declare_rule! {
     /// analyse would be a bypass (pad the command, or wrap it in ten `bash -c`).
     ///
     /// ## Example
-    /// A 100 KB command → ask.
+    /// - `cat {/etc/passwd,x{1..1000}}` → ask: a brace list too large to expand could hide any path
+    /// - `touch x{1..3}` → allow
     pub static INPUT_LIMIT = {
         code: "BG002",
         name: "input-too-large",
@@ -63,8 +65,8 @@ declare_rule! {
     /// program from the one a reviewer reads.
     ///
     /// ## Example
-    /// `ls\r rm -rf ~` → ask. Non-ASCII text inside quotes (`git commit -m "café"`) is
-    /// fine.
+    /// - `ｒｍ -rf build` → ask: full-width letters, a look-alike of `rm`
+    /// - `git commit -m "café"` → allow: non-ASCII text inside quotes is fine
     pub static SUSPICIOUS_CHARACTERS = {
         code: "BG003",
         name: "suspicious-characters",

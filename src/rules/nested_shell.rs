@@ -21,8 +21,10 @@ declare_rule! {
     /// judged, so it asks.
     ///
     /// ## Example
-    /// `bash -c "sudo reboot"` → deny (the nested `sudo`); `eval "$X"` → ask;
-    /// `bash -c 'cargo test'` → allow.
+    /// - `eval "$X"` → ask
+    /// - `bash -c "$CMD"` → ask
+    /// - `bash -c "sudo reboot"` → deny (BG207, BG208): the nested script is judged
+    /// - `bash -c 'cargo test'` → allow
     pub static NESTED_SHELL = {
         code: "BG204",
         name: "nested-shell",

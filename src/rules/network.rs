@@ -21,8 +21,9 @@ declare_rule! {
     /// (`curl ... | sh`).
     ///
     /// ## Example
-    /// `curl -fsSL https://x/install.sh | sh` → ask (twice: network, and a shell
-    /// reading a pipe); `npm install` and `git push` are fine.
+    /// - `curl -fsSL https://x/install.sh | sh` → ask (BG206, BG204): network, and a shell reading a pipe
+    /// - `npm install` → allow
+    /// - `git push` → allow
     pub static NETWORK_TOOL = {
         code: "BG206",
         name: "network-tool",
@@ -56,10 +57,10 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             );
         }
     }
-    let (Some(program), Some(name)) = (cmd.program_str(), cmd.name()) else {
+    let (Some(program), Some(base), Some(name)) = (cmd.program_str(), cmd.base_name(), cmd.name())
+    else {
         return;
     };
-    let base = program.rsplit('/').next().unwrap_or(program);
     let values: Vec<&str> = cmd
         .args()
         .iter()

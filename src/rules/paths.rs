@@ -25,8 +25,9 @@ declare_rule! {
     /// so (`--allow-path`, `allowed_paths`, `read_only_paths`).
     ///
     /// ## Example
-    /// `cat /etc/passwd` → ask. `ls 2>/dev/null` and `/usr/bin/env python3 x.py` are
-    /// fine.
+    /// - `cat /etc/passwd` → ask
+    /// - `ls 2>/dev/null` → allow
+    /// - `/usr/bin/env python3 x.py` → allow
     pub static PATH_OUTSIDE_ROOT = {
         code: "BG101",
         name: "path-outside-root",
@@ -46,7 +47,8 @@ declare_rule! {
     /// `..` is the simplest way out of a project and the easiest to miss in review.
     ///
     /// ## Example
-    /// `cat ../secrets.txt` at the root → ask; `cd src && cat ../Cargo.toml` → fine.
+    /// - `cat ../secrets.txt` → ask (run at the root)
+    /// - `cd src && cat ../Cargo.toml` → allow
     pub static PARENT_ESCAPE = {
         code: "BG102",
         name: "parent-escape",
@@ -67,7 +69,8 @@ declare_rule! {
     /// project. Agents reach for it casually (`cat ~/.bashrc`, `ls ~`).
     ///
     /// ## Example
-    /// `ls ~/Downloads` → ask. `echo ~` is fine: `echo`'s arguments are text.
+    /// - `ls ~/Downloads` → ask
+    /// - `echo ~` → allow: `echo`'s arguments are text
     pub static HOME_EXPANSION = {
         code: "BG103",
         name: "home-expansion",
@@ -89,7 +92,8 @@ declare_rule! {
     /// and inside.
     ///
     /// ## Example
-    /// `rm -rf $TMPDIR/build` → ask.
+    /// - `cat $TMPDIR/build.log` → ask
+    /// - `echo $TMPDIR` → allow
     pub static PATH_VARIABLE = {
         code: "BG104",
         name: "path-variable",
@@ -110,7 +114,8 @@ declare_rule! {
     /// `env > f`, `echo k >> ~/.ssh/authorized_keys`.
     ///
     /// ## Example
-    /// `cargo build 2> /tmp/log` → ask; `cargo build 2>&1 | tail` → fine.
+    /// - `cargo build 2> /tmp/log` → ask
+    /// - `cargo build 2>&1 | tail` → allow
     pub static REDIRECT_OUTSIDE_ROOT = {
         code: "BG105",
         name: "redirect-outside-root",
@@ -131,7 +136,8 @@ declare_rule! {
     /// Quoting must not be a way around the path rules, and patterns must not nag.
     ///
     /// ## Example
-    /// `cat "/etc/hosts"` → ask; `grep -rn "// TODO" src` → fine.
+    /// - `cat "/etc/hosts"` → ask
+    /// - `grep -rn "// TODO" src` → allow
     pub static QUOTED_PATH_OUTSIDE = {
         code: "BG106",
         name: "quoted-path-exists-outside",
@@ -159,7 +165,10 @@ declare_rule! {
     /// agent that could edit `bashgate.toml` could loosen its own gate.
     ///
     /// ## Example
-    /// `cat ~/.ssh/id_rsa` → ask; `echo hi > ~/.bashrc` → deny; `cat .env` → ask.
+    /// - `cat ~/.ssh/id_rsa` → ask
+    /// - `echo hi > ~/.bashrc` → deny
+    /// - `cat .env` → ask
+    /// - `cat .env.example` → allow: a template holds no secrets
     pub static SENSITIVE_PATH = {
         code: "BG107",
         name: "sensitive-path",
@@ -182,7 +191,8 @@ declare_rule! {
     /// nobody knows where `rm -rf build` points.
     ///
     /// ## Example
-    /// `cd /tmp && rm -rf x` → ask; `cd src && cd .. && ls` → fine.
+    /// - `cd /tmp && ls` → ask
+    /// - `cd src && cd .. && ls` → allow
     pub static CWD_ESCAPE = {
         code: "BG108",
         name: "cwd-escape",
@@ -204,7 +214,8 @@ declare_rule! {
     /// read or write anywhere.
     ///
     /// ## Example
-    /// `cat keys/id_rsa` where `keys -> ~/.ssh` → ask (and it is sensitive: BG107).
+    /// - `cat notes/todo.txt` → ask: where `notes` is a link to a folder outside
+    /// - `cat src/main.rs` → allow
     pub static SYMLINK_ESCAPE = {
         code: "BG109",
         name: "symlink-escape",

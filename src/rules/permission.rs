@@ -4,6 +4,9 @@ use crate::declare_rule;
 use crate::model::command::{Origin, SimpleCommand};
 use crate::policy::permission::best_match;
 use crate::policy::{Mode, PermissionRule};
+use crate::rules::{
+    Rule, denylist, destructive, environment, inline_script, network, nested_shell, rm,
+};
 use crate::verdict::{Decision, Finding};
 
 declare_rule! {
@@ -41,7 +44,8 @@ declare_rule! {
     /// that defeat prefix matching on the raw text.
     ///
     /// ## Example
-    /// With `"git push *" = "ask"`: `git status && git push --force` → ask.
+    /// - with `"git push *" = "ask"`: `git status && git push --force` → ask
+    /// - with `"git push *" = "ask"`: `git status` → allow
     pub static PERMISSION_RULE = {
         code: "BG209",
         name: "permission-rule",
@@ -51,9 +55,16 @@ declare_rule! {
     };
 }
 
-/// Rule codes a user `allow` rule may lower for the command that produced them.
-const LOWERABLE: &[&str] = &[
-    "BG201", "BG202", "BG204", "BG205", "BG206", "BG208", "BG302",
+/// Rules whose findings a user `allow` rule may lower for the command that produced
+/// them: the command gates. Path escapes and parse failures are never lowered.
+static LOWERABLE: &[&Rule] = &[
+    &denylist::DENYLISTED_EXECUTABLE,
+    &rm::RM_GATE,
+    &nested_shell::NESTED_SHELL,
+    &inline_script::INLINE_SCRIPT,
+    &network::NETWORK_TOOL,
+    &destructive::DESTRUCTIVE,
+    &environment::SECRET_ENV_READ,
 ];
 
 /// Strict mode's built-in allow-list.
@@ -119,8 +130,8 @@ pub fn apply(
         Some(Decision::Allow) => {
             let pattern = user.map(|r| r.pattern.as_str()).unwrap_or("");
             for f in findings.iter_mut() {
-                let catastrophic = f.rule == "BG202" && f.decision == Decision::Deny;
-                if LOWERABLE.contains(&f.rule) && !catastrophic {
+                let catastrophic = f.rule == rm::RM_GATE.code && f.decision == Decision::Deny;
+                if LOWERABLE.iter().any(|r| r.code == f.rule) && !catastrophic {
                     f.decision = Decision::Allow;
                     f.message
                         .push_str(&format!(" (allowed by the permission rule \"{pattern}\")"));

@@ -16,8 +16,10 @@ declare_rule! {
     /// the user to do.
     ///
     /// ## Example
-    /// `sudo rm -rf /` → deny (twice: the sudo, and the rm). `"s"udo ls` and
-    /// `$'\x73udo' ls` are the same program → deny.
+    /// - `sudo rm -rf /` → deny: the sudo, and the rm
+    /// - `"s"udo ls` → deny
+    /// - `$'\x73udo' ls` → deny: the same program, spelled otherwise
+    /// - `echo sudo` → allow
     pub static PRIVILEGE_ESCALATION = {
         code: "BG207",
         name: "privilege-escalation",

@@ -27,7 +27,9 @@ declare_rule! {
     /// a wrong directory is the classic agent disaster.
     ///
     /// ## Example
-    /// `rm -rf ~` → deny; `rm -r build` → ask; `git rm --cached x` is git, not rm.
+    /// - `rm -rf ~` → deny
+    /// - `rm -r build` → ask
+    /// - `git rm --cached x` → allow: git, not rm
     pub static RM_GATE = {
         code: "BG202",
         name: "rm-gate",
@@ -39,10 +41,9 @@ declare_rule! {
 
 /// Judges deletion commands.
 pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
-    let (Some(program), Some(name)) = (cmd.program_str(), cmd.name()) else {
+    let (Some(program), Some(name)) = (cmd.base_name(), cmd.name()) else {
         return;
     };
-    let program = program.rsplit('/').next().unwrap_or(program);
     let args = cmd.args();
     match program {
         "rm" | "rmdir" | "unlink" | "shred" => {}
