@@ -127,12 +127,7 @@ fn rule_examples_decide_as_documented() {
             if verdict.decision != example.decision || !rules_ok {
                 failures.push(format!(
                     "{}: `{}` documented {} {:?}, got {} {:?}",
-                    rule.code,
-                    example.command,
-                    example.decision,
-                    expected,
-                    verdict.decision,
-                    codes
+                    rule.code, example.command, example.decision, expected, verdict.decision, codes
                 ));
             }
         }
@@ -144,7 +139,10 @@ fn rule_examples_decide_as_documented() {
 #[test]
 fn example_lines_parse_as_documented() {
     let e = parse_line("- `cat /etc/passwd` → ask").unwrap();
-    assert_eq!((e.command.as_str(), e.decision), ("cat /etc/passwd", Decision::Ask));
+    assert_eq!(
+        (e.command.as_str(), e.decision),
+        ("cat /etc/passwd", Decision::Ask)
+    );
     let e = parse_line("- `a` → deny (BG207, BG208): prose").unwrap();
     assert_eq!(e.rules.unwrap(), vec!["BG207", "BG208"]);
     let e = parse_line("- with `\"x *\" = \"ask\"`: `x y` → ask").unwrap();

@@ -12,7 +12,8 @@ pub enum ProblemKind {
     Error,
     /// A MISSING node: the command is incomplete.
     Missing,
-    /// Text the grammar read differently from bash (see [`dropped_escape`]).
+    /// Text the grammar read differently from bash: an escaped blank it skipped, a
+    /// blank inside a word token, a `$'...'` that ends elsewhere than in bash.
     Misread,
     /// The silent-misparse repair could not settle the tree.
     Unrepaired,

@@ -5,7 +5,7 @@ use crate::model::command::{Origin, SimpleCommand};
 use crate::policy::permission::best_match;
 use crate::policy::{Mode, PermissionRule};
 use crate::rules::{
-    Rule, denylist, destructive, environment, inline_script, network, nested_shell, rm,
+    Rule, denylist, destructive, environment, inline_script, nested_shell, network, rm,
 };
 use crate::verdict::{Decision, Finding};
 
