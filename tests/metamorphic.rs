@@ -172,3 +172,29 @@ proptest! {
         );
     }
 }
+
+/// Regression (found by this property on a fresh clone): a command with a parse
+/// error recovers differently inside `{ …; }` — the grammar left the redirect as
+/// loose tokens in the ERROR node, so the write to `~/.ssh` was not seen and deny
+/// became ask. The class: what an ERROR node holds must decide the same however the
+/// text is wrapped. Each case has a parse error and a finding the error must not hide.
+#[test]
+fn wrapping_a_parse_error_never_makes_it_more_permissive() {
+    let cases = [
+        "echo \"$(( /usr/bin/echo >> ~/.ssh/id_rsa )\n)\"",
+        "echo \"$(( /usr/bin/echo > ~/.bashrc )\n)\"",
+        "echo \"$(( cat < ~/.ssh/id_rsa )\n)\"",
+        "echo \"$(( sudo reboot )\n)\"",
+        "ls \"$(( rm -rf ~ )\n)\"",
+        "echo $(( x >> ~/.ssh/authorized_keys",
+    ];
+    for x in cases {
+        let base = decide(x);
+        assert!(
+            base.findings.iter().any(|f| f.rule == "BG001"),
+            "{x:?} should have a parse error: {}",
+            explain(&base)
+        );
+        check_wrappings(x, false).unwrap_or_else(|e| panic!("{e}"));
+    }
+}

@@ -62,6 +62,16 @@ pub(super) fn words(
     scope: &Scope,
     problems: &mut Vec<Problem>,
 ) -> Vec<Word> {
+    // A word the grammar could only partly parse (a `concatenation` holding an ERROR)
+    // is read as the words around the error: bash ended the word where the grammar
+    // lost track, and `> ~/.bashrc<junk>` still writes `~/.bashrc`.
+    let split;
+    let nodes = if nodes.iter().any(has_error_part) {
+        split = split_at_errors(nodes);
+        &split[..]
+    } else {
+        nodes
+    };
     let mut words = Vec::new();
     let mut start = 0;
     while start < nodes.len() {
@@ -105,6 +115,29 @@ pub(super) fn words(
         start = end;
     }
     words
+}
+
+/// A word node with an ERROR among its direct children.
+fn has_error_part(node: &Node) -> bool {
+    node.kind() == "concatenation" && {
+        let mut cursor = node.walk();
+        node.children(&mut cursor).any(|c| c.is_error())
+    }
+}
+
+/// The word nodes with each partly parsed `concatenation` replaced by its children,
+/// ERROR children left out (their gap separates the words around them).
+fn split_at_errors<'t>(nodes: &[Node<'t>]) -> Vec<Node<'t>> {
+    let mut out = Vec::with_capacity(nodes.len());
+    for node in nodes {
+        if has_error_part(node) {
+            let mut cursor = node.walk();
+            out.extend(node.children(&mut cursor).filter(|c| !c.is_error()));
+        } else if !node.is_error() {
+            out.push(*node);
+        }
+    }
+    out
 }
 
 /// A `variable_assignment` node.
@@ -300,6 +333,34 @@ pub(super) fn redirect(
         target,
         heredoc,
         span: src.span(node),
+    }
+}
+
+/// Redirect operators as tokens: inside an ERROR node the grammar leaves them loose,
+/// not wrapped in a `file_redirect`.
+pub(super) fn is_redirect_operator(kind: &str) -> bool {
+    matches!(
+        kind,
+        ">" | ">>" | "&>" | "&>>" | ">|" | "<" | "<>" | ">&" | "<&" | "<<<"
+    )
+}
+
+/// A redirect the grammar left loose inside an ERROR node: an operator token and the
+/// word after it.
+pub(super) fn loose_redirect(
+    operator: Node,
+    target: Node,
+    src: Source,
+    scope: &Scope,
+    problems: &mut Vec<Problem>,
+) -> Redirect {
+    let span = src.map.map(operator.start_byte(), target.end_byte());
+    Redirect {
+        operator: src.slice(operator).to_string(),
+        fd: None,
+        target: words(&[target], src, scope, problems).into_iter().next(),
+        heredoc: None,
+        span,
     }
 }
 

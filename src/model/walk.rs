@@ -278,7 +278,107 @@ impl<'s> Walker<'s> {
                 };
                 push_children(node, &inner, stack);
             }
+            "ERROR" => {
+                self.recover(node, &frame, src, nesting);
+                push_list(node, &frame, stack);
+            }
             _ => push_list(node, &frame, stack),
+        }
+    }
+
+    /// What an ERROR node still says. The grammar's error recovery decides which
+    /// tokens end up structured, and the same text recovers differently in different
+    /// surroundings (`X` alone vs `{ X; }`), so the loose tokens are read as bash
+    /// would most dangerously read them: each run of words is a command and each
+    /// redirect operator followed by a word is a redirect of it. The command already
+    /// asks (BG001); this keeps a write to `~/.ssh` a deny however the text is
+    /// wrapped.
+    fn recover(&mut self, node: Node, frame: &Frame, src: Source, nesting: u32) {
+        let mut words: Vec<Node> = Vec::new();
+        let mut redirects: Vec<Redirect> = Vec::new();
+        let mut start = node.start_byte();
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        let mut i = 0;
+        while i < children.len() {
+            let child = children[i];
+            let next_is_word = children
+                .get(i + 1)
+                .is_some_and(|n| lower::is_word_kind(n.kind()) && n.kind() != "$");
+            if !child.is_named() && lower::is_redirect_operator(child.kind()) && next_is_word {
+                let redirect = lower::loose_redirect(
+                    child,
+                    children[i + 1],
+                    src,
+                    top(&self.scopes),
+                    &mut self.out.problems,
+                );
+                redirects.push(redirect);
+                i += 2;
+                continue;
+            }
+            if lower::is_word_kind(child.kind()) && child.kind() != "$" {
+                if words.is_empty() && redirects.is_empty() {
+                    start = child.start_byte();
+                }
+                words.push(child);
+            } else {
+                self.recovered(
+                    &mut words,
+                    &mut redirects,
+                    start,
+                    child.start_byte(),
+                    frame,
+                    src,
+                    nesting,
+                );
+            }
+            i += 1;
+        }
+        self.recovered(
+            &mut words,
+            &mut redirects,
+            start,
+            node.end_byte(),
+            frame,
+            src,
+            nesting,
+        );
+    }
+
+    /// Records one run of loose words and redirects found by [`Walker::recover`].
+    #[allow(clippy::too_many_arguments)]
+    fn recovered(
+        &mut self,
+        words: &mut Vec<Node>,
+        redirects: &mut Vec<Redirect>,
+        start: usize,
+        end: usize,
+        frame: &Frame,
+        src: Source,
+        nesting: u32,
+    ) {
+        if words.is_empty() && redirects.is_empty() {
+            return;
+        }
+        let span = src.map.map(start, end.max(start));
+        let built = lower::words(words, src, top(&self.scopes), &mut self.out.problems);
+        let redirects = std::mem::take(redirects);
+        words.clear();
+        if built.is_empty() {
+            let mut record = SimpleCommand::new(Origin::Bare, span, self.context(frame, nesting));
+            record.redirects = redirects;
+            self.push_record(record);
+        } else {
+            self.record(
+                built,
+                Vec::new(),
+                redirects,
+                span,
+                Origin::Simple,
+                frame,
+                nesting,
+            );
         }
     }
 
