@@ -7,6 +7,14 @@ use crate::model::command::{SimpleCommand, basename};
 use crate::verdict::{Span, Verdict};
 
 /// The gate's verdict and the programs behind it.
+///
+/// ```
+/// use bashgate::Gate;
+/// let gate = Gate::builder().root("/project").build()?;
+/// let seen = gate.inspect("find . -name x -exec rm {} ;", None);
+/// assert!(seen.saw_program("find") && seen.saw_program("rm"));
+/// # Ok::<(), bashgate::ConfigError>(())
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct Inspection {
     /// The verdict, exactly as [`crate::Gate::check_in`] returns it.

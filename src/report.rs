@@ -1,5 +1,18 @@
 //! Rendering verdicts: a compiler-style text diagnostic with carets under each
 //! finding's span, and JSON.
+//!
+//! ```
+//! use bashgate::{Gate, report};
+//! let gate = Gate::builder().root("/project").build()?;
+//! let command = "sudo ls";
+//! let verdict = gate.check(command);
+//! let text = report::render_text(command, &verdict);
+//! assert!(text.starts_with("deny[BG207] privilege-escalation"));
+//! assert!(text.contains("1 | sudo ls\n  | ^^^^"));
+//! let json: serde_json::Value = serde_json::from_str(&report::to_json(&verdict)).unwrap();
+//! assert_eq!(json["findings"][0]["span"]["end"], 4);
+//! # Ok::<(), bashgate::ConfigError>(())
+//! ```
 
 use crate::verdict::{Finding, Verdict};
 use std::fmt::Write;

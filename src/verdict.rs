@@ -8,6 +8,13 @@ use std::fmt;
 
 /// What should happen to a command. Ordered: `Allow < Ask < Deny`, so the decision of
 /// a verdict is the maximum over its findings.
+///
+/// ```
+/// use bashgate::Decision;
+/// assert!(Decision::Allow < Decision::Ask && Decision::Ask < Decision::Deny);
+/// assert_eq!(Decision::parse("ask"), Some(Decision::Ask));
+/// assert_eq!(Decision::Deny.to_string(), "deny");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum Decision {
@@ -91,6 +98,17 @@ impl Span {
 }
 
 /// One reason for a decision: which rule fired, where, and why.
+///
+/// ```
+/// use bashgate::{Capability, Gate};
+/// let gate = Gate::builder().root("/project").build()?;
+/// let command = "ls && cat /etc/passwd";
+/// let finding = &gate.check(command).findings[0];
+/// assert_eq!(finding.rule, "BG101");
+/// assert_eq!(finding.capability, Capability::FilesystemRead);
+/// assert_eq!(&command[finding.span.start..finding.span.end], "/etc/passwd");
+/// # Ok::<(), bashgate::ConfigError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Finding {
     /// Stable rule code, e.g. `BG101`.
@@ -114,6 +132,16 @@ pub struct Finding {
 }
 
 /// The gate's answer for one command.
+///
+/// ```
+/// use bashgate::{Decision, Gate};
+/// let gate = Gate::builder().root("/project").build()?;
+/// let verdict = gate.check("git status && sudo reboot");
+/// assert_eq!(verdict.decision, Decision::Deny);
+/// assert!(verdict.has_rule("BG207"));
+/// assert!(gate.check("cargo test").findings.is_empty());
+/// # Ok::<(), bashgate::ConfigError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Default)]
 pub struct Verdict {
     /// The maximum decision over `findings`; `Allow` when there are none.

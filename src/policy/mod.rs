@@ -83,6 +83,18 @@ pub struct PermissionRule {
 }
 
 /// Everything a command is judged against.
+///
+/// ```
+/// use bashgate::{Decision, Gate, Mode, Policy};
+/// let mut policy = Policy::new("/project");
+/// policy.apply_toml("mode = \"strict\"\n[permission.bash]\n\"just *\" = \"allow\"\n",
+///                   "/project/bashgate.toml".as_ref())?;
+/// assert_eq!(policy.mode, Mode::Strict);
+/// let gate = Gate::new(policy);
+/// assert_eq!(gate.check("just test").decision, Decision::Allow);
+/// assert_eq!(gate.check("terraform plan").decision, Decision::Ask);
+/// # Ok::<(), bashgate::ConfigError>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Policy {
     /// The project root (absolute; canonicalised when it exists).
