@@ -75,8 +75,8 @@ pub fn check_words(data: &[u8]) {
         return;
     }
     let env = bashgate::model::Env {
-        cwd: std::env::temp_dir(),
-        resolver: Default::default(),
+        cwd: &std::env::temp_dir(),
+        resolver: &Default::default(),
         max_nesting: 8,
         fast_path: false,
     };

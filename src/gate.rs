@@ -99,8 +99,8 @@ impl Gate {
             .map(Path::to_path_buf)
             .unwrap_or_else(|| self.policy.root.clone());
         let env = model::Env {
-            cwd: start.clone(),
-            resolver: self.paths.resolver().clone(),
+            cwd: &start,
+            resolver: self.paths.resolver(),
             max_nesting: self.policy.max_nesting,
             fast_path: self.fast_path,
         };

@@ -9,8 +9,8 @@ use std::path::PathBuf;
 
 fn records(src: &str) -> Vec<SimpleCommand> {
     let env = model::Env {
-        cwd: PathBuf::from("/project"),
-        resolver: Resolver::new(Some(PathBuf::from("/home/u")), Default::default()),
+        cwd: std::path::Path::new("/project"),
+        resolver: &Resolver::new(Some(PathBuf::from("/home/u")), Default::default()),
         max_nesting: 8,
         fast_path: false,
     };

@@ -7,7 +7,6 @@
 use bashgate::model;
 use bashgate::model::paths::Resolver;
 use proptest::prelude::*;
-use std::path::PathBuf;
 use std::process::Command;
 
 /// bashgate's static values for the arguments of `printf x ARGS`; `None` when any
@@ -15,8 +14,8 @@ use std::process::Command;
 fn bashgate_words(args: &str) -> Option<Vec<String>> {
     let src = format!("printf x {args}");
     let env = model::Env {
-        cwd: PathBuf::from("/"),
-        resolver: Resolver::default(),
+        cwd: std::path::Path::new("/"),
+        resolver: &Resolver::default(),
         max_nesting: 8,
         fast_path: false,
     };

@@ -24,15 +24,15 @@ pub use problem::{Problem, ProblemKind};
 
 use crate::parse::{self, Parsed, SpanMap};
 use paths::Resolver;
-use std::path::PathBuf;
+use std::path::Path;
 
 /// What the model needs to know about the world.
-#[derive(Clone, Debug)]
-pub struct Env {
+#[derive(Clone, Copy, Debug)]
+pub struct Env<'a> {
     /// The directory the command starts in.
-    pub cwd: PathBuf,
+    pub cwd: &'a Path,
     /// Resolves words to paths (home directory, path variables); `cd` uses it.
-    pub resolver: Resolver,
+    pub resolver: &'a Resolver,
     /// Deepest nesting of scripts in scripts (`bash -c "eval '...'"`) analysed.
     pub max_nesting: u32,
     /// Whether plain-word commands may skip the parse (same records either way).
@@ -49,7 +49,7 @@ pub struct Model {
 }
 
 /// Builds the model of `source`.
-pub fn build(source: &str, env: &Env) -> Model {
+pub fn build(source: &str, env: &Env<'_>) -> Model {
     if env.fast_path
         && let Some(commands) = fastpath::records(source)
     {

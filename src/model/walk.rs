@@ -32,7 +32,7 @@ pub(super) struct Walked {
 }
 
 /// Walks a parsed command. `source` is the original command text (spans point into it).
-pub(super) fn walk(tree: &Tree, text: &str, source: &str, env: &Env) -> Walked {
+pub(super) fn walk(tree: &Tree, text: &str, source: &str, env: &Env<'_>) -> Walked {
     let mut walker = Walker {
         source,
         env,
@@ -69,7 +69,7 @@ enum Task<'t> {
 
 struct Walker<'s> {
     source: &'s str,
-    env: &'s Env,
+    env: &'s Env<'s>,
     out: Walked,
     scopes: Vec<Scope>,
     /// `command` nodes already recorded through their `redirected_statement`.
@@ -483,7 +483,7 @@ impl<'s> Walker<'s> {
         let is_eval = record
             .program_str()
             .is_some_and(|n| n == "eval" || n == "alias" || n == "trap");
-        let (start, resolver) = (&self.env.cwd, &self.env.resolver);
+        let (start, resolver) = (self.env.cwd, self.env.resolver);
         let top = self.scopes.len() - 1;
         self.scopes[top].apply_cd(&record, start, resolver);
         self.push_record(record);
