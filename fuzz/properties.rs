@@ -162,3 +162,33 @@ pub fn check_transcript(data: &[u8], format: InputFormat) {
         last = record.line + record.lines - 1;
     }
 }
+
+/// The fast lexer either bails or builds exactly the records the tree path builds,
+/// for a command the tree path parses without any problem. A difference is a bypass
+/// waiting to happen: the rules would judge a command other than the one bash runs.
+pub fn check_fastpath(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Some(fast) = bashgate::model::fast_records(text) else {
+        return;
+    };
+    let resolver = Default::default();
+    let env = bashgate::model::Env {
+        cwd: std::path::Path::new("/project"),
+        resolver: &resolver,
+        max_nesting: 8,
+        fast_path: false,
+    };
+    let tree = bashgate::model::build(text, &env);
+    assert!(
+        tree.problems.is_empty(),
+        "the fast path took {text:?}, which the parser has problems with: {:?}",
+        tree.problems
+    );
+    let (fast, tree) = (format!("{fast:#?}"), format!("{:#?}", tree.commands));
+    assert!(
+        fast == tree,
+        "fast and tree records differ for {text:?}\nfast: {fast}\ntree: {tree}"
+    );
+}

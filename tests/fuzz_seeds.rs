@@ -50,6 +50,13 @@ fn word_seeds_hold_the_decoder_properties() {
 }
 
 #[test]
+fn fast_lexer_agrees_with_the_tree_on_every_seed() {
+    for target in ["fastpath", "check", "words"] {
+        each_seed(target, 10, properties::check_fastpath);
+    }
+}
+
+#[test]
 fn config_seeds_hold_the_config_properties() {
     each_seed("config", 5, properties::check_config);
 }

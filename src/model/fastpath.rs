@@ -1,15 +1,24 @@
-//! The fast path: a command made only of plain words — letters, digits,
-//! `-_./:=@%+,` and `~` inside a word — separated by single spaces, with no quoting, expansion, glob, brace,
-//! tilde, comment, operator or newline — means to bash exactly its words split at
-//! spaces. For such commands the tree-sitter parse (≈2–8 µs) is skipped and the same
-//! records the walker would produce are built directly; every rule still runs on
-//! them. A test compares fast and full verdicts on the whole corpus.
+//! The fast path: a lexer for the shapes agents send most — plain words, single and
+//! double quotes (with `$NAME`/`${NAME}` inside), backslash escapes, `~` at a word's
+//! start, `NAME=value` prefixes, redirects to static targets (`>`, `>>`, `<`, `&>`,
+//! `2>`, `2>&1`), pipelines, `&&`/`||`/`;` lists and a trailing comment. For such
+//! commands the tree-sitter parse is skipped and the records the walker would build
+//! are built directly (the words through the same [`PartsBuilder`] the tree path
+//! uses); every rule still runs on them.
+//!
+//! It returns "not mine" (`None`) for anything else — keywords, heredocs, `$(`,
+//! backticks, `((`, `[[`, braces, parentheses, globs it cannot judge the same way,
+//! newlines, any byte it does not know — and the full parse is always the reference:
+//! `tests/fastpath.rs` proves on the corpus, the fuzz seeds and generated commands
+//! that the fast path either bails or builds exactly the tree path's records.
 
-use super::command::{Assignment, Context, Origin, SimpleCommand};
-use super::nested;
-use super::word::Word;
-use super::wrappers;
+use super::command::{Context, Origin, Redirect, SimpleCommand};
+use super::word::{PartsBuilder, Word};
+use super::{lower, nested, wrappers};
 use crate::verdict::Span;
+
+/// Longest command the lexer takes; longer ones are parsed.
+const MAX_LEN: usize = 4096;
 
 /// Reserved words, keywords and declaration commands: never fast.
 const RESERVED: &[&str] = &[
@@ -19,114 +28,490 @@ const RESERVED: &[&str] = &[
     "export", "declare", "typeset", "local", "readonly", "unset",
 ];
 
-fn is_plain(byte: u8) -> bool {
-    byte.is_ascii_alphanumeric()
+/// Programs that change the working directory: the walker tracks them in order.
+const CHANGES_DIRECTORY: &[&str] = &["cd", "pushd", "popd", "chdir"];
+
+/// Characters of an unquoted word the lexer knows the grammar treats as word text.
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric()
         || matches!(
-            byte,
-            b'-' | b'_' | b'.' | b'/' | b':' | b'=' | b'@' | b'%' | b'+' | b','
+            b,
+            b'-' | b'_'
+                | b'.'
+                | b'/'
+                | b':'
+                | b'='
+                | b'@'
+                | b'%'
+                | b'+'
+                | b','
+                | b'~'
+                | b'*'
+                | b'?'
+                | b'^'
         )
 }
 
-/// The records for `command` when it is made of plain words only; `None` otherwise
+/// A lexed word: its builder and where it is.
+struct LexWord {
+    builder: PartsBuilder,
+    start: usize,
+    end: usize,
+    /// The unquoted text before the first quote or `$`, for assignment detection.
+    lead: String,
+    /// Only unquoted text (no quotes, no `$`).
+    plain: bool,
+}
+
+enum Token {
+    Word(LexWord),
+    /// `|`, `&&`, `||`, `;`.
+    Separator(Sep),
+    Redirect(Redirect),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Sep {
+    Pipe,
+    And,
+    Or,
+    Semi,
+}
+
+/// The records for `command` when the lexer knows its every byte; `None` otherwise
 /// (the caller parses it).
 pub fn records(command: &str) -> Option<Vec<SimpleCommand>> {
-    let bytes = command.as_bytes();
-    if bytes.is_empty() || bytes.len() > 512 {
+    if command.is_empty() || command.len() > MAX_LEN {
         return None;
     }
-    // `~` is plain text except where tilde expansion happens: at a word's start (and
-    // after `=`/`:` in assignments, which are checked below).
-    let tilde_ok = |i: usize| i > 0 && !matches!(bytes[i - 1], b' ' | b'=' | b':');
-    if !bytes
-        .iter()
-        .enumerate()
-        .all(|(i, &b)| is_plain(b) || b == b' ' || (b == b'~' && tilde_ok(i)))
-    {
-        return None;
-    }
-    let mut words = Vec::new();
-    let mut assignments = Vec::new();
-    let mut start = None;
-    for (i, &b) in bytes.iter().chain(std::iter::once(&b' ')).enumerate() {
-        match (b == b' ', start) {
-            (false, None) => start = Some(i),
-            (true, Some(s)) => {
-                let text = &command[s..i];
-                let span = Span::new(s, i);
-                if words.is_empty() && text.contains('=') && !wrappers::is_assignment(text) {
-                    // `A+=1`, `=x`: leave the grammar's reading to the full path.
+    let tokens = lex(command)?;
+    build(command, tokens)
+}
+
+fn lex(src: &str) -> Option<Vec<Token>> {
+    let bytes = src.as_bytes();
+    let mut tokens = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        match b {
+            b' ' | b'\t' => i += 1,
+            b'#' => {
+                // A comment runs to the end of the line; a second line is not ours.
+                if src[i..].contains(['\n', '\r']) {
                     return None;
                 }
-                if words.is_empty() && wrappers::is_assignment(text) {
-                    let (name, value) = text.split_once('=')?;
-                    if value.is_empty() || value.contains('~') {
-                        return None;
-                    }
-                    assignments.push(Assignment {
-                        name: name.to_string(),
-                        value: Some(Word::literal(value, Span::new(s + name.len() + 1, i))),
-                        span,
-                    });
-                } else {
-                    if words.is_empty() && RESERVED.contains(&text) {
-                        return None;
-                    }
-                    words.push(Word::literal(text, span));
-                }
-                start = None;
+                break;
             }
-            _ => {}
+            b'|' => match bytes.get(i + 1) {
+                Some(b'|') => {
+                    tokens.push(Token::Separator(Sep::Or));
+                    i += 2;
+                }
+                Some(b'&') => return None,
+                _ => {
+                    tokens.push(Token::Separator(Sep::Pipe));
+                    i += 1;
+                }
+            },
+            b'&' => match bytes.get(i + 1) {
+                Some(b'&') => {
+                    tokens.push(Token::Separator(Sep::And));
+                    i += 2;
+                }
+                Some(b'>') => {
+                    let (redirect, next) = redirect(src, i, i, None)?;
+                    tokens.push(Token::Redirect(redirect));
+                    i = next;
+                }
+                _ => return None,
+            },
+            b';' => {
+                if bytes.get(i + 1) == Some(&b';') || bytes.get(i + 1) == Some(&b'&') {
+                    return None;
+                }
+                tokens.push(Token::Separator(Sep::Semi));
+                i += 1;
+            }
+            b'<' | b'>' => {
+                let (redirect, next) = redirect(src, i, i, None)?;
+                tokens.push(Token::Redirect(redirect));
+                i = next;
+            }
+            b'0'..=b'9' => {
+                // `2>`, `2>&1`: a file descriptor glued to its operator.
+                let digits = bytes[i..].iter().take_while(|b| b.is_ascii_digit()).count();
+                if matches!(bytes.get(i + digits), Some(b'<' | b'>')) {
+                    let fd = &src[i..i + digits];
+                    let (redirect, next) = redirect(src, i, i + digits, Some(fd))?;
+                    tokens.push(Token::Redirect(redirect));
+                    i = next;
+                } else {
+                    let (word, next) = word(src, i)?;
+                    tokens.push(Token::Word(word));
+                    i = next;
+                }
+            }
+            _ => {
+                let (word, next) = word(src, i)?;
+                tokens.push(Token::Word(word));
+                i = next;
+            }
         }
     }
-    let span = Span::new(
-        bytes.iter().position(|&b| b != b' ')?,
-        bytes.iter().rposition(|&b| b != b' ')? + 1,
-    );
+    Some(tokens)
+}
+
+/// A redirect starting at `start` (its fd, if any), with its operator at `op`.
+fn redirect(src: &str, start: usize, op: usize, fd: Option<&str>) -> Option<(Redirect, usize)> {
+    let bytes = src.as_bytes();
+    let operator = match &bytes[op..] {
+        [b'&', b'>', b'>', ..] => "&>>",
+        [b'&', b'>', ..] => "&>",
+        [b'>', b'>', ..] => ">>",
+        [b'>', b'&', ..] => ">&",
+        [b'>', b'|', ..] | [b'<', b'<', ..] | [b'<', b'>', ..] | [b'<', b'&', ..] => return None,
+        [b'>', b'(', ..] | [b'<', b'(', ..] => return None,
+        [b'>', ..] => ">",
+        [b'<', ..] => "<",
+        _ => return None,
+    };
+    if fd.is_some() && operator.starts_with('&') {
+        return None;
+    }
+    let mut i = op + operator.len();
+    while matches!(bytes.get(i), Some(b' ' | b'\t')) {
+        i += 1;
+    }
+    match bytes.get(i) {
+        Some(b) if is_word_byte(*b) || matches!(b, b'\'' | b'"' | b'$' | b'\\') => {}
+        _ => return None,
+    }
+    let (target, next) = word(src, i)?;
+    if operator == ">&" {
+        // Only `N>&M` duplications: `>& file` is another form.
+        if !target.plain
+            || !src[target.start..target.end]
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+        {
+            return None;
+        }
+    }
+    // A word glued after the target (`>out"x"` is one word; `>a<b` is two redirects)
+    // is handled by `word`; anything else ends the token.
+    let span = Span::new(start, target.end);
+    let target = target.builder.finish(Span::new(target.start, target.end));
+    Some((
+        Redirect {
+            operator: operator.to_string(),
+            fd: fd.map(str::to_string),
+            target: Some(target),
+            heredoc: None,
+            span,
+        },
+        next,
+    ))
+}
+
+/// One word starting at `start`: unquoted text, quotes and `$NAME`, glued together.
+fn word(src: &str, start: usize) -> Option<(LexWord, usize)> {
+    let bytes = src.as_bytes();
+    let mut builder = PartsBuilder::new();
+    let mut run = String::new();
+    let mut lead = String::new();
+    let mut plain = true;
+    let mut i = start;
+    while i < bytes.len() {
+        let b = bytes[i];
+        match b {
+            b' ' | b'\t' | b'|' | b'&' | b';' => break,
+            // A redirect glued to a word: the grammar and bash may disagree.
+            b'<' | b'>' => return None,
+            b'\\' => match bytes.get(i + 1) {
+                Some(&next) if next.is_ascii_graphic() => {
+                    run.push('\\');
+                    run.push(next as char);
+                    i += 2;
+                }
+                _ => return None,
+            },
+            b'\'' => {
+                let close = i + 1 + src[i + 1..].find('\'')?;
+                flush(&mut builder, &mut run, &mut lead, &mut plain);
+                builder.single_quoted(&src[i + 1..close]);
+                i = close + 1;
+            }
+            b'"' => {
+                flush(&mut builder, &mut run, &mut lead, &mut plain);
+                i = double_quoted(src, i, &mut builder)?;
+            }
+            b'$' => {
+                let (name, next) = variable_name(src, i)?;
+                flush(&mut builder, &mut run, &mut lead, &mut plain);
+                builder.variable(name, false);
+                i = next;
+            }
+            _ if is_word_byte(b) => {
+                run.push(b as char);
+                i += 1;
+            }
+            _ => return None,
+        }
+    }
+    if i == start {
+        return None;
+    }
+    if plain {
+        lead.push_str(&run);
+    }
+    if !run.is_empty() {
+        builder.unquoted(&run);
+    }
+    Some((
+        LexWord {
+            builder,
+            start,
+            end: i,
+            lead,
+            plain,
+        },
+        i,
+    ))
+}
+
+/// Ends an unquoted run before a quote or `$`.
+fn flush(builder: &mut PartsBuilder, run: &mut String, lead: &mut String, plain: &mut bool) {
+    if *plain {
+        lead.push_str(run);
+        *plain = false;
+    }
+    if !run.is_empty() {
+        builder.unquoted(run);
+        run.clear();
+    }
+}
+
+/// `"..."` starting at `start`; returns the index after the closing quote. Only text
+/// and `$NAME`/`${NAME}` inside: a backslash, backtick or other `$` is not ours.
+fn double_quoted(src: &str, start: usize, builder: &mut PartsBuilder) -> Option<usize> {
+    let bytes = src.as_bytes();
+    let mut i = start + 1;
+    let mut text_start = i;
+    builder.open_double_quotes(bytes.get(i) == Some(&b'"'));
+    loop {
+        match bytes.get(i)? {
+            b'"' => {
+                if i > text_start {
+                    builder.double_quoted_text(&src[text_start..i]);
+                }
+                return Some(i + 1);
+            }
+            b'\\' | b'`' | b'!' => return None,
+            b'$' => {
+                let (name, next) = variable_name(src, i)?;
+                if i > text_start {
+                    builder.double_quoted_text(&src[text_start..i]);
+                }
+                builder.variable(name, true);
+                i = next;
+                text_start = i;
+            }
+            b if *b < 0x20 || *b == 0x7f => return None,
+            _ => i += 1,
+        }
+    }
+}
+
+/// `$NAME` or `${NAME}` at `at`: the name and the index after it.
+fn variable_name(src: &str, at: usize) -> Option<(&str, usize)> {
+    let bytes = src.as_bytes();
+    let braced = bytes.get(at + 1) == Some(&b'{');
+    let from = at + 1 + usize::from(braced);
+    let len = bytes[from..]
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    if len == 0 || bytes[from].is_ascii_digit() {
+        return None;
+    }
+    let name = &src[from..from + len];
+    if braced {
+        (bytes.get(from + len) == Some(&b'}')).then_some((name, from + len + 1))
+    } else {
+        Some((name, from + len))
+    }
+}
+
+/// Splits the tokens into commands and builds their records.
+fn build(source: &str, tokens: Vec<Token>) -> Option<Vec<SimpleCommand>> {
+    // Commands, each with the separator that ends it.
+    let mut commands: Vec<(Vec<Token>, Option<Sep>)> = vec![(Vec::new(), None)];
+    for token in tokens {
+        match token {
+            Token::Separator(sep) => {
+                let last = commands.last_mut()?;
+                if last.0.is_empty() {
+                    return None;
+                }
+                last.1 = Some(sep);
+                commands.push((Vec::new(), None));
+            }
+            other => commands.last_mut()?.0.push(other),
+        }
+    }
+    // A trailing `;` is fine; a trailing `|`, `&&` or `||` is incomplete.
+    if commands.last().is_some_and(|c| c.0.is_empty()) {
+        commands.pop();
+        if commands.last().and_then(|c| c.1) != Some(Sep::Semi) {
+            return None;
+        }
+    }
+    // The grammar hangs a redirect after `a && b` (or `a && b | c`) on the whole list;
+    // followed by a pipe, the list becomes a pipeline stage (`a && b > f | c`): not ours.
+    let mut and_or = false;
+    for (tokens, sep) in &commands {
+        let redirected = tokens.iter().any(|t| matches!(t, Token::Redirect(_)));
+        if redirected && and_or && *sep == Some(Sep::Pipe) {
+            return None;
+        }
+        match sep {
+            Some(Sep::And | Sep::Or) => and_or = true,
+            Some(Sep::Semi) | None => and_or = false,
+            Some(Sep::Pipe) => {}
+        }
+    }
+    // After two pipes the grammar nests a following `&&`/`||` list inside the last
+    // stage (`a | b | c && d` as `a | (b | c && d)`): not ours.
+    let mut pipes = 0;
+    for (_, sep) in &commands {
+        match sep {
+            Some(Sep::Pipe) => pipes += 1,
+            Some(Sep::And | Sep::Or) if pipes >= 2 => return None,
+            _ => pipes = 0,
+        }
+    }
+    let mut records = Vec::with_capacity(commands.len());
+    let mut previous: Option<Sep> = None;
+    for (tokens, sep) in commands {
+        let piped = previous == Some(Sep::Pipe);
+        // A stage belongs to a pipeline when a pipe touches it on either side.
+        let in_pipeline = piped || sep == Some(Sep::Pipe);
+        records.push(command(source, tokens, in_pipeline, piped)?);
+        previous = sep;
+    }
+    Some(records)
+}
+
+/// One simple command: `NAME=value` prefixes, words, then redirects.
+fn command(
+    source: &str,
+    tokens: Vec<Token>,
+    in_pipeline: bool,
+    piped_stdin: bool,
+) -> Option<SimpleCommand> {
+    let mut assignments = Vec::new();
+    let mut words: Vec<Word> = Vec::new();
+    let mut redirects = Vec::new();
+    let mut start = None;
+    let mut end = 0;
+    for token in tokens {
+        match token {
+            Token::Word(w) => {
+                if !redirects.is_empty() {
+                    // Words after a redirect: the grammar's shape differs.
+                    return None;
+                }
+                start.get_or_insert(w.start);
+                end = w.end;
+                let is_prefix = words.is_empty() && w.lead.contains('=');
+                if is_prefix {
+                    let (name, value) = w.lead.split_once('=')?;
+                    if !wrappers::is_assignment(&format!("{name}=")) || name.ends_with('+') {
+                        return None;
+                    }
+                    // Only plain values: quoted or tilde values take the full path.
+                    if !w.plain || value.is_empty() || value.contains('~') {
+                        return None;
+                    }
+                    let value_span = Span::new(w.start + name.len() + 1, w.end);
+                    let mut builder = PartsBuilder::new();
+                    builder.unquoted(value);
+                    assignments.push(super::command::Assignment {
+                        name: name.to_string(),
+                        value: Some(builder.finish(value_span)),
+                        span: Span::new(w.start, w.end),
+                    });
+                    continue;
+                }
+                // A keyword glued to quotes (`export"x"`) is still the keyword; the
+                // grammar reads a `%` in a command name as an error (`ls%`).
+                // An unquoted `$` in a command name is split oddly by the grammar
+                // (`'a'b$X.y`), and a dynamic name asks anyway: not ours either.
+                let text = &source[w.start..w.end];
+                if words.is_empty()
+                    && (RESERVED.contains(&text)
+                        || RESERVED.contains(&w.lead.as_str())
+                        || text.contains(['%', '$']))
+                {
+                    return None;
+                }
+                // `==` and `=~` are test operators to the grammar, even as words.
+                if text.starts_with("==") || text.starts_with("=~") {
+                    return None;
+                }
+                words.push(w.builder.finish(Span::new(w.start, w.end)));
+            }
+            Token::Redirect(r) => {
+                if words.is_empty() {
+                    return None;
+                }
+                redirects.push(r);
+            }
+            Token::Separator(_) => return None,
+        }
+    }
+    if words.is_empty() {
+        return None;
+    }
+    // The grammar drops a lone `-` before a redirect (`echo - 2>&1`).
+    if !redirects.is_empty() && words.iter().any(|w| w.value() == Some("-")) {
+        return None;
+    }
+    let span = Span::new(start?, end);
     let unwrapped = wrappers::unwrap(&words);
     let scripts = nested::scripts_of(
         &words,
         unwrapped.program,
         unwrapped.script.clone(),
-        &[],
-        false,
-        command,
+        &redirects,
+        piped_stdin,
+        source,
     );
     // Scripts in strings, heredocs or stdin, and `find -exec`, take the full path.
     if !scripts.is_empty() || !unwrapped.embedded.is_empty() {
         return None;
     }
     for &i in &unwrapped.env_assignments {
-        let word = words.get(i)?;
-        let (name, value) = word
-            .static_value()?
-            .split_once('=')
-            .map(|(n, v)| (n.to_string(), v.to_string()))?;
-        assignments.push(Assignment {
-            name,
-            value: Some(Word::literal(&value, word.span)),
-            span: word.span,
-        });
+        assignments.push(lower::assignment_word(words.get(i)?));
     }
-    let origin = if words.is_empty() {
-        Origin::Bare
-    } else {
-        Origin::Simple
+    let context = Context {
+        in_pipeline,
+        piped_stdin,
+        ..Context::default()
     };
-    let mut record = SimpleCommand::new(origin, span, Context::default());
-    record.program = if words.is_empty() {
-        None
-    } else {
-        unwrapped.program
-    };
+    let mut record = SimpleCommand::new(Origin::Simple, span, context);
+    record.program = unwrapped.program;
     record.wrappers = unwrapped.wrappers;
     record.assignments = assignments;
+    record.redirects = redirects;
     record.words = words;
-    if matches!(
-        record.program_name().as_deref(),
-        Some("cd" | "pushd" | "popd" | "chdir")
-    ) {
-        // cd changes nothing after it in a one-command line, but keep one code path.
+    if record
+        .program_str()
+        .is_some_and(|p| CHANGES_DIRECTORY.contains(&p))
+    {
+        // The walker tracks the directory in order; keep one code path for that.
         return None;
     }
-    Some(vec![record])
+    Some(record)
 }

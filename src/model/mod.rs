@@ -74,6 +74,13 @@ pub fn build(source: &str, env: &Env<'_>) -> Model {
     }
 }
 
+/// The records the fast lexer builds for `source`, or `None` when it is not one of
+/// the shapes it knows (then [`build`] parses it). For the differential tests.
+#[doc(hidden)]
+pub fn fast_records(source: &str) -> Option<Vec<SimpleCommand>> {
+    fastpath::records(source)
+}
+
 /// Parses `text` (the command, or a nested script whose positions `map` places in the
 /// command), noting its parse problem if any. `None` when no tree came out.
 fn parse_into(

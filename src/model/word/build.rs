@@ -24,6 +24,62 @@ pub fn build_word(nodes: &[Node], text: &str, span: Span) -> Word {
     Word::new(parts, span, builder.has_quotes)
 }
 
+/// Builds a [`Word`] from lexed pieces exactly as [`build_word`] builds it from the
+/// syntax nodes of the same text: the fast lexer feeds it the same raw pieces in the
+/// same order, so both paths apply one set of quote, escape and tilde rules.
+pub(crate) struct PartsBuilder(WordBuilder);
+
+impl PartsBuilder {
+    /// An empty word.
+    pub fn new() -> PartsBuilder {
+        PartsBuilder(WordBuilder {
+            parts: Vec::new(),
+            has_quotes: false,
+            ansi_next: false,
+        })
+    }
+
+    /// Unquoted word text as written (backslash escapes still in it).
+    pub fn unquoted(&mut self, raw: &str) {
+        self.0.unquoted_word(raw);
+    }
+
+    /// The inside of `'...'`.
+    pub fn single_quoted(&mut self, inner: &str) {
+        self.0.has_quotes = true;
+        self.0.push_quoted(inner);
+    }
+
+    /// Opens `"..."`: an empty pair still makes an (empty) quoted part.
+    pub fn open_double_quotes(&mut self, empty: bool) {
+        self.0.has_quotes = true;
+        if empty {
+            self.0.push_quoted("");
+        }
+    }
+
+    /// Literal text inside `"..."`, escapes still in it.
+    pub fn double_quoted_text(&mut self, raw: &str) {
+        self.0.push_quoted(&decode_double_quoted(raw));
+    }
+
+    /// `$NAME` or `${NAME}`, inside double quotes or not.
+    pub fn variable(&mut self, name: &str, quoted: bool) {
+        self.0.parts.push(Part::Variable {
+            name: name.to_string(),
+            quoted,
+        });
+    }
+
+    /// The word, with tilde splitting applied as [`build_word`] applies it.
+    pub fn finish(self, span: Span) -> Word {
+        let mut parts = self.0.parts;
+        split_leading_tilde(&mut parts);
+        split_assignment_tilde(&mut parts);
+        Word::new(parts, span, self.0.has_quotes)
+    }
+}
+
 struct WordBuilder {
     parts: Vec<Part>,
     has_quotes: bool,

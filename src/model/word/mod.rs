@@ -11,6 +11,7 @@ mod braces;
 mod build;
 mod decode;
 
+pub(crate) use build::PartsBuilder;
 pub use build::{build_word, split_tilde};
 pub use decode::{decode_ansi_c, decode_double_quoted, decode_heredoc};
 

@@ -1,0 +1,283 @@
+//! The fast lexer against the tree path: on every corpus command, on generated
+//! commands of the whole grammar, and on token soups aimed at the lexer (quotes,
+//! `$NAME`, escapes, tildes, redirects, pipelines, lists, comments), the fast path
+//! either bails or builds exactly the records the tree path builds — and it never
+//! takes a command the parser has a problem with. Any difference is a bypass.
+//!
+//! Deterministic by default (fixed seed, 2,000 cases per property). Run long and
+//! random with `BASHGATE_PROPTEST_RANDOM=1 PROPTEST_CASES=200000 cargo test --release
+//! --test fastpath`.
+
+#[path = "common/generate.rs"]
+mod generate;
+#[path = "../fuzz/properties.rs"]
+mod properties;
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use std::path::Path;
+
+fn corpus_commands() -> Vec<String> {
+    #[derive(serde::Deserialize)]
+    struct File {
+        #[serde(rename = "case", default)]
+        cases: Vec<Case>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Case {
+        cmd: String,
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("corpus") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            let text = std::fs::read_to_string(&path).expect("corpus file");
+            if let Ok(file) = toml::from_str::<File>(&text) {
+                out.extend(file.cases.into_iter().map(|c| c.cmd));
+            }
+        }
+    }
+    out
+}
+
+fn agent_commands() -> Vec<String> {
+    let text = include_str!("../benches/agent-commands.json");
+    serde_json::from_str(text).expect("json")
+}
+
+#[test]
+fn fast_and_tree_records_agree_on_the_corpus_and_the_benchmark_set() {
+    let mut taken = 0;
+    let commands: Vec<String> = corpus_commands()
+        .into_iter()
+        .chain(agent_commands())
+        .collect();
+    for command in &commands {
+        if bashgate::model::fast_records(command).is_some() {
+            taken += 1;
+        }
+        properties::check_fastpath(command.as_bytes());
+    }
+    // The lexer must keep covering the common shapes, or it is not worth having.
+    assert!(
+        taken * 3 >= commands.len(),
+        "the fast path took only {taken} of {}",
+        commands.len()
+    );
+}
+
+#[test]
+fn the_fast_path_takes_the_common_agent_shapes() {
+    let took = |c: &str| bashgate::model::fast_records(c).is_some();
+    for command in [
+        "ls -la",
+        "git commit -m \"fix: handle edge case in parser\"",
+        "cargo build --workspace --all-features 2>&1 | tail -20",
+        "cat src/main.rs | grep foo > out.txt",
+        "grep -rn \"TODO\" --include='*.py' . | wc -l",
+        "FOO=bar BAZ=qux make test",
+        "git log --oneline -n 20 --format='%h %s' | head",
+        "npm test && git add -A && git commit -m 'wip' # checkpoint",
+        "echo \"$HOME/x\" >> notes.txt",
+    ] {
+        assert!(took(command), "the fast path should take {command:?}");
+    }
+    for command in [
+        "echo $(date)",
+        "for f in *; do echo $f; done",
+        "cat <<EOF\nx\nEOF",
+        "ls {a,b}",
+        "cd src && ls",
+        "x=1",
+        "bash -c 'ls'",
+        "nohup ./server &",
+        "echo a\nls",
+        "[ -f x ] && ls",
+        "ls>out",
+    ] {
+        assert!(
+            !took(command),
+            "the fast path should leave {command:?} to the parser"
+        );
+    }
+}
+
+/// Tokens the lexer knows and tokens it must refuse, glued and spaced at random.
+fn lexer_soup() -> impl Strategy<Value = String> {
+    const PIECES: &[&str] = &[
+        "ls",
+        "git",
+        "rm",
+        "-rf",
+        "--x=y",
+        "a",
+        "b.txt",
+        "/etc/passwd",
+        "~",
+        "~/x",
+        "~u/y",
+        "./s",
+        "..",
+        "*",
+        "?.rs",
+        "x=~/a",
+        "FOO=bar",
+        "A=1",
+        "'q r'",
+        "''",
+        "\"\"",
+        "\"d q\"",
+        "\"$HOME\"",
+        "\"${HOME}/x\"",
+        "\"a$X b\"",
+        "$X",
+        "${Y}",
+        "$1",
+        "$@",
+        "\\x",
+        "\\ ",
+        "\\\\",
+        "#c",
+        "a#b",
+        "|",
+        "||",
+        "&&",
+        ";",
+        ";;",
+        "&",
+        ">",
+        ">>",
+        "<",
+        "2>",
+        "2>&1",
+        ">&2",
+        "&>",
+        "&>>",
+        "1>",
+        "<<<",
+        "<<",
+        ">|",
+        "(",
+        ")",
+        "{",
+        "}",
+        "[",
+        "]",
+        "!",
+        "$(x)",
+        "`x`",
+        "\"a\\\"b\"",
+        "cd",
+        "export",
+        "if",
+        "é",
+        "'é'",
+        "\t",
+        "=",
+        "%",
+        "+",
+        "^",
+    ];
+    prop::collection::vec(
+        (
+            prop::sample::select(PIECES),
+            prop::sample::select(&[" ", " ", "", "  "][..]),
+        ),
+        1..9,
+    )
+    .prop_map(|pieces| {
+        pieces
+            .into_iter()
+            .map(|(p, sep)| format!("{p}{sep}"))
+            .collect::<String>()
+    })
+}
+
+fn config() -> (Config, TestRng) {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(2000);
+    let rng = if std::env::var_os("BASHGATE_PROPTEST_RANDOM").is_some() {
+        TestRng::from_seed(RngAlgorithm::ChaCha, &rand_seed())
+    } else {
+        TestRng::from_seed(RngAlgorithm::ChaCha, &[11; 32])
+    };
+    (
+        Config {
+            cases,
+            failure_persistence: None,
+            ..Config::default()
+        },
+        rng,
+    )
+}
+
+fn rand_seed() -> [u8; 32] {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let mut seed = [0u8; 32];
+    for (i, b) in nanos.to_le_bytes().iter().enumerate() {
+        seed[i] = *b;
+        seed[i + 16] = b.wrapping_mul(31);
+    }
+    eprintln!("random seed: {seed:?}");
+    seed
+}
+
+fn agree(strategy: impl Strategy<Value = String>) {
+    let (config, rng) = config();
+    let mut runner = TestRunner::new_with_rng(config, rng);
+    let result = runner.run(&strategy, |command| {
+        let outcome = std::panic::catch_unwind(|| properties::check_fastpath(command.as_bytes()));
+        prop_assert!(
+            outcome.is_ok(),
+            "fast and tree paths disagree on {command:?}"
+        );
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+}
+
+#[test]
+fn fast_and_tree_records_agree_on_token_soups() {
+    agree(lexer_soup());
+}
+
+#[test]
+fn fast_and_tree_records_agree_on_generated_commands() {
+    agree(generate::command(false));
+}
+
+#[test]
+fn a_difference_is_caught() {
+    // The property compares whole records: a changed span must fail it.
+    let mut fast = bashgate::model::fast_records("ls -la").expect("fast");
+    fast[0].span.end += 1;
+    let resolver = Default::default();
+    let env = bashgate::model::Env {
+        cwd: Path::new("/project"),
+        resolver: &resolver,
+        max_nesting: 8,
+        fast_path: false,
+    };
+    let tree = bashgate::model::build("ls -la", &env);
+    assert_ne!(format!("{fast:#?}"), format!("{:#?}", tree.commands));
+}
+
+#[test]
+fn hit_rate_on_the_benchmark_set_is_reported() {
+    let commands = agent_commands();
+    let taken: Vec<&String> = commands
+        .iter()
+        .filter(|c| bashgate::model::fast_records(c).is_some())
+        .collect();
+    eprintln!("fast path: {} of {} benchmark commands", taken.len(), commands.len());
+    // Half the benchmark set are shapes the lexer knows; losing them is a regression.
+    assert!(taken.len() * 2 >= commands.len(), "only {} taken", taken.len());
+}
