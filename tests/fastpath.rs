@@ -277,7 +277,15 @@ fn hit_rate_on_the_benchmark_set_is_reported() {
         .iter()
         .filter(|c| bashgate::model::fast_records(c).is_some())
         .collect();
-    eprintln!("fast path: {} of {} benchmark commands", taken.len(), commands.len());
+    eprintln!(
+        "fast path: {} of {} benchmark commands",
+        taken.len(),
+        commands.len()
+    );
     // Half the benchmark set are shapes the lexer knows; losing them is a regression.
-    assert!(taken.len() * 2 >= commands.len(), "only {} taken", taken.len());
+    assert!(
+        taken.len() * 2 >= commands.len(),
+        "only {} taken",
+        taken.len()
+    );
 }

@@ -62,9 +62,10 @@ pub(super) fn words(
     scope: &Scope,
     problems: &mut Vec<Problem>,
 ) -> Vec<Word> {
-    // A word the grammar could only partly parse (a `concatenation` holding an ERROR)
-    // is read as the words around the error: bash ended the word where the grammar
-    // lost track, and `> ~/.bashrc<junk>` still writes `~/.bashrc`.
+    // A word the grammar could only partly parse (a `concatenation` holding an ERROR,
+    // or blank space) is read as the words around the error and the blanks: bash ended
+    // the word where the grammar lost track, and `> ~/.bashrc<junk>` still writes
+    // `~/.bashrc`.
     let split;
     let nodes = if nodes.iter().any(has_error_part) {
         split = split_at_errors(nodes);
@@ -117,16 +118,24 @@ pub(super) fn words(
     words
 }
 
-/// A word node with an ERROR among its direct children.
+/// A word node the grammar built wrongly: a `concatenation` with an ERROR among its
+/// children, or with blank space between two of them (`sudo ``x` came out as one
+/// word; bash sees two).
 fn has_error_part(node: &Node) -> bool {
     node.kind() == "concatenation" && {
         let mut cursor = node.walk();
-        node.children(&mut cursor).any(|c| c.is_error())
+        let mut previous_end = None;
+        node.children(&mut cursor).any(|c| {
+            let gap = previous_end.is_some_and(|end| c.start_byte() > end);
+            previous_end = Some(c.end_byte());
+            c.is_error() || gap
+        })
     }
 }
 
-/// The word nodes with each partly parsed `concatenation` replaced by its children,
-/// ERROR children left out (their gap separates the words around them).
+/// The word nodes with each wrongly built `concatenation` replaced by its children,
+/// ERROR children left out (their gap separates the words around them, as a blank
+/// does).
 fn split_at_errors<'t>(nodes: &[Node<'t>]) -> Vec<Node<'t>> {
     let mut out = Vec::with_capacity(nodes.len());
     for node in nodes {

@@ -116,22 +116,23 @@ impl PathJudge {
 
     /// Where a (normalised) path lies.
     pub fn place(&self, path: &Path) -> Place {
-        if path.starts_with(&self.root) {
+        let plain = plain(path);
+        if under(path, plain, &self.root) {
             return Place::Inside;
         }
         if SAFE_PATHS.iter().any(|s| path == Path::new(s)) {
             return Place::Safe;
         }
-        if self.allowed.iter().any(|a| path.starts_with(a)) {
+        if self.allowed.iter().any(|a| under(path, plain, a)) {
             return Place::Allowed;
         }
-        if self.read_only.iter().any(|a| path.starts_with(a)) {
+        if self.read_only.iter().any(|a| under(path, plain, a)) {
             return Place::ReadOnly;
         }
         if self
             .config_dir
             .as_ref()
-            .is_some_and(|d| path.starts_with(d))
+            .is_some_and(|d| under(path, plain, d))
         {
             return Place::ReadOnly;
         }
@@ -140,7 +141,12 @@ impl PathJudge {
 
     /// True when the path is on the sensitive list (`~/.ssh`, `.env`...).
     pub fn is_sensitive(&self, path: &Path) -> bool {
-        if self.sensitive_prefixes.iter().any(|p| path.starts_with(p)) {
+        let plain = plain(path);
+        if self
+            .sensitive_prefixes
+            .iter()
+            .any(|p| under(path, plain, p))
+        {
             return true;
         }
         let env_file = path
@@ -154,7 +160,8 @@ impl PathJudge {
 
     /// True for the gate's own policy files: writing them would loosen the gate.
     pub fn is_write_protected(&self, path: &Path) -> bool {
-        self.write_protected.iter().any(|p| path.starts_with(p))
+        let plain = plain(path);
+        self.write_protected.iter().any(|p| under(path, plain, p))
     }
 
     /// Follows symlinks in the longest existing prefix of `path` (inside the root or
@@ -175,9 +182,76 @@ impl PathJudge {
 
     /// The root or allowed folder `path` lies in (the longest).
     fn base_of(&self, path: &Path) -> Option<&PathBuf> {
+        let plain = plain(path);
         std::iter::once(&self.root)
             .chain(self.allowed.iter())
-            .filter(|b| path.starts_with(b))
+            .filter(|b| under(path, plain, b))
             .max_by_key(|b| b.as_os_str().len())
+    }
+}
+
+/// `path` as text when it is in normal form: absolute UTF-8 with no empty, `.` or `..`
+/// component and no trailing `/` (what lexical normalisation and `canonicalize`
+/// give). `None` otherwise.
+fn plain(path: &Path) -> Option<&str> {
+    let text = path.to_str()?;
+    let normal = text.starts_with('/')
+        && !text.contains("//")
+        && !text.contains("/./")
+        && !text.contains("/../")
+        && !text.ends_with("/.")
+        && !text.ends_with("/..")
+        && (text == "/" || !text.ends_with('/'));
+    normal.then_some(text)
+}
+
+/// Whether `path` is `prefix` or lies below it, component by component. For two
+/// paths in normal form that is a byte-prefix test with a boundary check, which is
+/// what the hot path needs (`Path::starts_with` re-parses both into components on
+/// every call); anything else compares components.
+fn under(path: &Path, plain_path: Option<&str>, prefix: &Path) -> bool {
+    match (plain_path, plain(prefix)) {
+        (Some(p), Some(q)) => {
+            p.starts_with(q)
+                && (p.len() == q.len() || q.ends_with('/') || p.as_bytes()[q.len()] == b'/')
+        }
+        _ => path.starts_with(prefix),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::under;
+    use std::path::Path;
+
+    /// The fast prefix test agrees with `Path::starts_with` on normal and odd forms.
+    #[test]
+    fn under_agrees_with_components() {
+        let paths = [
+            "/",
+            "/a",
+            "/a/b",
+            "/a/bc",
+            "/ab",
+            "/a/b/c",
+            "/a//b",
+            "/a/./b",
+            "/a/b/",
+            "/a/..",
+            "/home/u/.ssh",
+            "/home/u/.sshx",
+            "/home/u/.ssh/id",
+            "rel/a",
+        ];
+        for p in paths {
+            for q in paths {
+                let (p, q) = (Path::new(p), Path::new(q));
+                assert_eq!(
+                    under(p, super::plain(p), q),
+                    p.starts_with(q),
+                    "{p:?} under {q:?}"
+                );
+            }
+        }
     }
 }

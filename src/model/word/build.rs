@@ -226,6 +226,11 @@ impl WordBuilder {
                 quoted: in_double_quotes,
             }),
             "process_substitution" => self.parts.push(Part::ProcessSubstitution),
+            // An empty backtick substitution is a token of its own: it runs nothing
+            // but is still a substitution, never the text "``".
+            "``" => self.parts.push(Part::CommandSubstitution {
+                quoted: in_double_quotes,
+            }),
             "brace_expression" if !in_double_quotes => self.push_literal(raw),
             "word" | "number" => self.push_quoted(raw),
             // An operator token in argument position is plain text to bash.
