@@ -30,12 +30,14 @@ pub enum Place {
 pub struct PathJudge {
     root: PathBuf,
     resolver: Resolver,
+    root_prefix: Prefix,
     allowed: Vec<PathBuf>,
-    read_only: Vec<PathBuf>,
-    config_dir: Option<PathBuf>,
-    sensitive_prefixes: Vec<PathBuf>,
+    allowed_prefixes: Vec<Prefix>,
+    read_only: Vec<Prefix>,
+    config_dir: Option<Prefix>,
+    sensitive_prefixes: Vec<Prefix>,
     sensitive_globs: GlobSet,
-    write_protected: Vec<PathBuf>,
+    write_protected: Vec<Prefix>,
 }
 
 impl PathJudge {
@@ -72,16 +74,22 @@ impl PathJudge {
         if let Some(dir) = &config_dir {
             write_protected.push(dir.clone());
         }
-        let canon = |paths: &[PathBuf]| paths.iter().map(|p| canonical_or_lexical(p)).collect();
+        let canon = |paths: &[PathBuf]| -> Vec<PathBuf> {
+            paths.iter().map(|p| canonical_or_lexical(p)).collect()
+        };
+        let prefixes =
+            |paths: Vec<PathBuf>| -> Vec<Prefix> { paths.into_iter().map(Prefix::new).collect() };
         PathJudge {
             root: policy.root.clone(),
+            root_prefix: Prefix::new(policy.root.clone()),
             resolver: policy.resolver(),
+            allowed_prefixes: prefixes(canon(&policy.allowed_paths)),
             allowed: canon(&policy.allowed_paths),
-            read_only: canon(&policy.read_only_paths),
-            config_dir,
-            sensitive_prefixes,
+            read_only: prefixes(canon(&policy.read_only_paths)),
+            config_dir: config_dir.map(Prefix::new),
+            sensitive_prefixes: prefixes(sensitive_prefixes),
             sensitive_globs: globs.build().unwrap_or_else(|_| GlobSet::empty()),
-            write_protected,
+            write_protected: prefixes(write_protected),
         }
     }
 
@@ -117,22 +125,22 @@ impl PathJudge {
     /// Where a (normalised) path lies.
     pub fn place(&self, path: &Path) -> Place {
         let plain = plain(path);
-        if under(path, plain, &self.root) {
+        if self.root_prefix.holds(path, plain) {
             return Place::Inside;
         }
         if SAFE_PATHS.iter().any(|s| path == Path::new(s)) {
             return Place::Safe;
         }
-        if self.allowed.iter().any(|a| under(path, plain, a)) {
+        if self.allowed_prefixes.iter().any(|a| a.holds(path, plain)) {
             return Place::Allowed;
         }
-        if self.read_only.iter().any(|a| under(path, plain, a)) {
+        if self.read_only.iter().any(|a| a.holds(path, plain)) {
             return Place::ReadOnly;
         }
         if self
             .config_dir
             .as_ref()
-            .is_some_and(|d| under(path, plain, d))
+            .is_some_and(|d| d.holds(path, plain))
         {
             return Place::ReadOnly;
         }
@@ -142,11 +150,7 @@ impl PathJudge {
     /// True when the path is on the sensitive list (`~/.ssh`, `.env`...).
     pub fn is_sensitive(&self, path: &Path) -> bool {
         let plain = plain(path);
-        if self
-            .sensitive_prefixes
-            .iter()
-            .any(|p| under(path, plain, p))
-        {
+        if self.sensitive_prefixes.iter().any(|p| p.holds(path, plain)) {
             return true;
         }
         let env_file = path
@@ -161,7 +165,7 @@ impl PathJudge {
     /// True for the gate's own policy files: writing them would loosen the gate.
     pub fn is_write_protected(&self, path: &Path) -> bool {
         let plain = plain(path);
-        self.write_protected.iter().any(|p| under(path, plain, p))
+        self.write_protected.iter().any(|p| p.holds(path, plain))
     }
 
     /// Follows symlinks in the longest existing prefix of `path` (inside the root or
@@ -183,45 +187,65 @@ impl PathJudge {
     /// The root or allowed folder `path` lies in (the longest).
     fn base_of(&self, path: &Path) -> Option<&PathBuf> {
         let plain = plain(path);
-        std::iter::once(&self.root)
-            .chain(self.allowed.iter())
-            .filter(|b| under(path, plain, b))
+        std::iter::once(&self.root_prefix)
+            .chain(self.allowed_prefixes.iter())
+            .filter(|b| b.holds(path, plain))
+            .map(|b| &b.path)
             .max_by_key(|b| b.as_os_str().len())
     }
 }
 
-/// `path` as text when it is in normal form: absolute UTF-8 with no empty, `.` or `..`
+/// True when `path` is in normal form: absolute, with no empty, `.` or `..`
 /// component and no trailing `/` (what lexical normalisation and `canonicalize`
-/// give). `None` otherwise.
-fn plain(path: &Path) -> Option<&str> {
-    let text = path.to_str()?;
-    let normal = text.starts_with('/')
-        && !text.contains("//")
-        && !text.contains("/./")
-        && !text.contains("/../")
-        && !text.ends_with("/.")
-        && !text.ends_with("/..")
-        && (text == "/" || !text.ends_with('/'));
-    normal.then_some(text)
+/// give). One pass over the bytes.
+fn plain(path: &Path) -> bool {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    if bytes.first() != Some(&b'/') {
+        return false;
+    }
+    if bytes.len() == 1 {
+        return true;
+    }
+    // Each component, between slashes, must be non-empty and not `.` or `..`.
+    bytes[1..]
+        .split(|&b| b == b'/')
+        .all(|c| !c.is_empty() && c != b"." && c != b"..")
 }
 
-/// Whether `path` is `prefix` or lies below it, component by component. For two
-/// paths in normal form that is a byte-prefix test with a boundary check, which is
-/// what the hot path needs (`Path::starts_with` re-parses both into components on
-/// every call); anything else compares components.
-fn under(path: &Path, plain_path: Option<&str>, prefix: &Path) -> bool {
-    match (plain_path, plain(prefix)) {
-        (Some(p), Some(q)) => {
-            p.starts_with(q)
-                && (p.len() == q.len() || q.ends_with('/') || p.as_bytes()[q.len()] == b'/')
+/// A folder the policy names, with its normal form decided once.
+#[derive(Clone, Debug)]
+struct Prefix {
+    path: PathBuf,
+    plain: bool,
+}
+
+impl Prefix {
+    fn new(path: PathBuf) -> Prefix {
+        Prefix {
+            plain: plain(&path),
+            path,
         }
-        _ => path.starts_with(prefix),
+    }
+
+    /// Whether `path` is this folder or lies below it, component by component. For
+    /// two paths in normal form that is a byte-prefix test with a boundary check
+    /// (`Path::starts_with` re-parses both into components on every call); anything
+    /// else compares components. `path_plain` is `plain(path)`.
+    fn holds(&self, path: &Path, path_plain: bool) -> bool {
+        if !(path_plain && self.plain) {
+            return path.starts_with(&self.path);
+        }
+        let (p, q) = (
+            path.as_os_str().as_encoded_bytes(),
+            self.path.as_os_str().as_encoded_bytes(),
+        );
+        p.starts_with(q) && (p.len() == q.len() || q == b"/" || p[q.len()] == b'/')
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::under;
+    use super::{Prefix, plain};
     use std::path::Path;
 
     /// The fast prefix test agrees with `Path::starts_with` on normal and odd forms.
@@ -247,7 +271,7 @@ mod tests {
             for q in paths {
                 let (p, q) = (Path::new(p), Path::new(q));
                 assert_eq!(
-                    under(p, super::plain(p), q),
+                    Prefix::new(q.to_path_buf()).holds(p, plain(p)),
                     p.starts_with(q),
                     "{p:?} under {q:?}"
                 );
