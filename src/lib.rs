@@ -14,10 +14,12 @@
 //! # Ok::<(), bashgate::ConfigError>(())
 //! ```
 
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod command;
+#[cfg(feature = "exec")]
+pub mod exec;
 mod fastpath;
 mod gate;
 pub mod inspect;
@@ -27,6 +29,7 @@ pub mod path_roles;
 pub mod paths;
 pub mod permission;
 pub mod policy;
+pub mod policy_sandbox;
 pub mod report;
 pub mod rules;
 pub mod script;

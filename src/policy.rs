@@ -101,6 +101,8 @@ pub struct Policy {
     /// Path-bearing environment variables (`TMPDIR`, `OLDPWD`, `XDG_*`) as the
     /// commands will see them; a variable not given here is unknown (outside).
     pub env: std::collections::BTreeMap<String, String>,
+    /// What `bashgate exec` reads: network, environment, limits, toolchains.
+    pub sandbox: crate::policy_sandbox::SandboxPolicy,
 }
 
 impl Policy {
@@ -124,6 +126,7 @@ impl Policy {
                 .filter(|name| **name != "HOME" && **name != "PWD")
                 .filter_map(|name| Some((name.to_string(), std::env::var(name).ok()?)))
                 .collect(),
+            sandbox: Default::default(),
         }
     }
 
@@ -170,6 +173,9 @@ impl Policy {
                 }
             }));
         self.denylist.extend(file.denylist);
+        if let Some(section) = file.sandbox {
+            self.sandbox.apply(section);
+        }
         if let Some(permission) = file.permission {
             for (pattern, value) in permission.bash {
                 let decision = value.as_str().and_then(Decision::parse).ok_or_else(|| ConfigError {
@@ -247,6 +253,7 @@ struct ConfigFile {
     #[serde(default)]
     denylist: Vec<String>,
     permission: Option<PermissionTable>,
+    sandbox: Option<crate::policy_sandbox::SandboxSection>,
 }
 
 #[derive(Deserialize)]
