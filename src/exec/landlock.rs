@@ -13,8 +13,13 @@
 //! - read and execute: `read_only_paths`, the toolchain homes the policy lists, and
 //!   the system locations programs need to start ([`SYSTEM_READ_ONLY`]): `/usr`,
 //!   `/bin`, `/lib*`, chosen parts of `/etc` (not `shadow`, `sudoers`, `ssh`,
-//!   `ssl/private`), `/proc` (other processes' files stay closed: Landlock's ptrace
-//!   rule refuses them), CPU topology in `/sys`;
+//!   `ssl/private`), system-wide files of `/proc` (`cpuinfo`, `meminfo`, ...), CPU
+//!   topology in `/sys`. Not `/proc` as a whole and not `/proc/self`: a rule on
+//!   `/proc/self` would name the runner's own folder (it is resolved when the rule is
+//!   made), and measured on Linux 6.18, a confined child could read its unconfined
+//!   parent's `/proc/PID/environ` — the runner's full environment, secrets included —
+//!   when `/proc` was granted. Programs still reach their own descriptors through
+//!   `/dev/fd` and `/proc/self/fd` (pipes are not path-controlled);
 //! - devices: `/dev/null`, `/dev/zero`, `/dev/full` read-write, `/dev/random` and
 //!   `/dev/urandom` read-only;
 //! - TCP: no connect or bind unless `network = "on"`, or connect to the listed ports;
@@ -46,7 +51,15 @@ pub const SYSTEM_READ_ONLY: &[&str] = &[
     "/lib64",
     "/libx32",
     "/opt",
-    "/proc",
+    "/proc/cpuinfo",
+    "/proc/meminfo",
+    "/proc/stat",
+    "/proc/loadavg",
+    "/proc/uptime",
+    "/proc/version",
+    "/proc/filesystems",
+    "/proc/sys/kernel",
+    "/proc/sys/vm/overcommit_memory",
     "/sys/devices/system/cpu",
     "/etc/alternatives",
     "/etc/bash.bashrc",
