@@ -53,7 +53,8 @@ pub struct ExecArgs {
     /// text or json.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
-    /// The working folder, inside the root (default: the root).
+    /// The working folder: relative to the root, or absolute inside it (default: the
+    /// root).
     #[arg(long, value_name = "DIR")]
     cwd: Option<PathBuf>,
     /// Say what the sandbox applied (on stderr).

@@ -110,7 +110,8 @@ pub struct RunOptions {
     /// Landlock strictness.
     #[cfg(target_os = "linux")]
     pub sandbox: SandboxMode,
-    /// The working folder (must be inside the root); the root when `None`.
+    /// The working folder, relative to the root or absolute; it must be inside the
+    /// root. The root when `None`.
     pub cwd: Option<PathBuf>,
     /// Judge the command first. `false` runs it on the sandbox alone — meant for
     /// testing the sandbox, dangerous otherwise.
@@ -222,7 +223,11 @@ impl Runner {
         if !self.options.gate {
             return (None, true);
         }
-        let verdict = self.gate.check_in(command, self.options.cwd.as_deref());
+        let cwd = self.options.cwd.as_ref().map(|cwd| {
+            let joined = self.gate.policy().root.join(cwd);
+            std::fs::canonicalize(&joined).unwrap_or(joined)
+        });
+        let verdict = self.gate.check_in(command, cwd.as_deref());
         let runs = match verdict.decision {
             Decision::Allow => true,
             Decision::Ask => approval == Approval::Given,

@@ -110,3 +110,22 @@ fn verbose_says_what_was_applied() {
     assert_eq!(json["sandbox"]["mode"], "off");
     assert_eq!(json["sandbox"]["landlock"], Value::Null);
 }
+
+#[test]
+fn cwd_must_be_inside_the_root() {
+    if !sandbox_available() {
+        return;
+    }
+    let f = Fixture::new();
+    std::fs::create_dir(f.root.join("sub")).unwrap();
+    let inside = bashgate(&f, &["exec", "--cwd", "sub", "--", "pwd"]);
+    assert_eq!(inside.status.code(), Some(0), "{inside:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&inside.stdout).trim(),
+        f.root.join("sub").to_str().unwrap()
+    );
+    let decoy = f.decoy.to_str().unwrap();
+    let outside = bashgate(&f, &["exec", "--cwd", decoy, "--", "pwd"]);
+    assert_eq!(outside.status.code(), Some(125), "{outside:?}");
+    assert!(String::from_utf8_lossy(&outside.stderr).contains("outside the root"));
+}
