@@ -4,7 +4,9 @@
 //! - `runner_sandbox_off`: `Runner::run` with the gate, private folders, minimal
 //!   environment, resource limits, pids cgroup, process group, merged pipe — no
 //!   Landlock;
-//! - `runner_landlock`: the same plus the Landlock ruleset (`--sandbox best-effort`).
+//! - `runner_landlock`: the same plus the Landlock ruleset (`--sandbox best-effort`);
+//! - `runner_landlock_no_cgroup`: Landlock, no pids cgroup (`processes = 0`), to show
+//!   what moving the spawning thread into a fresh cgroup costs.
 //!
 //! `cargo bench --bench exec`; the README quotes the figures.
 
@@ -14,10 +16,18 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use std::process::Command;
 use std::time::Duration;
 
-fn runner(mode: SandboxMode) -> Runner {
+fn runner(mode: SandboxMode, cgroup: bool) -> Runner {
     let root = std::env::temp_dir().join("bashgate-exec-bench");
     std::fs::create_dir_all(&root).unwrap();
-    let gate = Gate::builder().root(&root).build().unwrap();
+    let gate = Gate::builder()
+        .root(&root)
+        .with_policy(|p| {
+            if !cgroup {
+                p.sandbox.limits.processes = 0;
+            }
+        })
+        .build()
+        .unwrap();
     Runner::new(
         gate,
         RunOptions {
@@ -45,10 +55,12 @@ fn bench(c: &mut Criterion) {
             assert!(status.success());
         })
     });
-    let off = runner(SandboxMode::Off);
+    let off = runner(SandboxMode::Off, true);
     group.bench_function("runner_sandbox_off", |b| b.iter(|| run(&off)));
-    let landlock = runner(SandboxMode::BestEffort);
+    let landlock = runner(SandboxMode::BestEffort, true);
     group.bench_function("runner_landlock", |b| b.iter(|| run(&landlock)));
+    let no_cgroup = runner(SandboxMode::BestEffort, false);
+    group.bench_function("runner_landlock_no_cgroup", |b| b.iter(|| run(&no_cgroup)));
     group.finish();
 }
 

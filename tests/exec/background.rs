@@ -142,3 +142,11 @@ fn ask_needs_approval_and_deny_never_runs() {
         bashgate::exec::Outcome::Refused(v) if v.decision == bashgate::Decision::Deny
     ));
 }
+
+#[test]
+fn a_runner_is_shared_across_threads_and_handles_move_between_them() {
+    fn sync<T: Sync + Send>() {}
+    fn send<T: Send>() {}
+    sync::<Runner>();
+    send::<bashgate::exec::Background>();
+}
