@@ -93,7 +93,6 @@ pub fn run(args: &ExecArgs) -> i32 {
         timeout: Duration::from_secs(args.timeout),
         cwd: args.cwd.clone(),
         gate: !args.no_gate,
-        #[cfg(target_os = "linux")]
         sandbox: match args.sandbox {
             SandboxArg::Require => bashgate::exec::SandboxMode::Require,
             SandboxArg::BestEffort => bashgate::exec::SandboxMode::BestEffort,

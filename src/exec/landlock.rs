@@ -28,6 +28,8 @@
 //! Landlock cannot restrict UDP, raw sockets, or pathname unix sockets below ABI 9;
 //! those are reported as not enforced.
 
+pub use super::SandboxMode;
+pub use super::report::LandlockReport;
 use crate::policy_sandbox::Network;
 use landlock::{
     ABI, Access, AccessFs, AccessNet, BitFlags, CompatLevel, Compatible, LandlockStatus, NetPort,
@@ -102,39 +104,6 @@ pub const DEVICES_READ_WRITE: &[&str] = &["/dev/null", "/dev/zero", "/dev/full"]
 /// Devices a command may read.
 pub const DEVICES_READ_ONLY: &[&str] = &["/dev/random", "/dev/urandom"];
 
-/// How strictly a missing kernel feature is treated.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum SandboxMode {
-    /// Refuse to run unless every feature is enforced.
-    Require,
-    /// Enforce what the kernel has; report what is not enforced (the default).
-    #[default]
-    BestEffort,
-    /// No confinement (the gate, environment, limits and timeout still apply).
-    Off,
-}
-
-impl SandboxMode {
-    /// Parses `require`, `best-effort` or `off`.
-    pub fn parse(s: &str) -> Option<SandboxMode> {
-        match s {
-            "require" => Some(SandboxMode::Require),
-            "best-effort" => Some(SandboxMode::BestEffort),
-            "off" => Some(SandboxMode::Off),
-            _ => None,
-        }
-    }
-
-    /// The name used on the command line and in reports.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SandboxMode::Require => "require",
-            SandboxMode::BestEffort => "best-effort",
-            SandboxMode::Off => "off",
-        }
-    }
-}
-
 /// The paths and network rules to enforce.
 #[derive(Clone, Debug, Default)]
 pub struct Plan {
@@ -144,22 +113,6 @@ pub struct Plan {
     pub read_only: Vec<PathBuf>,
     /// TCP rules.
     pub network: Network,
-}
-
-/// What the kernel enforced.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
-pub struct LandlockReport {
-    /// The kernel's Landlock ABI (0: none).
-    pub kernel_abi: i32,
-    /// The ABI whose rights the runner asked for.
-    pub requested_abi: i32,
-    /// Features in force (`filesystem`, `fs_refer`, `fs_truncate`, `fs_ioctl_dev`,
-    /// `tcp_bind_connect`, `scope_abstract_unix_socket`, `scope_signal`).
-    pub enforced: Vec<&'static str>,
-    /// Features asked for and not in force.
-    pub not_enforced: Vec<&'static str>,
-    /// Paths the policy named that do not exist (no rule could be added).
-    pub missing_paths: Vec<PathBuf>,
 }
 
 /// The features the runner asks for and the ABI that brought each.

@@ -73,23 +73,57 @@ pub mod private_dirs;
 #[cfg(target_os = "linux")]
 mod run;
 
-#[cfg(target_os = "linux")]
-pub use landlock::{LandlockReport, SandboxMode};
 pub use output::{DEFAULT_OUTPUT_CAP, OutputChunk};
-pub use report::{EXIT_TIMED_OUT, Finished, ProcessLimitReport, SandboxReport, Status};
+pub use report::{
+    EXIT_TIMED_OUT, Finished, LandlockReport, ProcessLimitReport, SandboxReport, Status,
+};
 #[cfg(target_os = "linux")]
 pub use run::Background;
 
+#[cfg(target_os = "linux")]
 use crate::policy_sandbox::Network;
 use crate::{Decision, Gate, Verdict};
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// Default deadline.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
 /// The longest deadline a caller may ask for; longer requests are clamped.
 pub const MAX_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// How strictly a missing kernel feature is treated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SandboxMode {
+    /// Refuse to run unless every feature is enforced.
+    Require,
+    /// Enforce what the kernel has; report what is not enforced (the default).
+    #[default]
+    BestEffort,
+    /// No confinement (the gate, environment, limits and timeout still apply).
+    Off,
+}
+
+impl SandboxMode {
+    /// Parses `require`, `best-effort` or `off`.
+    pub fn parse(s: &str) -> Option<SandboxMode> {
+        match s {
+            "require" => Some(SandboxMode::Require),
+            "best-effort" => Some(SandboxMode::BestEffort),
+            "off" => Some(SandboxMode::Off),
+            _ => None,
+        }
+    }
+
+    /// The name used on the command line and in reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SandboxMode::Require => "require",
+            SandboxMode::BestEffort => "best-effort",
+            SandboxMode::Off => "off",
+        }
+    }
+}
 
 /// Whether the caller approved a command the gate asks about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,7 +142,6 @@ pub struct RunOptions {
     /// Output kept, in bytes.
     pub output_cap: usize,
     /// Landlock strictness.
-    #[cfg(target_os = "linux")]
     pub sandbox: SandboxMode,
     /// The working folder, relative to the root or absolute; it must be inside the
     /// root. The root when `None`.
@@ -126,7 +159,6 @@ impl Default for RunOptions {
         RunOptions {
             timeout: DEFAULT_TIMEOUT,
             output_cap: DEFAULT_OUTPUT_CAP,
-            #[cfg(target_os = "linux")]
             sandbox: SandboxMode::BestEffort,
             cwd: None,
             gate: true,
@@ -378,10 +410,12 @@ fn unsupported() -> ExecError {
     )
 }
 
+#[cfg(target_os = "linux")]
 fn utf8_pair((name, value): (std::ffi::OsString, std::ffi::OsString)) -> Option<(String, String)> {
     Some((name.into_string().ok()?, value.into_string().ok()?))
 }
 
+#[cfg(target_os = "linux")]
 fn network_name(network: &Network) -> String {
     match network {
         Network::Off => "off".into(),
@@ -393,11 +427,12 @@ fn network_name(network: &Network) -> String {
     }
 }
 
+#[cfg(target_os = "linux")]
 /// The first `name` in the `PATH` list that is a file.
 fn find_in_path(name: &str, path: Option<&str>) -> Option<PathBuf> {
     path?
         .split(':')
         .filter(|dir| dir.starts_with('/'))
-        .map(|dir| Path::new(dir).join(name))
+        .map(|dir| std::path::Path::new(dir).join(name))
         .find(|candidate| candidate.is_file())
 }

@@ -1,7 +1,6 @@
 //! What a run produced and what the sandbox applied, and how both are shown: the
 //! Bash-tool text form and the JSON object.
 
-use super::landlock::LandlockReport;
 use crate::verdict::Verdict;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -38,6 +37,22 @@ impl Status {
             Status::TimedOut => EXIT_TIMED_OUT,
         }
     }
+}
+
+/// What the kernel enforced.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct LandlockReport {
+    /// The kernel's Landlock ABI (0: none).
+    pub kernel_abi: i32,
+    /// The ABI whose rights the runner asked for.
+    pub requested_abi: i32,
+    /// Features in force (`filesystem`, `fs_refer`, `fs_truncate`, `fs_ioctl_dev`,
+    /// `tcp_bind_connect`, `scope_abstract_unix_socket`, `scope_signal`).
+    pub enforced: Vec<&'static str>,
+    /// Features asked for and not in force.
+    pub not_enforced: Vec<&'static str>,
+    /// Paths the policy named that do not exist (no rule could be added).
+    pub missing_paths: Vec<PathBuf>,
 }
 
 /// How the process count was bounded.
