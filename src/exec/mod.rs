@@ -306,24 +306,12 @@ impl Runner {
         let cwd = self.working_folder()?;
         let dirs = private_dirs::PrivateDirs::create(sandbox.keep_temp)
             .map_err(|e| ExecError::Setup(format!("private folders: {e}")))?;
-        let mut fixed = Vec::new();
-        let mut toolchain_homes = Vec::new();
-        if let Some(home) = &policy.home {
-            for toolchain in &sandbox.toolchains {
-                toolchain_homes.extend(toolchain.home_folders().iter().map(|f| home.join(f)));
-                for (name, folder) in toolchain.env_homes() {
-                    let path = home.join(folder);
-                    if path.exists() {
-                        fixed.push((name.to_string(), path.to_string_lossy().into_owned()));
-                    }
-                }
-            }
-        }
         let from = self
             .options
             .env
             .clone()
             .unwrap_or_else(|| std::env::vars_os().filter_map(utf8_pair).collect());
+        let (fixed, toolchain_homes) = toolchain_paths(policy, &from);
         let env = env::build(from, &sandbox.env_pass, &dirs.home(), &dirs.tmp(), &fixed);
         let shell = match &sandbox.shell {
             Some(shell) => shell.clone(),
@@ -408,6 +396,40 @@ fn unsupported() -> ExecError {
          run (`bashgate exec --print-profile macos` prints the policy as a macOS profile)"
             .into(),
     )
+}
+
+/// The toolchain homes to grant read-only and the variables that point at them. A
+/// home variable already set in the runner's environment (`RUSTUP_HOME=/usr/local/rustup`
+/// in a container image) wins over the default folder under HOME, and its folder is
+/// granted too.
+#[cfg(target_os = "linux")]
+fn toolchain_paths(
+    policy: &crate::Policy,
+    from: &[(String, String)],
+) -> (Vec<(String, String)>, Vec<PathBuf>) {
+    let mut fixed = Vec::new();
+    let mut folders = Vec::new();
+    for toolchain in &policy.sandbox.toolchains {
+        if let Some(home) = &policy.home {
+            folders.extend(toolchain.home_folders().iter().map(|f| home.join(f)));
+        }
+        for (name, folder) in toolchain.env_homes() {
+            let set = from
+                .iter()
+                .find(|(n, v)| n == name && v.starts_with('/'))
+                .map(|(_, v)| PathBuf::from(v));
+            let path = match (set, &policy.home) {
+                (Some(path), _) => path,
+                (None, Some(home)) => home.join(folder),
+                (None, None) => continue,
+            };
+            if path.exists() {
+                fixed.push((name.to_string(), path.to_string_lossy().into_owned()));
+                folders.push(path);
+            }
+        }
+    }
+    (fixed, folders)
 }
 
 #[cfg(target_os = "linux")]

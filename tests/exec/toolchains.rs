@@ -41,3 +41,33 @@ fn cargo_python_and_git_work_in_the_root() {
         assert!(output(&json).contains(expected), "{command}: {json}");
     }
 }
+
+#[test]
+fn a_toolchain_home_set_in_the_runners_environment_is_passed_and_read_only() {
+    if !sandbox_available() {
+        return;
+    }
+    let f = Fixture::new();
+    let rustup = f.base.join("rustup-home");
+    std::fs::create_dir(&rustup).unwrap();
+    std::fs::write(rustup.join("marker"), "toolchain-marker").unwrap();
+    let config = f.config("[sandbox]\ntoolchains = [\"rust\"]\n");
+    let (json, _) = f.exec_with(
+        &[
+            "--no-gate",
+            "--sandbox",
+            "require",
+            "--config",
+            config.to_str().unwrap(),
+        ],
+        "echo \"$RUSTUP_HOME\"; cat \"$RUSTUP_HOME/marker\"; echo; touch \"$RUSTUP_HOME/written\"",
+        &[("RUSTUP_HOME", rustup.to_str().unwrap())],
+    );
+    let out = output(&json);
+    assert!(
+        out.starts_with(&format!("{}\ntoolchain-marker\n", rustup.display())),
+        "{json}"
+    );
+    assert!(out.contains("Permission denied"), "{json}");
+    assert!(!rustup.join("written").exists());
+}
