@@ -41,8 +41,9 @@ pub enum ProfileTarget {
 pub struct ExecArgs {
     #[command(flatten)]
     policy: PolicyArgs,
-    /// Seconds before the whole process group is killed (at most 600).
-    #[arg(long, default_value_t = 120, value_name = "S")]
+    /// Seconds before the whole process group is killed (longer is clamped to 600).
+    #[arg(long, default_value_t = 120, value_name = "S",
+          value_parser = clap::value_parser!(u64).range(1..))]
     timeout: u64,
     /// require, best-effort or off.
     #[arg(long, value_enum, default_value_t = SandboxArg::BestEffort)]

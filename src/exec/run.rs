@@ -6,6 +6,10 @@
 //! buffers), a waiter (reaps the shell) and a supervisor (enforces the deadline, then
 //! kills what is left of the group and the cgroup, waits up to 2 s for the pipe to
 //! drain, and removes the private folders).
+//!
+//! A process that left the group (`setsid`) and holds the pipe open survives only
+//! where no pids cgroup could be created; the run still ends after the drain grace,
+//! and its reader thread stays blocked until that process closes the pipe.
 
 use super::ExecError;
 use super::cgroup::PidsCgroup;

@@ -136,3 +136,26 @@ fn a_fork_bomb_on_the_sandbox_alone_is_bounded_and_ended() {
     let both = f.both(bomb);
     assert_eq!(both["ran"], false, "{both}");
 }
+
+/// Whether a pid names a live (not zombie) process.
+fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        let after = stat.rsplit_once(')').map(|(_, rest)| rest).unwrap_or("");
+        after.split_whitespace().next() != Some("Z")
+    })
+}
+
+#[test]
+fn a_process_that_left_the_group_is_killed_with_the_cgroup() {
+    if !sandbox_available() {
+        return;
+    }
+    let f = Fixture::new();
+    let json = f.both("setsid sleep 30 & echo escaped=$!");
+    if json["sandbox"]["process_limit"]["cgroup_pids_max"].is_null() {
+        eprintln!("skipped: no pids cgroup here");
+        return;
+    }
+    let escaped = pids_in(output(&json), "escaped=")[0];
+    assert!(!alive(escaped), "pid {escaped} survived the run");
+}
