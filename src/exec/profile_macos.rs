@@ -44,10 +44,10 @@ fn quoted(path: &Path) -> String {
 /// and TMPDIR (a parameter, since it is created per run).
 ///
 /// ```
-/// let policy = bashgate::Policy::new("/work/project");
+/// let policy = bashgate::Policy::new("/srv/project");
 /// let text = bashgate::exec::profile_macos::render(&policy, "/tmp/bashgate-exec".as_ref());
 /// assert!(text.starts_with("(version 1)\n(deny default)\n"));
-/// assert!(text.contains("(subpath \"/work/project\")"));
+/// assert!(text.contains("(subpath \"/srv/project\")"));
 /// ```
 pub fn render(policy: &Policy, private: &Path) -> String {
     let mut out = String::from("(version 1)\n(deny default)\n");
