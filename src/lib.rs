@@ -22,9 +22,13 @@
 //! lie; the policy uses the model's path resolver; the model uses the parser. No layer
 //! reaches back up.
 
-#![forbid(unsafe_code)]
+// One audited function may use unsafe code: the runner's `pre_exec` resource
+// limits (src/exec/limits.rs explains why).
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+#[cfg(feature = "exec")]
+pub mod exec;
 mod gate;
 mod inspect;
 #[doc(hidden)]
@@ -40,6 +44,7 @@ mod verdict;
 
 pub use gate::{Gate, GateBuilder};
 pub use inspect::{Inspection, ProgramStart};
+pub use policy::sandbox::{Limits, Network, SandboxPolicy, Toolchain};
 pub use policy::{ConfigError, ConfigErrorKind, Mode, Policy};
 pub use rules::{MAX_FINDING_TEXT, RULES, Rule};
 pub use verdict::{Capability, Decision, Finding, MAX_FINDINGS, Span, Verdict};

@@ -3,6 +3,8 @@
 
 mod analyze;
 mod check;
+#[cfg(feature = "exec")]
+mod exec;
 mod hook;
 mod rules;
 
@@ -34,6 +36,10 @@ enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// Answer an agent's pre-tool hook (JSON on stdin, decision on stdout).
     Hook(hook::HookArgs),
+    /// Judge a command, then run it confined by the kernel (Landlock) from the same
+    /// policy. Exit: the command's code; 124 timeout; 1 ask; 2 deny; 125 not started.
+    #[cfg(feature = "exec")]
+    Exec(exec::ExecArgs),
     /// List every rule: code, name, default decision, summary.
     Rules,
     /// Show a rule's documentation (`bashgate explain BG101`).
@@ -137,6 +143,8 @@ pub fn run() -> i32 {
         Command::Check(args) => check::run(&args),
         Command::Analyze(args) => analyze::run(&args),
         Command::Hook(args) => hook::run(&args),
+        #[cfg(feature = "exec")]
+        Command::Exec(args) => exec::run(&args),
         Command::Rules => rules::list(),
         Command::Explain { code } => rules::explain(&code),
     }

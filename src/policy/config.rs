@@ -51,6 +51,9 @@ impl Policy {
                 }
             }));
         self.denylist.extend(file.denylist);
+        if let Some(section) = file.sandbox {
+            self.sandbox.apply(section);
+        }
         if let Some(permission) = file.permission {
             for (pattern, value) in permission.bash {
                 let decision = value.as_str().and_then(Decision::parse).ok_or_else(|| {
@@ -198,6 +201,7 @@ struct ConfigFile {
     #[serde(default)]
     denylist: Vec<String>,
     permission: Option<PermissionTable>,
+    sandbox: Option<super::sandbox::SandboxSection>,
 }
 
 #[derive(Deserialize)]

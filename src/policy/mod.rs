@@ -22,6 +22,7 @@ mod config;
 pub(crate) mod defaults;
 pub(crate) mod paths;
 pub(crate) mod permission;
+pub(crate) mod sandbox;
 
 pub use config::{ConfigError, ConfigErrorKind};
 
@@ -120,6 +121,8 @@ pub struct Policy {
     /// Path-bearing environment variables (`TMPDIR`, `OLDPWD`, `XDG_*`) as the
     /// commands will see them; a variable not given here is unknown (outside).
     pub env: std::collections::BTreeMap<String, String>,
+    /// What `bashgate exec` reads: network, environment, limits, toolchains.
+    pub sandbox: sandbox::SandboxPolicy,
 }
 
 impl Policy {
@@ -143,6 +146,7 @@ impl Policy {
                 .filter(|name| **name != "HOME" && **name != "PWD")
                 .filter_map(|name| Some((name.to_string(), std::env::var(name).ok()?)))
                 .collect(),
+            sandbox: Default::default(),
         }
     }
 
