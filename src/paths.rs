@@ -46,6 +46,7 @@ const SAFE_PATHS: &[&str] = &[
 const SENSITIVE_IN_HOME: &[&str] = &[
     ".ssh",
     ".gnupg",
+    ".gpg",
     ".aws",
     ".config/gcloud",
     ".kube",
