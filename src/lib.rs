@@ -19,6 +19,7 @@
 
 pub mod command;
 mod fastpath;
+mod file_access;
 mod gate;
 pub mod inspect;
 pub mod nested;
@@ -37,6 +38,7 @@ pub mod wrappers;
 
 pub use gate::{Gate, GateBuilder};
 pub use inspect::{Inspection, ProgramStart};
+pub use path_roles::Access;
 pub use policy::{ConfigError, Mode, Policy};
 pub use rules::Rule;
 pub use verdict::{Capability, Decision, Finding, Span, Verdict};

@@ -737,6 +737,58 @@ fn setuid_mode(mode: &str) -> bool {
     })
 }
 
+/// Programs that talk to other machines as part of ordinary use (fetching, pushing,
+/// copying, calling an API) without being in [`EFFECTS`].
+const REMOTE_PROGRAMS: &[&str] = &[
+    "ssh",
+    "scp",
+    "sftp",
+    "rsync",
+    "curl",
+    "wget",
+    "nc",
+    "ncat",
+    "netcat",
+    "socat",
+    "telnet",
+    "ftp",
+    "lftp",
+    "http",
+    "https",
+    "xh",
+    "httpie",
+    "aria2c",
+    "npx",
+    "bunx",
+    "uvx",
+    "pipx",
+    "svn",
+    "hg",
+    "rclone",
+    "s3cmd",
+    "az",
+    "doctl",
+    "flyctl",
+    "fly",
+    "heroku",
+    "vercel",
+    "netlify",
+    "firebase",
+    "wrangler",
+    "pulumi",
+    "ansible",
+    "ansible-playbook",
+    "mosh",
+];
+
+/// True when `program` (a basename) can act outside the project in ordinary use: a
+/// program of [`EFFECTS`] (whatever its arguments) or a network client. A hook that
+/// approves calls (`--approve`) never approves these; it leaves them to the agent's
+/// own permission flow.
+pub fn may_act_remotely(program: &str) -> bool {
+    EFFECTS.iter().any(|e| e.programs.contains(&program)) || REMOTE_PROGRAMS.contains(&program)
+}
+
 /// The entry that applies to `cmd`, and whether a dynamic argument decided it.
 pub fn effect_of(cmd: &SimpleCommand) -> Option<(&'static Effect, bool)> {
     let program = basename(cmd.name_str()?);
