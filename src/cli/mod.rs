@@ -35,7 +35,7 @@ enum Command {
     /// Answer an agent's pre-tool hook (JSON on stdin, decision on stdout).
     Hook(hook::HookArgs),
     /// List every rule: code, name, default decision, summary.
-    Rules,
+    Rules(rules::RulesArgs),
     /// Show a rule's documentation (`bashgate explain BG101`).
     Explain {
         /// The rule's code or name.
@@ -137,7 +137,7 @@ pub fn run() -> i32 {
         Command::Check(args) => check::run(&args),
         Command::Analyze(args) => analyze::run(&args),
         Command::Hook(args) => hook::run(&args),
-        Command::Rules => rules::list(),
+        Command::Rules(args) => rules::list(&args),
         Command::Explain { code } => rules::explain(&code),
     }
 }

@@ -1,0 +1,276 @@
+//! The CLI habits users expect: one command string from an argument, stdin or a
+//! file (byte for byte); a clear error for several words; config discovery from a
+//! subfolder; colour switches; completions and a man page; machine-readable rules
+//! that README cannot drift from.
+
+use serde_json::Value;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn bin() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_bashgate"));
+    cmd.env(
+        "XDG_CONFIG_HOME",
+        std::env::temp_dir().join("bashgate-cli-front-no-config"),
+    )
+    .env_remove("NO_COLOR")
+    .env_remove("CLICOLOR_FORCE")
+    .env_remove("CLICOLOR");
+    cmd
+}
+
+fn root() -> String {
+    env!("CARGO_MANIFEST_DIR").to_string()
+}
+
+fn run_with_stdin(cmd: &mut Command, input: &[u8]) -> Output {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn bashgate");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().expect("wait");
+    writer.join().expect("writer");
+    out
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("bashgate-cli-front-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn json(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("json: {e}: {out:?}"))
+}
+
+#[test]
+fn check_reads_the_command_from_stdin_byte_for_byte() {
+    for args in [
+        &["check", "--root", &root(), "--format", "json", "-"][..],
+        &["check", "--root", &root(), "--format", "json", "--stdin"][..],
+    ] {
+        let out = run_with_stdin(bin().args(args), b"sudo ls");
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+        assert_eq!(json(&out)["findings"][0]["rule"], "BG207");
+    }
+    // A trailing newline is part of the command, and spans count it as written.
+    let out = run_with_stdin(
+        bin().args(["check", "--root", &root(), "--format", "json", "-"]),
+        b"ls\n\nsudo ls\n",
+    );
+    assert_eq!(json(&out)["findings"][0]["span"]["start"], 4);
+    // Bytes that are not UTF-8 are not guessed at.
+    let out = run_with_stdin(
+        bin().args(["check", "--root", &root(), "--format", "json", "-"]),
+        b"ls \xff",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(json(&out)["findings"][0]["rule"], "BG003");
+}
+
+#[test]
+fn a_command_too_long_for_an_argument_comes_through_stdin_and_files() {
+    let long = format!("echo {}", "a".repeat(2 * 1024 * 1024));
+    let out = run_with_stdin(
+        bin().args(["check", "--root", &root(), "--format", "json", "-"]),
+        long.as_bytes(),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "over the default input limit asks"
+    );
+    assert_eq!(json(&out)["findings"][0]["rule"], "BG002");
+    let dir = temp_dir("file");
+    let file = dir.join("command.sh");
+    std::fs::write(&file, &long).expect("write");
+    let out = bin()
+        .args(["check", "--root", &root(), "--format", "json", "--file"])
+        .arg(&file)
+        .output()
+        .expect("run");
+    assert_eq!(json(&out)["findings"][0]["rule"], "BG002");
+    std::fs::write(&file, "rm -rf /").expect("write");
+    let out = bin()
+        .args(["check", "--root", &root(), "--file"])
+        .arg(&file)
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    let out = bin()
+        .args(["check", "--root", &root(), "--file"])
+        .arg(dir.join("missing"))
+        .output()
+        .expect("run");
+    assert_eq!(
+        out.status.code(),
+        Some(78),
+        "an unreadable file is not a verdict"
+    );
+}
+
+#[test]
+fn several_words_are_an_error_that_explains_quoting() {
+    let out = bin()
+        .args(["check", "--root", &root(), "--", "git", "status"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(64));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bashgate check -- 'git status'"), "{err}");
+    assert!(out.stdout.is_empty(), "no verdict for a guessed command");
+    for args in [
+        &["check", "--root", &root()][..],
+        &["check", "--root", &root(), "-", "ls"][..],
+        &["check", "--root", &root(), "--stdin", "--file", "x"][..],
+    ] {
+        let out = bin().args(args).output().expect("run");
+        assert_eq!(out.status.code(), Some(64), "{args:?}");
+    }
+}
+
+#[test]
+fn rules_json_lists_the_registry() {
+    let out = bin()
+        .args(["rules", "--format", "json"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0));
+    let rules = json(&out);
+    let rules = rules.as_array().expect("array");
+    assert_eq!(rules.len(), bashgate::rules::RULES.len());
+    for (got, rule) in rules.iter().zip(bashgate::rules::RULES) {
+        assert_eq!(got["code"], rule.code);
+        assert_eq!(got["name"], rule.name);
+        assert_eq!(got["default"], rule.default.as_str());
+        assert_eq!(got["summary"], rule.summary);
+        assert!(got["capability"].is_string());
+    }
+}
+
+fn readme() -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .expect("README.md")
+}
+
+#[test]
+fn readme_rules_table_is_the_registry() {
+    let out = bin()
+        .args(["rules", "--format", "markdown"])
+        .output()
+        .expect("run");
+    let table = String::from_utf8(out.stdout).expect("utf8");
+    let readme = readme();
+    assert!(
+        readme.contains(table.trim_end()),
+        "README.md's rules table differs from the registry; replace it with the output of \
+         `bashgate rules --format markdown`:\n{table}"
+    );
+}
+
+#[test]
+fn readme_json_example_is_the_real_output() {
+    let readme = readme();
+    let start = readme
+        .find("`--format json` prints the verdict as one object")
+        .expect("JSON example");
+    let block = &readme[start..];
+    let open = block.find("```json\n").expect("json block") + "```json\n".len();
+    let close = block[open..].find("```").expect("end of block") + open;
+    let example: Value = serde_json::from_str(&block[open..close]).expect("README JSON parses");
+    let out = bin()
+        .args([
+            "check",
+            "--root",
+            &root(),
+            "--format",
+            "json",
+            "--",
+            "sudo ls",
+        ])
+        .output()
+        .expect("run");
+    assert_eq!(example, json(&out));
+}
+
+#[test]
+fn write_findings_report_the_write_capability() {
+    let out = bin()
+        .args([
+            "check",
+            "--root",
+            &root(),
+            "--format",
+            "json",
+            "--",
+            "touch /etc/x",
+        ])
+        .output()
+        .expect("run");
+    let v = json(&out);
+    assert_eq!(v["findings"][0]["rule"], "BG101");
+    assert_eq!(v["findings"][0]["capability"], "filesystem_write");
+    let out = bin()
+        .args([
+            "check",
+            "--root",
+            &root(),
+            "--format",
+            "json",
+            "--",
+            "cat /etc/hosts",
+        ])
+        .output()
+        .expect("run");
+    assert_eq!(json(&out)["findings"][0]["capability"], "filesystem_read");
+}
+
+#[test]
+fn remote_findings_carry_a_suggestion_in_json_and_text() {
+    let out = bin()
+        .args([
+            "check",
+            "--root",
+            &root(),
+            "--format",
+            "json",
+            "--",
+            "git push --force",
+        ])
+        .output()
+        .expect("run");
+    let v = json(&out);
+    assert_eq!(v["findings"][0]["rule"], "BG210");
+    assert!(v["findings"][0]["suggestion"].is_string());
+    let out = bin()
+        .args([
+            "check",
+            "--root",
+            &root(),
+            "--format",
+            "json",
+            "--",
+            "sudo ls",
+        ])
+        .output()
+        .expect("run");
+    assert!(
+        json(&out)["findings"][0].get("suggestion").is_none(),
+        "absent, not null"
+    );
+    let out = bin()
+        .args(["check", "--root", &root(), "--", "git push --force"])
+        .output()
+        .expect("run");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("= help: "));
+}
