@@ -274,3 +274,231 @@ fn remote_findings_carry_a_suggestion_in_json_and_text() {
         .expect("run");
     assert!(String::from_utf8_lossy(&out.stdout).contains("= help: "));
 }
+
+/// A project with `.git` at the top, a `bashgate.toml` in a package, and a deep
+/// folder to start from.
+fn project(name: &str) -> PathBuf {
+    let base = temp_dir(name);
+    std::fs::create_dir_all(base.join(".git")).expect(".git");
+    std::fs::create_dir_all(base.join("pkg/src/deep")).expect("deep");
+    base
+}
+
+#[test]
+fn config_is_discovered_from_a_subfolder() {
+    let base = project("discover");
+    let deep = base.join("pkg/src/deep");
+    // Without a bashgate.toml, the git top level is the root.
+    let out = bin()
+        .current_dir(&deep)
+        .args(["check", "--format", "json", "--", "cat ../../../README.md"])
+        .output()
+        .expect("run");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "inside the git top level: {out:?}"
+    );
+    let out = bin()
+        .current_dir(&deep)
+        .args(["check", "--", "cat ../../../../x"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1), "above the git top level asks");
+    // The nearest bashgate.toml makes its folder the root, and its policy applies.
+    std::fs::write(base.join("pkg/bashgate.toml"), "denylist = [\"make\"]\n").expect("toml");
+    let out = bin()
+        .current_dir(&deep)
+        .args(["check", "--format", "json", "--", "make"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_eq!(json(&out)["findings"][0]["rule"], "BG201");
+    let out = bin()
+        .current_dir(&deep)
+        .args(["check", "--", "cat ../../../README.md"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1), "the package is the root now");
+    // `bashgate config` says where each value came from.
+    let out = bin()
+        .current_dir(&deep)
+        .args(["config", "--mode", "trusted"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let pkg = std::fs::canonicalize(base.join("pkg")).expect("pkg");
+    assert!(
+        text.contains(&format!(
+            "root = {:?}  # the nearest bashgate.toml",
+            pkg.display().to_string()
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("mode = \"trusted\"  # command-line flag"),
+        "{text}"
+    );
+    assert!(
+        text.contains("max_nesting = 8  # built-in default"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\"make\",  # ") && text.contains("pkg/bashgate.toml"),
+        "{text}"
+    );
+    // A broken config is the config exit code, here too.
+    std::fs::write(base.join("pkg/bashgate.toml"), "mode = 3\n").expect("toml");
+    let out = bin()
+        .current_dir(&deep)
+        .args(["config"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(78));
+}
+
+#[test]
+fn colour_follows_the_switches_and_the_environment() {
+    let has_escape = |out: &Output| out.stdout.windows(2).any(|w| w == b"\x1b[");
+    let run = |args: &[&str], env: &[(&str, &str)]| {
+        let mut cmd = bin();
+        cmd.args(args);
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        cmd.output().expect("run")
+    };
+    let check = ["check", "--root", &root(), "--", "sudo ls"];
+    // Piped (as here): no colour by default.
+    assert!(!has_escape(&run(&check, &[])));
+    let mut always = vec!["--color", "always"];
+    always.extend_from_slice(&check);
+    assert!(has_escape(&run(&always, &[])));
+    let mut never = vec!["--color", "never"];
+    never.extend_from_slice(&check);
+    assert!(!has_escape(&run(&never, &[("CLICOLOR_FORCE", "1")])));
+    // CLICOLOR_FORCE turns colour on for a pipe; NO_COLOR wins over nothing.
+    assert!(has_escape(&run(&check, &[("CLICOLOR_FORCE", "1")])));
+    assert!(!has_escape(&run(&check, &[("NO_COLOR", "1")])));
+    // Colour never reaches JSON.
+    let mut json_always = vec!["--color", "always", "check", "--format", "json", "--root"];
+    let r = root();
+    json_always.extend_from_slice(&[&r, "--", "sudo ls"]);
+    assert!(!has_escape(&run(&json_always, &[])));
+}
+
+#[test]
+fn completions_and_man_page_are_generated() {
+    for (shell, marker) in [
+        ("bash", "_bashgate()"),
+        ("zsh", "#compdef bashgate"),
+        ("fish", "complete -c bashgate"),
+    ] {
+        let out = bin().args(["completions", shell]).output().expect("run");
+        assert_eq!(out.status.code(), Some(0), "{shell}");
+        let script = String::from_utf8_lossy(&out.stdout);
+        assert!(script.contains(marker), "{shell}: {script:.200}");
+        assert!(
+            script.contains("stdin") && script.contains("install"),
+            "{shell}"
+        );
+    }
+    let out = bin().args(["completions", "tcsh"]).output().expect("run");
+    assert_eq!(out.status.code(), Some(64));
+    let out = bin().arg("man").output().expect("run");
+    assert_eq!(out.status.code(), Some(0));
+    let page = String::from_utf8_lossy(&out.stdout);
+    assert!(page.contains(".TH bashgate 1"), "{page:.200}");
+    assert!(page.contains("check"));
+}
+
+fn install(args: &[&str], cwd: &Path, home: &Path) -> Output {
+    bin()
+        .current_dir(cwd)
+        .env("HOME", home)
+        .args(args)
+        .args(["--program", "/opt/bin/bashgate"])
+        .output()
+        .expect("run")
+}
+
+#[test]
+fn install_merges_backs_up_and_is_idempotent() {
+    let base = project("install");
+    let home = base.join("home");
+    std::fs::create_dir_all(home.join(".claude")).expect("home");
+    let user_file = home.join(".claude/settings.json");
+    let original = "{\"model\": \"opus\", \"hooks\": {\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"other-tool\"}]}]}}\n";
+    std::fs::write(&user_file, original).expect("settings");
+    let deep = base.join("pkg/src/deep");
+
+    // --dry-run shows the change and writes nothing.
+    let out = install(
+        &["install", "claude-code", "--user", "--dry-run"],
+        &deep,
+        &home,
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let diff = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        diff.contains("+") && diff.contains("/opt/bin/bashgate hook claude-code"),
+        "{diff}"
+    );
+    assert_eq!(std::fs::read_to_string(&user_file).unwrap(), original);
+
+    let out = install(&["install", "claude-code", "--user"], &deep, &home);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&user_file).unwrap()).unwrap();
+    assert_eq!(v["model"], "opus", "other settings are kept");
+    let groups = v["hooks"]["PreToolUse"].as_array().expect("groups");
+    assert_eq!(groups.len(), 2, "the other hook is kept beside ours");
+    assert_eq!(
+        groups[1]["hooks"][0]["command"],
+        "/opt/bin/bashgate hook claude-code"
+    );
+    assert!(groups[1]["matcher"].as_str().unwrap().contains("Read"));
+    let backup = home.join(".claude/settings.json.bashgate-backup");
+    assert_eq!(std::fs::read_to_string(&backup).unwrap(), original);
+
+    // Again: nothing changes.
+    let installed = std::fs::read_to_string(&user_file).unwrap();
+    let out = install(&["install", "claude-code", "--user"], &deep, &home);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(std::fs::read_to_string(&user_file).unwrap(), installed);
+
+    // Uninstall takes out ours only.
+    let out = install(&["uninstall", "claude-code", "--user"], &deep, &home);
+    assert_eq!(out.status.code(), Some(0));
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&user_file).unwrap()).unwrap();
+    let groups = v["hooks"]["PreToolUse"].as_array().expect("groups");
+    assert_eq!(groups.len(), 1);
+    assert_eq!(groups[0]["hooks"][0]["command"], "other-tool");
+
+    // --project writes under the discovered root (the git top level here).
+    for (agent, file, event) in [
+        ("claude-code", ".claude/settings.json", "PreToolUse"),
+        ("gemini", ".gemini/settings.json", "BeforeTool"),
+        ("codex", ".codex/hooks.json", "PreToolUse"),
+    ] {
+        let out = install(&["install", agent, "--project"], &deep, &home);
+        assert_eq!(out.status.code(), Some(0), "{agent} {out:?}");
+        let path = base.join(file);
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(
+            v["hooks"][event][0]["hooks"][0]["command"],
+            format!("/opt/bin/bashgate hook {agent}"),
+            "{agent}"
+        );
+        let out = install(&["uninstall", agent], &deep, &home);
+        assert_eq!(out.status.code(), Some(0));
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert!(v.get("hooks").is_none(), "{agent}: {v}");
+    }
+
+    // A settings file that is not JSON is left alone, with the config exit code.
+    std::fs::write(&user_file, "{ not json").unwrap();
+    let out = install(&["install", "claude-code", "--user"], &deep, &home);
+    assert_eq!(out.status.code(), Some(78));
+    assert_eq!(std::fs::read_to_string(&user_file).unwrap(), "{ not json");
+}

@@ -101,7 +101,7 @@ fn read(source: Source) -> Result<Vec<u8>, String> {
     Ok(bytes)
 }
 
-pub fn run(args: &CheckArgs) -> i32 {
+pub fn run(args: &CheckArgs, color: super::color::ColorWhen) -> i32 {
     let source = match source(args) {
         Ok(source) => source,
         Err(message) => {
@@ -123,11 +123,21 @@ pub fn run(args: &CheckArgs) -> i32 {
             return EXIT_CONFIG;
         }
     };
-    let verdict = gate.check_bytes(&bytes);
+    // The command runs where the user is (a folder under the discovered root).
+    let cwd = std::env::current_dir()
+        .ok()
+        .map(|d| std::fs::canonicalize(&d).unwrap_or(d));
+    let verdict = match std::str::from_utf8(&bytes) {
+        Ok(text) => gate.check_in(text, cwd.as_deref()),
+        Err(_) => gate.check_bytes(&bytes),
+    };
     let shown = String::from_utf8_lossy(&bytes);
     match args.format {
         Format::Json => println!("{}", report::to_json(&verdict)),
-        Format::Text => print!("{}", report::render_text(&shown, &verdict)),
+        Format::Text => super::color::print(
+            color,
+            &super::color::style_report(&report::render_text(&shown, &verdict)),
+        ),
     }
     exit_code(verdict.decision)
 }
