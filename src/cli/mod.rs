@@ -10,6 +10,7 @@ mod discover;
 mod hook;
 mod install;
 mod rules;
+mod sarif;
 
 use bashgate::{Gate, GateBuilder, Mode};
 use clap::{Args, Parser, Subcommand};
