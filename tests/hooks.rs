@@ -108,6 +108,23 @@ fn approve_allows_only_local_commands_without_findings() {
 }
 
 #[test]
+fn gemini_answers_allow_only_with_approve() {
+    let input = json!({"cwd": root(), "hook_event_name": "BeforeTool",
+        "tool_name": "run_shell_command", "tool_input": {"command": "ls -la"}});
+    let out = hook(&["gemini", "--root", &root()], &input);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty(), "no decision by default: {out:?}");
+    let out = hook(&["gemini", "--root", &root(), "--approve"], &input);
+    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["decision"], "allow");
+    let input = json!({"cwd": root(), "hook_event_name": "BeforeTool",
+        "tool_name": "read_file", "tool_input": {"file_path": "src/lib.rs"}});
+    let out = hook(&["gemini", "--root", &root(), "--approve"], &input);
+    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["decision"], "allow", "a file inside the project");
+}
+
+#[test]
 fn remote_or_irreversible_commands_ask_under_every_setting() {
     let root_dir = root();
     for command in REMOTE {

@@ -511,15 +511,12 @@ pub struct Call<'a> {
     pub rest: Vec<&'a str>,
     /// Every positional word, the subcommand included.
     pub positionals: Vec<&'a str>,
-    /// Value options of the entry.
-    pub value_options: &'static [&'static str],
 }
 
 impl Call<'_> {
     /// True when any of the flag spellings is present (see [`When::Flag`]).
     pub fn has(&self, spellings: &[&str]) -> bool {
-        options(self.args, self.value_options)
-            .any(|arg| spellings.iter().any(|s| flag_matches(arg, s)))
+        options(self.args).any(|arg| spellings.iter().any(|s| flag_matches(arg, s)))
     }
 
     /// The value of the first option spelled one of `spellings` (`-c SQL`,
@@ -555,10 +552,7 @@ impl Call<'_> {
 }
 
 /// The static option words (before `--`).
-fn options<'a>(
-    args: &'a [Option<String>],
-    _value_options: &'static [&'static str],
-) -> impl Iterator<Item = &'a str> {
+fn options(args: &[Option<String>]) -> impl Iterator<Item = &str> {
     args.iter()
         .filter_map(|a| a.as_deref())
         .take_while(|a| *a != "--")
@@ -815,7 +809,6 @@ pub fn effect_of(cmd: &SimpleCommand) -> Option<(&'static Effect, bool)> {
             args: &args,
             rest: all[n..].iter().flatten().copied().collect(),
             positionals: static_positionals,
-            value_options: effect.value_options,
         };
         let hit = match effect.when {
             When::Always => true,
