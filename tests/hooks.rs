@@ -96,14 +96,19 @@ fn approve_allows_only_local_commands_without_findings() {
         let out = hook(&approve, &bash(command));
         assert_eq!(claude_decision(&out).as_deref(), Some("allow"), "{command}");
     }
-    // No finding, but it reaches another machine: the agent decides.
+    // No finding, but it can reach another machine: a person decides.
     for command in [
         "git push origin main",
         "git fetch",
         "cargo publish --dry-run",
     ] {
         let out = hook(&approve, &bash(command));
-        assert_eq!(claude_decision(&out), None, "{command}");
+        assert_eq!(claude_decision(&out).as_deref(), Some("ask"), "{command}");
+        let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+        let reason = v["hookSpecificOutput"]["permissionDecisionReason"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(reason.contains("outside the project"), "{reason}");
     }
 }
 
@@ -122,6 +127,12 @@ fn gemini_answers_allow_only_with_approve() {
     let out = hook(&["gemini", "--root", &root(), "--approve"], &input);
     let v: Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(v["decision"], "allow", "a file inside the project");
+    // Not proven local: Gemini's own confirmation decides (no ask to give).
+    let input = json!({"cwd": root(), "hook_event_name": "BeforeTool",
+        "tool_name": "run_shell_command", "tool_input": {"command": "git fetch"}});
+    let out = hook(&["gemini", "--root", &root(), "--approve"], &input);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty(), "{out:?}");
 }
 
 #[test]

@@ -6,7 +6,8 @@
 //! agent's own permission flow decides as it did before the hook was installed.
 //! "No finding" is not "known safe". `--approve` opts into answering allow, and even
 //! then only for calls with no finding at all whose programs cannot act outside the
-//! project ([`bashgate::rules::remote_effect::may_act_remotely`]).
+//! project ([`bashgate::rules::remote_effect::may_act_remotely`]); the others ask
+//! (Claude Code) or are left to the agent's own confirmation (Gemini CLI, Codex).
 //!
 //! Besides the shell tool, the agents' file tools are judged by the same path policy
 //! ([`bashgate::Gate::check_file`]), and so is the working directory of the call.
@@ -119,27 +120,28 @@ fn handle(args: &HookArgs) -> Result<i32, String> {
     };
     let gate = gate_for(args, &value, tool.cwd.as_deref())?;
     let cwd = tool.cwd.as_deref();
-    let (mut verdict, local) = match &tool.call {
+    let (mut verdict, remote) = match &tool.call {
         Call::Shell { command } => {
             let inspection = gate.inspect(command, cwd);
-            let local = inspection
-                .programs
-                .iter()
-                .all(|p| p.basename().is_some_and(|name| !may_act_remotely(name)));
-            (inspection.verdict, local)
+            let remote = inspection.programs.iter().find_map(|p| match p.basename() {
+                None => Some("a program only known at run time".to_string()),
+                Some(name) if may_act_remotely(name) => Some(format!("`{name}`")),
+                Some(_) => None,
+            });
+            (inspection.verdict, remote)
         }
         Call::Files { paths } => {
             let mut findings = Vec::new();
             for (path, access) in paths {
                 findings.extend(gate.check_file(path, *access, cwd).findings);
             }
-            (Verdict::from_findings(findings), true)
+            (Verdict::from_findings(findings), None)
         }
     };
     if let Some(dir) = cwd {
         judge_cwd(&gate, dir, &mut verdict);
     }
-    Ok(answer(args, &verdict, local))
+    Ok(answer(args, &verdict, remote.as_deref()))
 }
 
 /// A working directory outside the root and its allowed paths asks, whatever the
@@ -397,29 +399,42 @@ enum Answer {
     Deny,
     Ask,
     Allow,
+    /// `--approve`, no finding, but not proven local: a person decides (ask where
+    /// the protocol can, else the agent's own flow).
+    Unproven,
     /// Say nothing: the agent's own permission flow decides.
     NoDecision,
 }
 
-/// deny → deny, ask → ask, allow → no decision unless `--approve` and the call has
-/// no finding and acts only locally.
-fn decide(args: &HookArgs, verdict: &Verdict, local: bool) -> Answer {
+/// deny → deny, ask → ask, allow → no decision; with `--approve`, allow → allow when
+/// the call has no finding and acts only locally, else it is left to a person.
+fn decide(args: &HookArgs, verdict: &Verdict, remote: Option<&str>) -> Answer {
     match verdict.decision {
         Decision::Deny => Answer::Deny,
         Decision::Ask => Answer::Ask,
-        Decision::Allow if args.approve && local && verdict.findings.is_empty() => Answer::Allow,
-        Decision::Allow => Answer::NoDecision,
+        Decision::Allow if !args.approve => Answer::NoDecision,
+        Decision::Allow if remote.is_none() && verdict.findings.is_empty() => Answer::Allow,
+        Decision::Allow => Answer::Unproven,
     }
 }
 
-fn answer(args: &HookArgs, verdict: &Verdict, local: bool) -> i32 {
-    let reason = reason(verdict);
-    let decision = decide(args, verdict, local);
+fn answer(args: &HookArgs, verdict: &Verdict, remote: Option<&str>) -> i32 {
+    let decision = decide(args, verdict, remote);
+    let reason = match (decision, remote) {
+        (Answer::Unproven, Some(program)) => format!(
+            "bashgate: no finding, but {program} can act outside the project; --approve approves only local commands"
+        ),
+        (Answer::Unproven, None) => format!(
+            "bashgate: the findings lower to allow ({}), and --approve approves only calls without any",
+            reason(verdict)
+        ),
+        _ => reason(verdict),
+    };
     match args.agent {
         Agent::ClaudeCode => {
             let word = match decision {
                 Answer::Deny => "deny",
-                Answer::Ask => "ask",
+                Answer::Ask | Answer::Unproven => "ask",
                 Answer::Allow => "allow",
                 Answer::NoDecision => return 0,
             };
@@ -435,11 +450,12 @@ fn answer(args: &HookArgs, verdict: &Verdict, local: bool) -> i32 {
         }
         Agent::Gemini => {
             // Gemini CLI's BeforeTool knows only allow and deny: ask becomes deny,
-            // with the reason sent to the agent.
+            // with the reason sent to the agent. A call --approve cannot prove local
+            // has no finding to deny for: Gemini's own confirmation decides.
             let word = match decision {
                 Answer::Deny | Answer::Ask => "deny",
                 Answer::Allow => "allow",
-                Answer::NoDecision => return 0,
+                Answer::Unproven | Answer::NoDecision => return 0,
             };
             println!("{}", json!({"decision": word, "reason": reason}));
             0
@@ -449,7 +465,7 @@ fn answer(args: &HookArgs, verdict: &Verdict, local: bool) -> i32 {
             let block = match decision {
                 Answer::Deny => true,
                 Answer::Ask => args.ask_as == AskAs::Deny,
-                Answer::Allow | Answer::NoDecision => false,
+                Answer::Allow | Answer::Unproven | Answer::NoDecision => false,
             };
             if block {
                 eprintln!("{reason}");
