@@ -348,6 +348,16 @@ fn config_is_discovered_from_a_subfolder() {
         text.contains("\"make\",  # ") && text.contains("pkg/bashgate.toml"),
         "{text}"
     );
+    let shown = bin()
+        .current_dir(&deep)
+        .args(["check", "--show-config", "--mode", "trusted"])
+        .output()
+        .expect("run");
+    assert_eq!(
+        String::from_utf8_lossy(&shown.stdout),
+        text,
+        "check --show-config is config"
+    );
     // A broken config is the config exit code, here too.
     std::fs::write(base.join("pkg/bashgate.toml"), "mode = 3\n").expect("toml");
     let out = bin()

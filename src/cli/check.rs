@@ -29,6 +29,10 @@ pub struct CheckArgs {
     /// Read the command from a file, byte for byte.
     #[arg(long, value_name = "FILE")]
     file: Option<PathBuf>,
+    /// Print the effective policy and where each value came from (as `bashgate
+    /// config`), and judge nothing.
+    #[arg(long)]
+    show_config: bool,
     /// The command to judge, as ONE argument: quote it (`check -- 'ls -la'`). `-`
     /// reads it from standard input.
     #[arg(value_name = "COMMAND", num_args = 0..)]
@@ -102,6 +106,9 @@ fn read(source: Source) -> Result<Vec<u8>, String> {
 }
 
 pub fn run(args: &CheckArgs, color: super::color::ColorWhen) -> i32 {
+    if args.show_config {
+        return super::config::show(&args.policy);
+    }
     let source = match source(args) {
         Ok(source) => source,
         Err(message) => {

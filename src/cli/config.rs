@@ -82,12 +82,17 @@ fn keys_of(path: &Path) -> Vec<String> {
 }
 
 pub fn run(args: &ConfigArgs) -> i32 {
+    show(&args.policy)
+}
+
+/// Prints the effective policy for these flags (`config`, `check --show-config`).
+pub fn show(policy: &PolicyArgs) -> i32 {
     // The same gate the other commands build: its errors are this command's errors.
-    if let Err(message) = args.policy.gate() {
+    if let Err(message) = policy.gate() {
         eprintln!("bashgate: {message}");
         return EXIT_CONFIG;
     }
-    match effective(&args.policy) {
+    match effective(policy) {
         Ok(text) => {
             print!("{text}");
             0
