@@ -139,7 +139,12 @@ impl Gate {
         Verdict::from_findings(checker.findings)
     }
 
-    fn apply_mode(&self, mut verdict: Verdict) -> Verdict {
+    /// The compiled path policy (the file-tool check judges by it too).
+    pub(crate) fn path_judge(&self) -> &PathJudge {
+        &self.paths
+    }
+
+    pub(crate) fn apply_mode(&self, mut verdict: Verdict) -> Verdict {
         if self.policy.mode == Mode::Audit {
             verdict.decision = Decision::Allow;
         }

@@ -29,6 +29,7 @@
 
 #[cfg(feature = "exec")]
 pub mod exec;
+mod file_access;
 mod gate;
 mod inspect;
 #[doc(hidden)]
@@ -44,7 +45,10 @@ mod verdict;
 
 pub use gate::{Gate, GateBuilder};
 pub use inspect::{Inspection, ProgramStart};
+pub use model::path_roles::Access;
 pub use policy::sandbox::{Limits, Network, SandboxPolicy, Toolchain};
+pub use policy::user_config_path;
 pub use policy::{ConfigError, ConfigErrorKind, Mode, Policy};
+pub use rules::remote_effect::may_act_remotely;
 pub use rules::{MAX_FINDING_TEXT, RULES, Rule};
 pub use verdict::{Capability, Decision, Finding, MAX_FINDINGS, Span, Verdict};

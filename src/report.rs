@@ -82,6 +82,9 @@ pub fn render_finding(source: &str, finding: &Finding) -> String {
         .max(1);
     let more = if finding.span.end > end { " …" } else { "" };
     let _ = writeln!(out, "{:gutter$} | {pad}{}{more}", "", "^".repeat(width));
+    if let Some(suggestion) = &finding.suggestion {
+        let _ = writeln!(out, "{:gutter$} = help: {suggestion}", "");
+    }
     out
 }
 

@@ -129,6 +129,9 @@ pub struct Finding {
     /// variables, the working directory and symlinks). Absent for other findings.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
+    /// A safer alternative to the command, when the rule knows one. Absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suggestion: Option<String>,
 }
 
 /// The gate's answer for one command.
@@ -182,6 +185,7 @@ impl Verdict {
                 span,
                 text: String::new(),
                 path: None,
+                suggestion: None,
             });
         }
         Verdict { decision, findings }

@@ -169,26 +169,29 @@ fn claude_input(tool: &str, command: &str) -> String {
 #[test]
 fn claude_code_hook_answers_with_a_permission_decision() {
     for (command, want) in [
-        ("ls -la", "allow"),
-        ("eval \"$X\"", "ask"),
-        ("sudo ls", "deny"),
+        ("ls -la", None),
+        ("eval \"$X\"", Some("ask")),
+        ("sudo ls", Some("deny")),
     ] {
         let out = with_stdin(&["hook", "claude-code"], &claude_input("Bash", command));
         assert_eq!(out.status.code(), Some(0), "{command}");
+        let Some(want) = want else {
+            // No finding is not "known safe": the agent's own flow decides.
+            assert!(out.stdout.is_empty(), "{command}: {out:?}");
+            continue;
+        };
         let v: Value = serde_json::from_slice(&out.stdout).expect("json");
         let h = &v["hookSpecificOutput"];
         assert_eq!(h["hookEventName"], "PreToolUse");
         assert_eq!(h["permissionDecision"], want, "{command}");
         let reason = h["permissionDecisionReason"].as_str().expect("reason");
-        if want != "allow" {
-            assert!(reason.contains("BG2"), "{reason}");
-        }
+        assert!(reason.contains("BG2"), "{reason}");
     }
 }
 
 #[test]
 fn claude_code_hook_passes_other_tools_through() {
-    let input = serde_json::json!({"tool_name": "Read", "tool_input": {"file_path": "/etc/passwd"}, "cwd": root()});
+    let input = serde_json::json!({"tool_name": "WebFetch", "tool_input": {"url": "https://example.com"}, "cwd": root()});
     let out = with_stdin(&["hook", "claude-code"], &input.to_string());
     assert_eq!(out.status.code(), Some(0));
     assert!(out.stdout.is_empty());
@@ -232,7 +235,7 @@ fn gemini_hook_answers_with_decision_and_reason() {
     let v: Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(v["decision"], "deny");
     assert!(v["reason"].as_str().is_some_and(|r| r.contains("BG207")));
-    let other = serde_json::json!({"tool_name": "read_file", "tool_input": {}, "cwd": root()});
+    let other = serde_json::json!({"tool_name": "web_fetch", "tool_input": {}, "cwd": root()});
     let out = with_stdin(&["hook", "gemini"], &other.to_string());
     assert_eq!(out.status.code(), Some(0));
     assert!(out.stdout.is_empty());

@@ -18,6 +18,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("report", 4),
     ("gate", 5),
     ("transcripts", 5),
+    ("file_access", 6),
     ("exec", 6),
     ("mcp", 7),
 ];

@@ -8,10 +8,13 @@
 //! simple commands A and B, `A; B` decides exactly max(A, B). Requoting a plain word
 //! (`x`, `'x'`, `"x"`, `\x`, `$'x'`) changes nothing.
 //!
-//! 256 cases per property by default (`PROPTEST_CASES` to change).
+//! 256 cases per property with a fixed seed by default; `BASHGATE_PROPTEST=random`
+//! runs them long and random (see `common/proptest_config.rs`).
 
 #[path = "common/generate.rs"]
 mod generate;
+#[path = "common/proptest_config.rs"]
+mod proptest_config;
 
 use bashgate::{Decision, Gate, Verdict};
 use generate::{command, independent, requote, simple, single_quote};
@@ -116,6 +119,8 @@ fn check_wrappings(x: &str, simple: bool) -> Result<(), TestCaseError> {
 }
 
 proptest! {
+    #![proptest_config(proptest_config::config(256))]
+
     #[test]
     fn wrapping_a_command_never_makes_it_more_permissive(x in command(true)) {
         check_wrappings(&x, false)?;
@@ -197,4 +202,28 @@ fn wrapping_a_parse_error_never_makes_it_more_permissive() {
         );
         check_wrappings(x, false).unwrap_or_else(|e| panic!("{e}"));
     }
+}
+
+/// CI draws the same cases on every run (unless a long random run was asked for).
+#[test]
+fn ci_runs_draw_the_same_cases() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    if std::env::var_os("BASHGATE_PROPTEST").is_some()
+        || std::env::var_os("PROPTEST_RNG_SEED").is_some()
+    {
+        return;
+    }
+    let draw = || {
+        let mut runner = TestRunner::new(proptest_config::config(1));
+        (0..20)
+            .map(|_| {
+                command(true)
+                    .new_tree(&mut runner)
+                    .expect("generate")
+                    .current()
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(draw(), draw());
 }

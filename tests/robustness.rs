@@ -2,6 +2,8 @@
 //! could not parse is ever allowed. Deep inputs run on a 2 MiB thread stack to prove
 //! the walker does not recurse on the tree.
 
+#[path = "common/proptest_config.rs"]
+mod proptest_config;
 #[path = "common/stack.rs"]
 mod stack;
 
@@ -120,7 +122,7 @@ fn odd_bytes_are_judged_not_guessed() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+    #![proptest_config(proptest_config::config(512))]
 
     #[test]
     fn arbitrary_bytes_never_panic_and_unparsed_never_allows(bytes in prop::collection::vec(any::<u8>(), 0..512)) {

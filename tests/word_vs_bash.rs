@@ -7,6 +7,9 @@
 use bashgate::model;
 use bashgate::model::paths::Resolver;
 use proptest::prelude::*;
+
+#[path = "common/proptest_config.rs"]
+mod proptest_config;
 use std::process::Command;
 
 /// bashgate's static values for the arguments of `printf x ARGS`; `None` when any
@@ -135,19 +138,8 @@ fn word() -> impl Strategy<Value = String> {
     prop::collection::vec(piece(), 1..4).prop_map(|v| v.concat())
 }
 
-fn config() -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(256);
-    ProptestConfig {
-        cases,
-        ..ProptestConfig::default()
-    }
-}
-
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(proptest_config::config(256))]
     #[test]
     fn static_values_match_bash(words in prop::collection::vec(word(), 1..4)) {
         if !bash_available() {

@@ -5,8 +5,7 @@
 use super::{EXIT_CONFIG, PolicyArgs};
 use bashgate::report;
 use bashgate::transcripts::{
-    FoundCommand, InputFormat, Outcome, ReaderState, TranscriptReader, detect_format,
-    expand_inputs, open_input,
+    FoundCommand, InputFormat, Outcome, ReaderState, TranscriptReader, detect_format, expand_inputs,
 };
 use bashgate::{Decision, Gate, Verdict};
 use clap::{Args, ValueEnum};
@@ -17,6 +16,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Records judged together; bounds memory (the input is never held whole).
 const CHUNK: usize = 4096;
@@ -31,6 +31,8 @@ pub enum OutputFormat {
     Json,
     /// One line per command (and per unreadable line), in input order.
     Jsonl,
+    /// SARIF 2.1.0, for code-scanning tools: one result per ask/deny finding.
+    Sarif,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -50,9 +52,12 @@ pub struct AnalyzeArgs {
     /// auto, lines, jsonl, claude or codex.
     #[arg(long, default_value = "auto", value_parser = |s: &str| s.parse::<InputFormat>())]
     input: InputFormat,
-    /// text, json or jsonl.
+    /// text, json, jsonl or sarif.
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     format: OutputFormat,
+    /// Totals only: no per-command results.
+    #[arg(long)]
+    summary: bool,
     /// When to exit non-zero.
     #[arg(long, value_enum, default_value_t = FailOn::Never)]
     fail_on: FailOn,
@@ -167,10 +172,24 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut summary = Summary::default();
     let mut flagged = String::new();
+    let mut unreadable = String::new();
     let mut all_results: Vec<Value> = Vec::new();
+    let mut sarif = super::sarif::Builder::default();
     let mut state = ReaderState::default();
-    let progress = progress_bar();
-    for input in expand_inputs(&args.files) {
+    let inputs = inputs_with_warnings(&args.files);
+    let total: u64 = inputs
+        .iter()
+        .filter_map(|i| match i {
+            Ok(bashgate::transcripts::Input::File(p)) => std::fs::metadata(p).ok().map(|m| m.len()),
+            _ => None,
+        })
+        .sum();
+    let reads_stdin = inputs
+        .iter()
+        .any(|i| matches!(i, Ok(bashgate::transcripts::Input::Stdin)));
+    let progress = progress_bar(if reads_stdin { None } else { Some(total) });
+    let read_bytes = Arc::new(AtomicU64::new(0));
+    for input in inputs {
         let input = match input {
             Ok(input) => input,
             Err(message) => {
@@ -180,7 +199,7 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
             }
         };
         let name: Arc<str> = Arc::from(input.name());
-        let reader = match open_input(&input) {
+        let reader = match open_counted(&input, read_bytes.clone()) {
             Ok(r) => r,
             Err(message) => {
                 eprintln!("bashgate: {message}");
@@ -197,6 +216,7 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
         };
         summary.inputs.push((name.to_string(), format.as_str()));
         gates.session_root = None;
+        let (lines_before, command_lines_before) = (summary.lines, summary.command_lines);
         let mut records = TranscriptReader::new(reader, format, &mut state).peekable();
         loop {
             let mut batch: Vec<(Arc<Gate>, Option<PathBuf>, usize, FoundCommand)> = Vec::new();
@@ -253,32 +273,57 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
                 order[slot].item = Item::Command { found, verdict };
             }
             for result in order {
-                emit(
-                    args.format,
-                    &result,
-                    &mut summary,
-                    &mut flagged,
-                    &mut all_results,
-                    &mut out,
-                );
+                let mut sink = Sink {
+                    format: args.format,
+                    totals_only: args.summary,
+                    flagged: &mut flagged,
+                    unreadable: &mut unreadable,
+                    all: &mut all_results,
+                    sarif: &mut sarif,
+                };
+                emit(&mut sink, &result, &mut summary, &mut out);
             }
+            progress.set_position(read_bytes.load(Ordering::Relaxed));
             progress.set_message(format!("{name}: {} lines", summary.lines));
-            progress.tick();
+        }
+        let lines = summary.lines - lines_before;
+        if lines > 0 && summary.command_lines == command_lines_before {
+            let hint = if args.input == InputFormat::Auto {
+                "pass --input to choose the format".to_string()
+            } else {
+                format!("is `--input {}` the right format?", args.input.as_str())
+            };
+            eprintln!(
+                "bashgate: warning: {name}: no command found in {lines} lines read as {}; {hint}",
+                format.as_str()
+            );
         }
     }
     progress.finish_and_clear();
-    match args.format {
-        OutputFormat::Text => {
+    match (args.format, args.summary) {
+        (OutputFormat::Text, totals_only) => {
             let _ = write!(out, "{}", render_summary(&summary));
-            if !flagged.is_empty() {
+            if !totals_only && !unreadable.is_empty() {
+                let _ = write!(out, "\nunreadable lines\n{unreadable}");
+            }
+            if !totals_only && !flagged.is_empty() {
                 let _ = write!(out, "\n{flagged}");
             }
         }
-        OutputFormat::Json => {
+        (OutputFormat::Json, true) => {
+            let _ = writeln!(out, "{}", json!({"summary": summary.json()}));
+        }
+        (OutputFormat::Json, false) => {
             let doc = json!({"summary": summary.json(), "results": all_results});
             let _ = writeln!(out, "{doc}");
         }
-        OutputFormat::Jsonl => {}
+        (OutputFormat::Jsonl, true) => {
+            let _ = writeln!(out, "{}", json!({"summary": summary.json()}));
+        }
+        (OutputFormat::Jsonl, false) => {}
+        (OutputFormat::Sarif, _) => {
+            let _ = writeln!(out, "{}", sarif.finish(&summary.json()));
+        }
     }
     let _ = out.flush();
     exit_code(args.fail_on, &summary)
@@ -325,16 +370,23 @@ fn detect(
     Ok((format, chained))
 }
 
-fn emit(
+/// Where results go, by output format.
+struct Sink<'a> {
     format: OutputFormat,
-    result: &Judged,
-    summary: &mut Summary,
-    flagged: &mut String,
-    all: &mut Vec<Value>,
-    out: &mut impl Write,
-) {
+    totals_only: bool,
+    flagged: &'a mut String,
+    unreadable: &'a mut String,
+    all: &'a mut Vec<Value>,
+    sarif: &'a mut super::sarif::Builder,
+}
+
+fn emit(sink: &mut Sink, result: &Judged, summary: &mut Summary, out: &mut impl Write) {
     let value = match &result.item {
         Item::Error(message) => {
+            if sink.format == OutputFormat::Text {
+                sink.unreadable
+                    .push_str(&format!("{}:{}: {message}\n", result.source, result.line));
+            }
             json!({"source": &*result.source, "line": result.line, "error": message})
         }
         Item::Command { found, verdict } => {
@@ -346,33 +398,48 @@ fn emit(
             for f in &verdict.findings {
                 *summary.rules.entry(f.rule).or_default() += 1;
             }
-            if format == OutputFormat::Text && verdict.decision != Decision::Allow {
-                flagged.push_str(&format!(
-                    "{}:{}: {}{}\n",
-                    result.source,
-                    result.line,
-                    verdict.decision,
-                    found
-                        .cwd
-                        .as_deref()
-                        .map(|c| format!(" (cwd {c})"))
-                        .unwrap_or_default()
-                ));
-                flagged.push_str(&report::render_text(&found.command, verdict));
-                flagged.push('\n');
-            }
-            if format == OutputFormat::Text {
+            if sink.totals_only {
                 return;
+            }
+            match sink.format {
+                OutputFormat::Text => {
+                    if verdict.decision != Decision::Allow {
+                        sink.flagged.push_str(&format!(
+                            "{}:{}: {}{}\n",
+                            result.source,
+                            result.line,
+                            verdict.decision,
+                            found
+                                .cwd
+                                .as_deref()
+                                .map(|c| format!(" (cwd {c})"))
+                                .unwrap_or_default()
+                        ));
+                        sink.flagged
+                            .push_str(&report::render_text(&found.command, verdict));
+                        sink.flagged.push('\n');
+                    }
+                    return;
+                }
+                OutputFormat::Sarif => {
+                    sink.sarif
+                        .add(&result.source, result.line, &found.command, verdict);
+                    return;
+                }
+                _ => {}
             }
             result_json(result, found, verdict)
         }
     };
-    match format {
+    if sink.totals_only {
+        return;
+    }
+    match sink.format {
         OutputFormat::Jsonl => {
             let _ = writeln!(out, "{value}");
         }
-        OutputFormat::Json => all.push(value),
-        OutputFormat::Text => {}
+        OutputFormat::Json => sink.all.push(value),
+        OutputFormat::Text | OutputFormat::Sarif => {}
     }
 }
 
@@ -428,13 +495,90 @@ fn render_summary(s: &Summary) -> String {
     out
 }
 
-fn progress_bar() -> ProgressBar {
+/// A bar with bytes read, percent and time left when the size is known (files), a
+/// byte counter otherwise (stdin); nothing unless stderr is a terminal.
+fn progress_bar(total: Option<u64>) -> ProgressBar {
     if !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
-    let bar = ProgressBar::new_spinner();
-    if let Ok(style) = ProgressStyle::with_template("{spinner} {msg} ({elapsed})") {
-        bar.set_style(style);
+    match total {
+        Some(total) => {
+            let bar = ProgressBar::new(total);
+            if let Ok(style) = ProgressStyle::with_template(
+                "{bar:30} {bytes}/{total_bytes} {percent}% {eta} left  {msg}",
+            ) {
+                bar.set_style(style);
+            }
+            bar
+        }
+        None => {
+            let bar = ProgressBar::new_spinner();
+            if let Ok(style) =
+                ProgressStyle::with_template("{spinner} {bytes} read ({elapsed})  {msg}")
+            {
+                bar.set_style(style);
+            }
+            bar
+        }
     }
-    bar
+}
+
+/// The inputs, warning about a directory that holds no transcript.
+fn inputs_with_warnings(args: &[String]) -> Vec<Result<bashgate::transcripts::Input, String>> {
+    if args.is_empty() {
+        return expand_inputs(args);
+    }
+    let mut all = Vec::new();
+    for arg in args {
+        let found = expand_inputs(std::slice::from_ref(arg));
+        if found.is_empty() && std::path::Path::new(arg).is_dir() {
+            eprintln!(
+                "bashgate: warning: {arg}: the directory holds no transcript (*.jsonl, *.txt, *.log, optionally .gz)"
+            );
+        }
+        all.extend(found);
+    }
+    all
+}
+
+/// Counts the bytes read from the underlying file (compressed bytes for `.gz`), for
+/// the progress bar.
+struct Counted<R> {
+    inner: R,
+    count: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// [`open_input`], counting the bytes read (before decompression), for the progress
+/// bar.
+fn open_counted(
+    input: &bashgate::transcripts::Input,
+    count: Arc<AtomicU64>,
+) -> Result<Box<dyn BufRead + Send>, String> {
+    let raw: Box<dyn Read + Send> = match input {
+        bashgate::transcripts::Input::Stdin => Box::new(std::io::stdin()),
+        bashgate::transcripts::Input::File(path) => {
+            Box::new(std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?)
+        }
+    };
+    let mut reader = std::io::BufReader::with_capacity(1 << 16, Counted { inner: raw, count });
+    let gzip = reader
+        .fill_buf()
+        .map_err(|e| format!("{}: {e}", input.name()))?
+        .starts_with(&[0x1f, 0x8b]);
+    if gzip {
+        Ok(Box::new(std::io::BufReader::with_capacity(
+            1 << 16,
+            flate2::read::MultiGzDecoder::new(reader),
+        )))
+    } else {
+        Ok(Box::new(reader))
+    }
 }

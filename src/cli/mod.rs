@@ -3,10 +3,16 @@
 
 mod analyze;
 mod check;
+mod color;
+mod completions;
+mod config;
+mod discover;
 #[cfg(feature = "exec")]
 mod exec;
 mod hook;
+mod install;
 mod rules;
+mod sarif;
 
 use bashgate::{Gate, GateBuilder, Mode};
 use clap::{Args, Parser, Subcommand};
@@ -24,6 +30,10 @@ pub const EXIT_CONFIG: i32 = 78;
     about = "Decides whether a bash command an AI coding agent wants to run may run"
 )]
 struct Cli {
+    /// Colour text output: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE
+    /// forces it), always or never.
+    #[arg(long, value_enum, global = true, default_value_t = color::ColorWhen::Auto)]
+    color: color::ColorWhen,
     #[command(subcommand)]
     command: Command,
 }
@@ -41,18 +51,35 @@ enum Command {
     #[cfg(feature = "exec")]
     Exec(exec::ExecArgs),
     /// List every rule: code, name, default decision, summary.
-    Rules,
+    Rules(rules::RulesArgs),
     /// Show a rule's documentation (`bashgate explain BG101`).
     Explain {
         /// The rule's code or name.
         code: String,
     },
+    /// Print the effective policy (config files merged with flags) and where each
+    /// value came from.
+    Config(config::ConfigArgs),
+    /// Add bashgate's hook to an agent's settings file.
+    Install(install::InstallArgs),
+    /// Take bashgate's hook out of an agent's settings file.
+    Uninstall(install::InstallArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff): `bashgate man > bashgate.1`.
+    Man,
 }
 
 /// Policy flags shared by the commands that judge.
 #[derive(Args, Clone, Debug, Default)]
 pub struct PolicyArgs {
-    /// The project root (default: the current directory).
+    /// The project root (default: the nearest folder above the working directory
+    /// holding a bashgate.toml, stopping at the git top level; else the working
+    /// directory).
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
     /// A folder outside the root that may be read and written (repeatable).
@@ -91,10 +118,8 @@ impl PolicyArgs {
     /// [`PolicyArgs::gate`] for a root that need not exist on this machine (auditing
     /// transcripts recorded elsewhere).
     pub fn gate_unchecked_root(&self) -> Result<Gate, String> {
-        let mut builder = GateBuilder::default();
-        if let Some(root) = &self.root {
-            builder = builder.root(root);
-        }
+        let root = discover::root_for(self.root.as_deref()).root;
+        let mut builder = GateBuilder::default().root(root);
         if !self.no_config {
             builder = builder.discover_config();
         }
@@ -140,12 +165,17 @@ pub fn run() -> i32 {
         }
     };
     match cli.command {
-        Command::Check(args) => check::run(&args),
+        Command::Check(args) => check::run(&args, cli.color),
         Command::Analyze(args) => analyze::run(&args),
         Command::Hook(args) => hook::run(&args),
         #[cfg(feature = "exec")]
         Command::Exec(args) => exec::run(&args),
-        Command::Rules => rules::list(),
+        Command::Rules(args) => rules::list(&args),
         Command::Explain { code } => rules::explain(&code),
+        Command::Config(args) => config::run(&args),
+        Command::Install(args) => install::run(&args, install::Action::Install),
+        Command::Uninstall(args) => install::run(&args, install::Action::Uninstall),
+        Command::Completions { shell } => completions::completions(shell),
+        Command::Man => completions::man(),
     }
 }

@@ -2,8 +2,58 @@
 
 use super::EXIT_USAGE;
 use bashgate::{RULES, Rule};
+use clap::{Args, ValueEnum};
 
-pub fn list() -> i32 {
+/// Output formats of `rules`.
+#[derive(Clone, Copy, Debug, ValueEnum, Default, PartialEq, Eq)]
+pub enum Format {
+    /// One line per rule.
+    #[default]
+    Text,
+    /// A JSON array of `{code, name, default, capability, summary}`.
+    Json,
+    /// The Markdown table README.md shows (a test keeps the two equal).
+    Markdown,
+}
+
+#[derive(Args)]
+pub struct RulesArgs {
+    /// text, json or markdown.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+pub fn list(args: &RulesArgs) -> i32 {
+    if args.format == Format::Json {
+        let rules: Vec<serde_json::Value> = RULES
+            .iter()
+            .map(|rule| {
+                serde_json::json!({
+                    "code": rule.code,
+                    "name": rule.name,
+                    "default": rule.default,
+                    "capability": rule.capability,
+                    "summary": rule.summary,
+                })
+            })
+            .collect();
+        println!("{}", serde_json::Value::Array(rules));
+        return 0;
+    }
+    if args.format == Format::Markdown {
+        println!("| code | name | default | what |");
+        println!("|---|---|---|---|");
+        for rule in RULES {
+            println!(
+                "| {} | {} | {} | {} |",
+                rule.code,
+                rule.name,
+                rule.default,
+                rule.summary.replace('|', "\\|")
+            );
+        }
+        return 0;
+    }
     for rule in RULES {
         println!(
             "{}  {:<28} {:<5} {}",

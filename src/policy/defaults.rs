@@ -20,6 +20,7 @@ pub const SAFE_PATHS: &[&str] = &[
 pub const SENSITIVE_IN_HOME: &[&str] = &[
     ".ssh",
     ".gnupg",
+    ".gpg",
     ".aws",
     ".config/gcloud",
     ".kube",

@@ -24,7 +24,7 @@ pub(crate) mod paths;
 pub(crate) mod permission;
 pub(crate) mod sandbox;
 
-pub use config::{ConfigError, ConfigErrorKind};
+pub use config::{ConfigError, ConfigErrorKind, user_config_path};
 
 use crate::model::paths::{PATH_VARIABLES, Resolver};
 use crate::verdict::Decision;

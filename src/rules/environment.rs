@@ -15,7 +15,7 @@ declare_rule! {
     /// `BASH_ENV`, `ENV`, `PROMPT_COMMAND`, `BASH_FUNC_*`, `GIT_SSH`,
     /// `GIT_SSH_COMMAND`, `GIT_EXTERNAL_DIFF`, `GIT_PROXY_COMMAND`, `GIT_ASKPASS`,
     /// `SSH_ASKPASS`, `GIT_CONFIG_*`, `LESSOPEN`, `PS4` with a substitution,
-    /// `PYTHONSTARTUP`, `RUBYOPT`, `PERL5OPT`; `NODE_OPTIONS` with `--require`,
+    /// `PYTHONSTARTUP`, `RUBYOPT`, `PERL5OPT`, `PATHEXT`; `NODE_OPTIONS` with `--require`,
     /// `--import`, `--loader` or `--eval`; pagers and editors (`PAGER`, `GIT_PAGER`,
     /// `MANPAGER`, `EDITOR`, `VISUAL`, `GIT_EDITOR`) set to anything but a plain
     /// pager or editor (`cat`, `less`, `more`, `true`, `vim`...); search paths
@@ -90,6 +90,8 @@ const LOADERS: &[&str] = &[
     "PERL5OPT",
     "PERL5DB",
     "BROWSER",
+    // Windows-style shells (Git Bash, MSYS) pick which file runs by these extensions.
+    "PATHEXT",
 ];
 const PAGERS: &[&str] = &[
     "PAGER",

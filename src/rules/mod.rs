@@ -19,6 +19,7 @@ pub mod network;
 pub mod paths;
 pub mod permission;
 pub mod privilege;
+pub mod remote_effect;
 pub mod rm;
 
 /// One rule: a stable code, a name, what it decides by default, and its documentation.
@@ -87,6 +88,7 @@ pub static RULES: &[&Rule] = &[
     &privilege::PRIVILEGE_ESCALATION,
     &destructive::DESTRUCTIVE,
     &permission::PERMISSION_RULE,
+    &remote_effect::REMOTE_OR_IRREVERSIBLE,
     &environment::LOADER_ENV,
     &environment::SECRET_ENV_READ,
 ];
@@ -122,6 +124,7 @@ pub static CHECKS: &[CommandCheck] = &[
     network::check,
     privilege::check,
     destructive::check,
+    remote_effect::check,
     environment::check,
 ];
 
@@ -144,6 +147,20 @@ impl Checker<'_> {
     pub fn report(&mut self, rule: &'static Rule, span: Span, message: String) {
         self.findings
             .push(finding(rule, span, self.source, message));
+    }
+
+    /// Reports a finding of `rule` with its default decision and a safer
+    /// alternative.
+    pub fn report_suggesting(
+        &mut self,
+        rule: &'static Rule,
+        span: Span,
+        message: String,
+        suggestion: &str,
+    ) {
+        let mut f = finding(rule, span, self.source, message);
+        f.suggestion = Some(suggestion.to_string());
+        self.findings.push(f);
     }
 
     /// Reports a finding of `rule` with an explicit decision.
@@ -213,5 +230,6 @@ pub fn finding(rule: &'static Rule, span: Span, source: &str, message: String) -
         span: Span::new(start, end),
         text,
         path: None,
+        suggestion: None,
     }
 }

@@ -151,7 +151,7 @@ declare_rule! {
     /// ## What it does
     /// Asks when a command reads a sensitive path and denies when it writes one —
     /// wherever it is, even inside the root or an allowed folder: `~/.ssh`,
-    /// `~/.gnupg`, `~/.aws`, `~/.config/gcloud`, `~/.kube`, `~/.docker/config.json`,
+    /// `~/.gnupg`, `~/.gpg`, `~/.aws`, `~/.config/gcloud`, `~/.kube`, `~/.docker/config.json`,
     /// `~/.netrc`, `~/.git-credentials`, shell start-up files (`~/.bashrc`,
     /// `~/.profile`, `~/.zshrc`, ...), `.env` and `.env.*` files in any folder
     /// (`.env.example`, `.env.sample`, `.env.template` and `.env.dist` are templates
@@ -353,6 +353,7 @@ fn judge(usage: &PathUse, cwd: Option<&std::path::Path>, cx: &mut Checker) {
             format!("{verb} the sensitive path {}", checked.display()),
             checked,
         );
+        mark_write(cx, writes);
         return;
     }
     if writes
@@ -366,6 +367,7 @@ fn judge(usage: &PathUse, cwd: Option<&std::path::Path>, cx: &mut Checker) {
             format!("writes the gate's own policy {}", checked.display()),
             checked,
         );
+        mark_write(cx, writes);
         return;
     }
     let escape = match place {
@@ -402,6 +404,14 @@ fn judge(usage: &PathUse, cwd: Option<&std::path::Path>, cx: &mut Checker) {
         format!("{what} {}", checked.display()),
         checked,
     );
+    mark_write(cx, writes);
+}
+
+/// A path finding about a write is a write, whatever the rule's usual capability.
+fn mark_write(cx: &mut Checker, writes: bool) {
+    if writes && let Some(last) = cx.findings.last_mut() {
+        last.capability = crate::verdict::Capability::FilesystemWrite;
+    }
 }
 
 /// After `cd` to an unknown place, only path-like relative words are worth asking

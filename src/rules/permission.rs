@@ -33,7 +33,7 @@ declare_rule! {
     /// names, privilege escalation, loader variables or catastrophic deletes.
     ///
     /// In strict mode every program start that no `allow` rule (or the built-in
-    /// strict preset: `npm|pnpm run *`, `yarn *`, `cargo run|test|build|check|clippy|fmt *`,
+    /// strict preset: `npm|pnpm run *`, `yarn *`, `cargo run|test|build|check|clippy|fmt|watch *`,
     /// `go run|test|build|vet *`, `dotnet run|test|build|watch *`, `make *`,
     /// `git status|diff|log|show *`, and read-only basics such as `ls`, `cat`,
     /// `grep`, `pwd`, `echo`) covers asks with this rule.
@@ -78,6 +78,7 @@ pub const STRICT_PRESET: &[&str] = &[
     "cargo check *",
     "cargo clippy *",
     "cargo fmt *",
+    "cargo watch *",
     "go run *",
     "go test *",
     "go build *",

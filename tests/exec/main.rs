@@ -74,7 +74,9 @@ impl Fixture {
 
     /// `bashgate check` from the root: the gate alone.
     pub fn gate(&self, command: &str) -> String {
+        // `check` judges from the directory it runs in; the runner runs in the root.
         let out = Command::new(env!("CARGO_BIN_EXE_bashgate"))
+            .current_dir(&self.root)
             .args(["check", "--no-config", "--format", "json", "--root"])
             .arg(&self.root)
             .arg("--")
