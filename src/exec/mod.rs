@@ -18,7 +18,7 @@
 //!    TMPDIR ([`private_dirs`]). Resource limits ([`limits`]) and, where the runner
 //!    can create one, a pids cgroup ([`cgroup`]), which is what bounds a fork bomb
 //!    started by root.
-//! 4. **A minimal environment** ([`env`]): loader and start-up injection names and
+//! 4. **A minimal environment** ([`mod@env`]): loader and start-up injection names and
 //!    secrets are never passed unless named exactly.
 //!
 //! What was applied is reported in [`SandboxReport`]; in best-effort mode what the

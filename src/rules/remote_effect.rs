@@ -776,7 +776,7 @@ const REMOTE_PROGRAMS: &[&str] = &[
 ];
 
 /// True when `program` (a basename) can act outside the project in ordinary use: a
-/// program of [`EFFECTS`] (whatever its arguments) or a network client. A hook that
+/// program of the effects table (whatever its arguments) or a network client. A hook that
 /// approves calls (`--approve`) never approves these; it leaves them to the agent's
 /// own permission flow.
 pub fn may_act_remotely(program: &str) -> bool {
