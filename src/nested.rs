@@ -11,10 +11,11 @@ use crate::verdict::Span;
 use crate::word::Word;
 use std::ops::Range;
 
-/// Shells whose `-c` string, heredoc or stdin is a script.
-pub const SHELLS: &[&str] = &[
-    "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "fish", "rbash",
-];
+/// True for a shell whose `-c` string, heredoc or stdin is a script: a catalogue
+/// entry with the `shell` fact (`bash`, `sh`, `zsh`, `dash`, `BASH.exe`...).
+pub fn is_shell(name: &str) -> bool {
+    crate::catalogue::has_fact(name, crate::catalogue::Fact::Shell)
+}
 
 /// How positions in a nested script map to the original command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,8 +93,8 @@ pub fn scripts_of(
         return out;
     };
     let args = words.get(index + 1..).unwrap_or(&[]);
-    let base = basename(name);
-    if SHELLS.contains(&base) {
+    let base = crate::catalogue::canonical_or(basename(name));
+    if is_shell(base) {
         shell(name_word, args, redirects, piped_stdin, source, &mut out);
     } else {
         match base {

@@ -44,6 +44,24 @@ pub fn classify(entry: &Entry, args: &[Option<&str>]) -> Vec<Arg> {
             continue;
         }
         let Some(w) = word.filter(|_| is_option) else {
+            if mode.is_none()
+                && operand_role(entry, mode, operands.len()) == Some(Role::Subcommand)
+                && let Some(sub) = word.and_then(|w| entry.subcommand(w))
+            {
+                // `git commit -m MSG`: the rest is read with the subcommand's entry.
+                out.push(Arg {
+                    index,
+                    role: Role::Subcommand,
+                    offset: 0,
+                    option_value: false,
+                });
+                let rest = classify(sub, &args[index + 1..]);
+                out.extend(rest.into_iter().map(|a| Arg {
+                    index: a.index + index + 1,
+                    ..a
+                }));
+                return finish(entry, mode, &operands, out);
+            }
             operands.push(index);
             if let Some(role) = operand_role(entry, mode, operands.len() - 1)
                 && matches!(role, Role::Command | Role::ShellWords)
@@ -114,13 +132,24 @@ pub fn classify(entry: &Entry, args: &[Option<&str>]) -> Vec<Arg> {
             }
         }
     }
+    finish(entry, mode, &operands, out)
+}
+
+/// Gives the operands their roles, in word order with the option values.
+fn finish(
+    entry: &Entry,
+    mode: Option<&'static [Role]>,
+    operands: &[usize],
+    mut out: Vec<Arg>,
+) -> Vec<Arg> {
     let count = operands.len();
     for (position, &index) in operands.iter().enumerate() {
         let role = match mode {
             Some(roles) => roles.get(position).or(roles.last()).copied(),
             None => entry.operand_role(position, count),
         };
-        if let Some(role) = role {
+        // A subcommand the catalogue does not know has no role.
+        if let Some(role) = role.filter(|r| *r != Role::Subcommand) {
             out.push(Arg {
                 index,
                 role,
@@ -186,6 +215,20 @@ mod tests {
             roles("cp", &["-r", "a", "b", "dest"]),
             vec![(1, "path-read"), (2, "path-read"), (3, "path-write")]
         );
+    }
+
+    #[test]
+    fn subcommands_read_the_rest() {
+        assert_eq!(
+            roles("git", &["-C", "x", "commit", "-m", "/etc/passwd", "a.rs"]),
+            vec![
+                (1, "directory"),
+                (2, "subcommand"),
+                (4, "text"),
+                (5, "path-read")
+            ]
+        );
+        assert_eq!(roles("git", &["frobnicate", "x"]), vec![]);
     }
 
     #[test]

@@ -369,6 +369,12 @@ pub fn canonical(name: &str) -> Option<&'static str> {
     lookup(name).map(|e| e.name)
 }
 
+/// The canonical name of a program when the catalogue knows it (`SUDO`, `gtar`,
+/// `rm.exe` → `sudo`, `tar`, `rm`), else the name unchanged.
+pub fn canonical_or(name: &str) -> &str {
+    canonical(name).unwrap_or(name)
+}
+
 /// True when the program has the fact.
 pub fn has_fact(name: &str, fact: Fact) -> bool {
     lookup(name).is_some_and(|e| e.has(fact))

@@ -1,5 +1,6 @@
 //! BG205: code given inline to an interpreter.
 
+use crate::catalogue::{self, Entry, Role};
 use crate::command::{InlineScript, SimpleCommand};
 use crate::declare_rule;
 use crate::rules::Checker;
@@ -32,46 +33,53 @@ declare_rule! {
     };
 }
 
-const PYTHONS: &[&str] = &["python", "python2", "python3", "pypy", "pypy3"];
-
-/// The interpreter option that takes inline code, per interpreter.
-fn code_option(program: &str, option: &str) -> bool {
-    let cluster = |letters: &str| {
-        option.starts_with('-')
-            && !option.starts_with("--")
-            && option[1..].chars().any(|c| letters.contains(c))
-    };
-    match program {
-        p if PYTHONS.contains(&p) || p.starts_with("python3.") => cluster("c"),
-        "node" | "nodejs" => cluster("ep") || matches!(option, "--eval" | "--print"),
-        "bun" => cluster("e") || option == "--eval",
-        "perl" => cluster("eE"),
-        "ruby" | "lua" | "osascript" | "Rscript" | "R" => cluster("e"),
-        "php" => cluster("r"),
-        _ => false,
+/// An option whose value is interpreter code, per the catalogue: a long option with
+/// a code role, or a short cluster holding one (`-c`, `-pe`, `-Bc`).
+fn code_option(entry: &Entry, option: &str) -> bool {
+    let is_code = |name: &str| matches!(entry.option_role(name), Some(Role::Code(_)));
+    if option.starts_with("--") || !entry.clustering {
+        return is_code(option);
     }
+    option.starts_with('-') && option.chars().skip(1).any(|c| is_code(&format!("-{c}")))
+}
+
+/// An interpreter whose first operand is a script (or a subcommand): its code
+/// options run code, and fed by a heredoc, a here-string or a pipe, it runs stdin
+/// as code. (awk and sed take their program as an operand; they are judged by
+/// what the program does.)
+fn runs_stdin_as_code(entry: &Entry) -> bool {
+    entry.interpreter.is_some()
+        && matches!(
+            entry.operands.first(),
+            Some(Role::PathExec | Role::Subcommand)
+        )
 }
 
 /// The inline code a command runs, if any: the code text (when static) and its word.
 pub fn inline_code(cmd: &SimpleCommand) -> Option<(Option<String>, Option<&Word>)> {
     let program = cmd.program_str()?;
-    let program = program.rsplit('/').next().unwrap_or(program);
+    let entry = catalogue::lookup(program.rsplit('/').next().unwrap_or(program))
+        .filter(|e| runs_stdin_as_code(e))?;
     let args = cmd.args();
     for (i, word) in args.iter().enumerate() {
         let Some(v) = word.value() else { continue };
         if !v.starts_with('-') || v == "-" {
-            // The first operand: a script file, `-` (stdin), or deno's `eval`.
-            if program == "deno" && v == "eval" {
+            // The first operand: a script file, `-` (stdin), or a subcommand whose
+            // operand is code (`deno eval CODE`).
+            if let Some(sub) = entry.subcommand(v)
+                && matches!(sub.operands.first(), Some(Role::Code(_)))
+            {
                 let code = args.get(i + 1);
                 return Some((code.and_then(Word::static_value), code));
             }
             break;
         }
-        if code_option(program, v) {
+        if code_option(entry, v) {
             let code = args.get(i + 1);
             return Some((code.and_then(Word::static_value), code));
         }
-        if PYTHONS.contains(&program) && v == "-m" {
+        // `python -m MODULE`: a mode whose operands are not code.
+        if entry.modes.iter().any(|m| m.flags.contains(&v)) {
             return None;
         }
     }
@@ -79,12 +87,7 @@ pub fn inline_code(cmd: &SimpleCommand) -> Option<(Option<String>, Option<&Word>
         || args
             .iter()
             .all(|w| w.value().is_some_and(|v| v.starts_with('-')));
-    let is_interpreter = PYTHONS.contains(&program)
-        || matches!(
-            program,
-            "node" | "nodejs" | "ruby" | "perl" | "php" | "lua" | "bun" | "deno"
-        );
-    if is_interpreter && reads_stdin {
+    if runs_stdin_as_code(entry) && reads_stdin {
         let heredoc = cmd.redirects.iter().find_map(|r| r.heredoc.as_ref());
         let fed = heredoc.is_some()
             || cmd
@@ -199,8 +202,8 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let (Some(program), Some(name)) = (cmd.program_str(), cmd.name()) else {
         return;
     };
-    let program = program.rsplit('/').next().unwrap_or(program);
-    if matches!(program, "awk" | "gawk" | "mawk" | "nawk") {
+    let program = crate::catalogue::canonical_or(program.rsplit('/').next().unwrap_or(program));
+    if program == "awk" {
         let script = cmd
             .args()
             .iter()

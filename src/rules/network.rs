@@ -1,5 +1,6 @@
 //! BG206: talking to the network.
 
+use crate::catalogue::{self, Fact};
 use crate::command::SimpleCommand;
 use crate::declare_rule;
 use crate::rules::Checker;
@@ -32,11 +33,6 @@ declare_rule! {
     };
 }
 
-const TOOLS: &[&str] = &[
-    "curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "ssh", "scp", "sftp", "ftp", "lftp",
-    "npx", "bunx", "uvx", "aria2c", "httpie", "http", "xh",
-];
-
 /// Asks for network tools and fetch-and-run package runners.
 pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     if cx.policy.mode == crate::Mode::Trusted {
@@ -60,6 +56,12 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         return;
     };
     let base = program.rsplit('/').next().unwrap_or(program);
+    let entry = catalogue::lookup(base);
+    let base = entry.map_or(base, |e| e.name);
+    // The subcommand's facts: `pnpm dlx`, `pipx run`, `yarn global`, `cargo install`.
+    let sub = entry
+        .zip(cmd.args().first().and_then(Word::value))
+        .and_then(|(e, first)| e.subcommand(first));
     let values: Vec<&str> = cmd
         .args()
         .iter()
@@ -67,14 +69,18 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         .collect();
     let first = values.first().copied().unwrap_or("");
     let reason = match base {
-        b if TOOLS.contains(&b) => Some(format!("`{b}` talks to the network")),
+        _ if entry.is_some_and(|e| e.has(Fact::Network)) => {
+            Some(format!("`{base}` talks to the network"))
+        }
+        _ if sub.is_some_and(|s| s.has(Fact::FetchesRemoteCode)) => {
+            Some(format!("`{base} {first}` downloads and runs a package"))
+        }
+        _ if sub.is_some_and(|s| s.has(Fact::InstallsGlobally)) => {
+            Some(format!("`{base} {first}` installs outside the project"))
+        }
         "rsync" if values.iter().any(|v| is_remote(v)) => {
             Some("`rsync` to or from a remote host".to_string())
         }
-        "pnpm" | "yarn" if first == "dlx" => {
-            Some(format!("`{base} dlx` downloads and runs a package"))
-        }
-        "pipx" if first == "run" => Some("`pipx run` downloads and runs a package".to_string()),
         "npm" | "pnpm" | "yarn" | "bun"
             if matches!(first, "install" | "i" | "add")
                 && values
@@ -83,16 +89,13 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         {
             Some(format!("`{base}` installs a package globally"))
         }
-        "yarn" if first == "global" => {
-            Some("`yarn global` installs a package globally".to_string())
-        }
-        "pip" | "pip3" if first == "install" && !program.contains('/') => {
+        "pip" if first == "install" && !program.contains('/') => {
             Some("`pip install` outside a project virtual environment".to_string())
         }
-        p if (p.starts_with("python")
+        p if p.starts_with("python")
             && values
                 .windows(3)
-                .any(|w| w[0] == "-m" && w[1] == "pip" && w[2] == "install"))
+                .any(|w| w[0] == "-m" && w[1] == "pip" && w[2] == "install")
             && !program.contains('/') =>
         {
             Some("`pip install` outside a project virtual environment".to_string())

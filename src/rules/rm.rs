@@ -41,7 +41,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let (Some(program), Some(name)) = (cmd.program_str(), cmd.name()) else {
         return;
     };
-    let program = program.rsplit('/').next().unwrap_or(program);
+    let program = crate::catalogue::canonical_or(program.rsplit('/').next().unwrap_or(program));
     let args = cmd.args();
     match program {
         "rm" | "rmdir" | "unlink" | "shred" => {}
