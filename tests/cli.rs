@@ -317,3 +317,19 @@ fn check_cli_agrees_with_the_library() {
         assert_eq!(out.status.code(), Some(want), "{command}");
     }
 }
+
+#[test]
+fn explain_shows_what_the_catalogue_knows_about_a_program() {
+    let out = bin().args(["explain", "Git.exe"]).output().expect("run");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let page = String::from_utf8_lossy(&out.stdout);
+    for needle in ["git —", "core.sshcommand", "upload-pack", "shell", "clone"] {
+        assert!(page.contains(needle), "{needle} missing from:\n{page}");
+    }
+    let out = bin()
+        .args(["explain", "no-such-program-x"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(64), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no rule or catalogued program"));
+}

@@ -36,9 +36,10 @@ enum Command {
     Hook(hook::HookArgs),
     /// List every rule: code, name, default decision, summary.
     Rules,
-    /// Show a rule's documentation (`bashgate explain BG101`).
+    /// Show a rule's documentation (`bashgate explain BG101`) or what the program
+    /// catalogue knows about a program (`bashgate explain tar`).
     Explain {
-        /// The rule's code or name.
+        /// The rule's code or name, or a program's name.
         code: String,
     },
 }
