@@ -59,6 +59,7 @@ const FACTS: &[(&str, &str)] = &[
     ("privilege", "Privilege"),
     ("network", "Network"),
     ("fetches-remote-code", "FetchesRemoteCode"),
+    ("uses-project-bin", "UsesProjectBin"),
     ("installs-globally", "InstallsGlobally"),
     ("runs-project-code", "RunsProjectCode"),
     ("denylisted", "Denylisted"),

@@ -6,6 +6,7 @@
 //! back into the original command; a script only known at run time is reported so
 //! the nested-shell rule can ask.
 
+use crate::catalogue::Role;
 use crate::command::{Redirect, basename};
 use crate::verdict::Span;
 use crate::word::Word;
@@ -123,7 +124,10 @@ pub fn scripts_of(
                     out.push(ScriptText::UnknownStdin(first.span));
                 }
             }
-            "git" => git_scripts(args, &mut out),
+            "git" => {
+                git_scripts(args, &mut out);
+                catalogue_scripts(base, args, source, false, &mut out);
+            }
             "su" => {
                 let mut iter = args.iter().enumerate();
                 while let Some((k, arg)) = iter.next() {
@@ -142,10 +146,66 @@ pub fn scripts_of(
                     }
                 }
             }
-            _ => {}
+            _ => catalogue_scripts(base, args, source, true, &mut out),
         }
     }
     out
+}
+
+/// The scripts a program runs through arguments whose catalogue role is shell
+/// text: an option value (`tar --to-command=CMD`, `git clone -u CMD`, `rsync -e
+/// CMD`, `man -P CMD`), operands joined (`git submodule foreach CMD`), and with
+/// `settings`, a `key=value` value whose key runs a program (`ssh -o
+/// ProxyCommand=CMD`).
+fn catalogue_scripts(
+    name: &str,
+    args: &[Word],
+    source: &str,
+    settings: bool,
+    out: &mut Vec<ScriptText>,
+) {
+    let Some(entry) = crate::catalogue::lookup(name)
+        .filter(|e| e.any_role(|r| matches!(r, Role::Shell | Role::ShellWords)))
+    else {
+        return;
+    };
+    let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+    let roles = crate::catalogue::classify(entry, &values);
+    for arg in &roles {
+        let Some(word) = args.get(arg.index) else {
+            continue;
+        };
+        match arg.role {
+            Role::Shell if arg.offset == 0 => out.push(single(word, source)),
+            Role::Shell => match word.value().and_then(|v| v.get(arg.offset..)) {
+                Some(text) => out.push(ScriptText::Static {
+                    text: text.to_string(),
+                    map: SpanMap::Whole(word.span),
+                }),
+                None => out.push(ScriptText::Dynamic(word.span)),
+            },
+            Role::ShellWords if !arg.option_value => {
+                out.push(joined(args.get(arg.index..).unwrap_or(&[]), source));
+                return;
+            }
+            Role::Config if settings => {
+                let Some((key, value)) = word
+                    .value()
+                    .and_then(|v| v.get(arg.offset..))
+                    .and_then(|v| v.split_once('='))
+                else {
+                    continue;
+                };
+                if entry.config_key_role(key) == Some(Role::Shell) {
+                    out.push(ScriptText::Static {
+                        text: value.to_string(),
+                        map: SpanMap::Whole(word.span),
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Git settings whose value is a shell command git runs.

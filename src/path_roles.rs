@@ -16,8 +16,19 @@ use crate::word::{Part, Word};
 pub enum Access {
     /// The command reads (or lists, or runs) it.
     Read,
+    /// The command looks at its metadata only (`[[ -f x ]]`, `stat x`, `ls x`).
+    Metadata,
+    /// The command appends to it (`>> x`): writes without reading or truncating.
+    Append,
     /// The command writes, creates, moves or deletes it.
     Write,
+}
+
+impl Access {
+    /// True for the accesses that change the file: write and append.
+    pub fn writes(self) -> bool {
+        matches!(self, Access::Write | Access::Append)
+    }
 }
 
 /// Where in the command the path stands.
@@ -97,7 +108,9 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
             continue;
         }
         if let Some(target) = &redirect.target {
-            let access = if redirect.writes() {
+            let access = if redirect.operator.ends_with(">>") {
+                Access::Append
+            } else if redirect.writes() {
                 Access::Write
             } else {
                 Access::Read
@@ -129,7 +142,7 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
             {
                 uses.push(PathUse {
                     word: word.clone(),
-                    access: Access::Read,
+                    access: Access::Metadata,
                     role: Role::Argument,
                 });
             }
@@ -212,11 +225,12 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
         .filter_map(|w| w.value())
         .filter(|v| v.starts_with('-') && !v.starts_with("--"))
         .collect();
-    let in_place = program == "sed"
+    let in_place = (program == "sed"
         && args.iter().any(|w| {
             w.value()
                 .is_some_and(|v| v.starts_with("-i") || v.starts_with("--in-place"))
-        });
+        }))
+        || (program == "perl" && crate::rules::inline_script::perl_in_place(args));
     let tar_extract = program == "tar"
         && (flags.contains('x')
             || args
@@ -342,6 +356,8 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
             && !(last_is_written && target_dir.is_some() && Some(*index) == last);
         let access = if write_all || written {
             Access::Write
+        } else if role == Some(ArgRole::Metadata) {
+            Access::Metadata
         } else {
             Access::Read
         };

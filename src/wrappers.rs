@@ -297,8 +297,9 @@ pub fn unwrap(words: &[Word]) -> Unwrapped {
     out
 }
 
-/// Commands run through an option of a program that is not a wrapper (`fd -x CMD`,
-/// `fd --exec-batch CMD`): the words from the option's value to a `;` or the end.
+/// Commands run through an option or an operand of a program that is not a wrapper
+/// (`fd -x CMD`, `git bisect run CMD`, `uv run CMD`): the words from the option's
+/// value (to a `;` or the end) or from the operand on.
 fn command_option_ranges(words: &[Word], at: usize) -> Vec<(String, Range<usize>)> {
     let Some(entry) = words
         .get(at)
@@ -309,17 +310,21 @@ fn command_option_ranges(words: &[Word], at: usize) -> Vec<(String, Range<usize>
     else {
         return Vec::new();
     };
-    if !entry.options.iter().any(|o| o.role == Role::Command) {
+    if !entry.any_role(|r| r == Role::Command) {
         return Vec::new();
     }
     let rest = words.get(at + 1..).unwrap_or(&[]);
     let values: Vec<Option<&str>> = rest.iter().map(Word::value).collect();
     let mut ranges = Vec::new();
     for arg in catalogue::classify(entry, &values) {
-        if arg.role != Role::Command || !arg.option_value || arg.offset != 0 {
+        if arg.role != Role::Command || arg.offset != 0 {
             continue;
         }
         let begin = at + 1 + arg.index;
+        if !arg.option_value {
+            ranges.push((entry.name.to_string(), begin..words.len()));
+            break;
+        }
         let end = (begin..words.len())
             .find(|&k| words[k].static_value().is_some_and(|v| v == ";"))
             .unwrap_or(words.len());

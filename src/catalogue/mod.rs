@@ -133,6 +133,9 @@ pub enum Fact {
     Network,
     /// Downloads code and runs it (`npx`, `pipx run`).
     FetchesRemoteCode,
+    /// Runs the project's own binary when the project has it (`npx eslint` with
+    /// `node_modules/.bin/eslint`), and fetches it otherwise.
+    UsesProjectBin,
     /// Installs outside the project (`npm install -g`).
     InstallsGlobally,
     /// Runs what the project contains (`make`, `npm test`, `cargo build`).
@@ -180,6 +183,7 @@ impl Fact {
             Fact::Privilege => "privilege",
             Fact::Network => "network",
             Fact::FetchesRemoteCode => "fetches-remote-code",
+            Fact::UsesProjectBin => "uses-project-bin",
             Fact::InstallsGlobally => "installs-globally",
             Fact::RunsProjectCode => "runs-project-code",
             Fact::Denylisted => "denylisted",
@@ -310,6 +314,20 @@ impl Entry {
             .get(position)
             .or(self.operands.last())
             .copied()
+    }
+
+    /// True when any option, operand or mode of the entry or of its subcommands has
+    /// a role that `matches` accepts: a cheap test before reading the arguments.
+    pub fn any_role(&self, matches: fn(Role) -> bool) -> bool {
+        self.options.iter().any(|o| matches(o.role))
+            || self.operands.iter().any(|r| matches(*r))
+            || self.last.is_some_and(matches)
+            || self
+                .modes
+                .iter()
+                .any(|m| m.operands.iter().any(|r| matches(*r)))
+            || self.config_keys.iter().any(|(_, r)| matches(*r))
+            || self.subcommands.iter().any(|s| s.any_role(matches))
     }
 
     /// The role of a settings key (`core.pager`), matching `*` in the catalogue's

@@ -102,6 +102,76 @@ pub fn inline_code(cmd: &SimpleCommand) -> Option<(Option<String>, Option<&Word>
     None
 }
 
+/// `perl -i`, `-pi`, `-i.bak`, `-pie` (an `i` in a short cluster before any `e`):
+/// perl edits its file operands in place.
+pub fn perl_in_place(args: &[Word]) -> bool {
+    args.iter().any(|w| {
+        w.value().is_some_and(|v| {
+            v.starts_with('-')
+                && !v.starts_with("--")
+                && v.chars()
+                    .skip(1)
+                    .take_while(|c| *c != 'e')
+                    .any(|c| c == 'i')
+        })
+    })
+}
+
+/// Perl code that is one substitution or transliteration and nothing else:
+/// `s/a/b/g`, `tr/a-z/A-Z/`, `y/x/y/`, with a repeated delimiter, flags that do not
+/// evaluate code (no `e`), and no interpolation that runs code (`@{[...]}`,
+/// `${\...}`, `(?{...})`, backticks).
+pub fn perl_substitution_only(code: &str) -> bool {
+    let code = code.trim().trim_end_matches(';').trim_end();
+    let (op, rest, parts, flags_ok): (&str, &str, usize, &str) =
+        if let Some(rest) = code.strip_prefix("tr") {
+            ("tr", rest, 2, "cdsr")
+        } else if let Some(rest) = code.strip_prefix('y') {
+            ("y", rest, 2, "cdsr")
+        } else if let Some(rest) = code.strip_prefix('s') {
+            ("s", rest, 2, "gimsxnrpadlu")
+        } else {
+            return false;
+        };
+    let _ = op;
+    let mut chars = rest.chars();
+    let Some(delim) = chars.next() else {
+        return false;
+    };
+    if delim.is_alphanumeric() || delim.is_whitespace() || "{([<'\\".contains(delim) {
+        return false;
+    }
+    let body: String = chars.collect();
+    let mut fields = Vec::new();
+    let mut current = String::new();
+    let mut escaped = false;
+    for c in body.chars() {
+        if escaped {
+            current.push(c);
+            escaped = false;
+        } else if c == '\\' {
+            current.push(c);
+            escaped = true;
+        } else if c == delim && fields.len() < parts {
+            fields.push(std::mem::take(&mut current));
+        } else {
+            current.push(c);
+        }
+    }
+    if fields.len() != parts {
+        return false;
+    }
+    let flags = current;
+    let runs_code = |text: &str| {
+        text.contains("@{")
+            || text.contains("${")
+            || text.contains("(?{")
+            || text.contains("(??{")
+            || text.contains('`')
+    };
+    flags.chars().all(|f| flags_ok.contains(f)) && !fields.iter().any(|f| runs_code(f))
+}
+
 /// awk programs that run commands or write files.
 fn awk_runs_commands(program: &str) -> bool {
     program.contains("system(")
@@ -257,7 +327,12 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         let span = word.map(|w| w.span).unwrap_or(name.span);
         let trusted_ok = cx.policy.mode == crate::Mode::Trusted
             && code.as_deref().is_some_and(|c| !names_outside_path(c));
-        if !trusted_ok {
+        // `perl -pi -e 's/a/b/g' src/*.rs`: a substitution only, like `sed -i`; the
+        // files it edits are judged by the path rules.
+        let substitution = program == "perl"
+            && perl_in_place(cmd.args())
+            && code.as_deref().is_some_and(perl_substitution_only);
+        if !trusted_ok && !substitution {
             cx.report(
                 &INLINE_SCRIPT,
                 span,
@@ -265,5 +340,37 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             );
         }
     }
+    if let Some((lang, word)) = command_language_option(cmd) {
+        cx.report(
+            &INLINE_SCRIPT,
+            word.span,
+            format!("`{program}` runs {lang} commands given inline, which can run programs"),
+        );
+    }
     let _ = InlineScript::Dynamic { span: name.span };
+}
+
+/// Languages whose inline text other rules judge by content: sed and awk scripts
+/// (above), SQL (the remote-effect rule).
+const JUDGED_BY_CONTENT: &[&str] = &["sed", "awk", "sql"];
+
+/// An option of a program that is not a script interpreter whose value is code
+/// in the program's own command language: `gdb -ex 'shell id'`, `vim -c '!id'`,
+/// `emacs --eval '(shell-command "id")'`, `lldb -o 'platform shell id'`.
+fn command_language_option(cmd: &SimpleCommand) -> Option<(&'static str, &Word)> {
+    let program = cmd.program_str()?;
+    let entry = catalogue::lookup(program.rsplit('/').next().unwrap_or(program))?;
+    if runs_stdin_as_code(entry) || !entry.any_role(|r| matches!(r, Role::Code(_))) {
+        return None;
+    }
+    let args = cmd.args();
+    let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+    catalogue::classify(entry, &values)
+        .into_iter()
+        .find_map(|arg| match arg.role {
+            Role::Code(lang) if arg.option_value && !JUDGED_BY_CONTENT.contains(&lang) => {
+                Some((lang, args.get(arg.index)?))
+            }
+            _ => None,
+        })
 }

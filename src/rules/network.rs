@@ -1,10 +1,11 @@
 //! BG206: talking to the network.
 
-use crate::catalogue::{self, Fact};
+use crate::catalogue::{self, Fact, Role};
 use crate::command::SimpleCommand;
 use crate::declare_rule;
 use crate::rules::Checker;
 use crate::word::Word;
+use std::path::Path;
 
 declare_rule! {
     /// ## What it does
@@ -68,6 +69,22 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         .map(|w| w.value().unwrap_or("\u{1}"))
         .collect();
     let first = values.first().copied().unwrap_or("");
+    // `npx eslint` where the project has eslint runs project code, like `npm run`.
+    let runner = if sub.is_some_and(|s| s.has(Fact::UsesProjectBin)) {
+        sub
+    } else {
+        entry.filter(|e| e.has(Fact::UsesProjectBin))
+    };
+    if let Some(runner) = runner {
+        let skip = usize::from(sub.is_some());
+        if runs_project_bin(
+            runner,
+            cmd.args().get(skip..).unwrap_or(&[]),
+            cx.paths.root(),
+        ) {
+            return;
+        }
+    }
     let reason = match base {
         _ if entry.is_some_and(|e| e.has(Fact::Network)) => {
             Some(format!("`{base}` talks to the network"))
@@ -105,6 +122,47 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     if let Some(message) = reason {
         cx.report(&NETWORK_TOOL, name.span, message);
     }
+}
+
+/// True when a package runner (`npx`, `npm exec`, `bunx`) runs a binary the
+/// project already has: a static name with no `@version`, no `--package` option,
+/// found in `node_modules/.bin` or among `package.json`'s dependencies. Any other
+/// name is fetched from the registry and run.
+fn runs_project_bin(runner: &catalogue::Entry, args: &[Word], root: &Path) -> bool {
+    let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+    let roles = catalogue::classify(runner, &values);
+    if roles.iter().any(|a| a.option_value) {
+        // `-p PKG`, `--package=PKG`, `-c TEXT`: names a package or runs text.
+        return false;
+    }
+    let Some(name) = roles
+        .iter()
+        .find(|a| a.role == Role::Command)
+        .and_then(|a| values.get(a.index).copied().flatten())
+    else {
+        return false;
+    };
+    let plain = !name.is_empty()
+        && !name.contains(['/', '\\'])
+        && !name.starts_with('.')
+        && !name.get(1..).is_some_and(|rest| rest.contains('@'))
+        && !name.starts_with('@');
+    if !plain {
+        return false;
+    }
+    let bin = root.join("node_modules/.bin").join(name);
+    if bin.is_file() {
+        return true;
+    }
+    let Ok(text) = std::fs::read_to_string(root.join("package.json")) else {
+        return false;
+    };
+    let Ok(manifest) = serde_json::from_str::<serde_json::Value>(&text) else {
+        return false;
+    };
+    ["dependencies", "devDependencies", "optionalDependencies"]
+        .iter()
+        .any(|key| manifest.get(key).and_then(|d| d.get(name)).is_some())
 }
 
 /// `host:path` or `user@host:path` (not a local path with a colon, not a URL).
