@@ -59,10 +59,20 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let base = program.rsplit('/').next().unwrap_or(program);
     let entry = catalogue::lookup(base);
     let base = entry.map_or(base, |e| e.name);
-    // The subcommand's facts: `pnpm dlx`, `pipx run`, `yarn global`, `cargo install`.
-    let sub = entry
-        .zip(cmd.args().first().and_then(Word::value))
-        .and_then(|(e, first)| e.subcommand(first));
+    // The subcommand's facts: `pnpm dlx`, `pipx run`, `yarn global`, `cargo install`,
+    // `uv tool run` (the deepest subcommand named by the leading operands).
+    let mut sub: Option<&catalogue::Entry> = None;
+    let mut depth = 0;
+    for word in cmd.args() {
+        let Some(next) = word
+            .value()
+            .and_then(|v| sub.or(entry).and_then(|e| e.subcommand(v)))
+        else {
+            break;
+        };
+        sub = Some(next);
+        depth += 1;
+    }
     let values: Vec<&str> = cmd
         .args()
         .iter()
@@ -76,7 +86,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         entry.filter(|e| e.has(Fact::UsesProjectBin))
     };
     if let Some(runner) = runner {
-        let skip = usize::from(sub.is_some());
+        let skip = depth;
         if runs_project_bin(
             runner,
             cmd.args().get(skip..).unwrap_or(&[]),
@@ -91,6 +101,9 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         }
         _ if sub.is_some_and(|s| s.has(Fact::FetchesRemoteCode)) => {
             Some(format!("`{base} {first}` downloads and runs a package"))
+        }
+        _ if sub.is_some_and(|s| s.has(Fact::Network)) && depth > 1 => {
+            Some(format!("`{base} {first}` talks to the network"))
         }
         _ if sub.is_some_and(|s| s.has(Fact::InstallsGlobally)) => {
             Some(format!("`{base} {first}` installs outside the project"))
