@@ -128,7 +128,7 @@ fn main() {
                 ctx.fail("an entry is a table: `[name]`")
             };
             check_name(&ctx, name);
-            let code = entry_code(&ctx, name, &family, entry);
+            let (code, _) = entry_code(&ctx, name, &family, entry);
             let id = entries.len();
             entries.push(code);
             let mut names = vec![name.clone()];
@@ -183,8 +183,11 @@ fn string_list(ctx: &Ctx, entry: &toml::Table, key: &str) -> Vec<String> {
     }
 }
 
-fn role(ctx: &Ctx, text: &str) -> String {
+/// The generated expression for a role, and its bit in the entry's role mask
+/// (bit = position in ROLES; `code:*` is the last bit).
+fn role(ctx: &Ctx, text: &str, mask: &mut u32) -> String {
     if let Some(lang) = text.strip_prefix("code:") {
+        *mask |= 1 << ROLES.len();
         if lang.is_empty() || !lang.chars().all(|c| c.is_ascii_alphanumeric()) {
             ctx.fail(format!(
                 "`{text}`: a code role names its language (`code:python`)"
@@ -192,8 +195,11 @@ fn role(ctx: &Ctx, text: &str) -> String {
         }
         return format!("Role::Code({lang:?})");
     }
-    match ROLES.iter().find(|(n, _)| *n == text) {
-        Some((_, variant)) => format!("Role::{variant}"),
+    match ROLES.iter().position(|(n, _)| *n == text) {
+        Some(bit) => {
+            *mask |= 1 << bit;
+            format!("Role::{}", ROLES[bit].1)
+        }
         None => ctx.fail(format!(
             "unknown role `{text}` (known: {}, code:LANGUAGE)",
             ROLES.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
@@ -201,9 +207,9 @@ fn role(ctx: &Ctx, text: &str) -> String {
     }
 }
 
-fn roles(ctx: &Ctx, entry: &toml::Table, key: &str) -> String {
+fn roles(ctx: &Ctx, entry: &toml::Table, key: &str, mask: &mut u32) -> String {
     let list = string_list(ctx, entry, key);
-    let parts: Vec<String> = list.iter().map(|r| role(ctx, r)).collect();
+    let parts: Vec<String> = list.iter().map(|r| role(ctx, r, mask)).collect();
     format!("&[{}]", parts.join(", "))
 }
 
@@ -218,7 +224,7 @@ fn option_names(ctx: &Ctx, spelled: &str) -> Vec<String> {
     names
 }
 
-fn options(ctx: &Ctx, entry: &toml::Table) -> String {
+fn options(ctx: &Ctx, entry: &toml::Table, mask: &mut u32) -> String {
     let Some(value) = entry.get("options") else {
         return "&[]".into();
     };
@@ -233,13 +239,13 @@ fn options(ctx: &Ctx, entry: &toml::Table) -> String {
         let names = option_names(ctx, spelled);
         parts.push(format!(
             "OptionSpec {{ names: &{names:?}, role: {} }}",
-            role(ctx, r)
+            role(ctx, r, mask)
         ));
     }
     format!("&[{}]", parts.join(", "))
 }
 
-fn modes(ctx: &Ctx, entry: &toml::Table) -> String {
+fn modes(ctx: &Ctx, entry: &toml::Table, mask: &mut u32) -> String {
     let Some(value) = entry.get("modes") else {
         return "&[]".into();
     };
@@ -255,7 +261,7 @@ fn modes(ctx: &Ctx, entry: &toml::Table) -> String {
         let rs: Vec<String> = items
             .iter()
             .map(|v| match v.as_str() {
-                Some(s) => role(ctx, s),
+                Some(s) => role(ctx, s, mask),
                 None => ctx.fail(format!("mode `{spelled}`: a list of operand roles")),
             })
             .collect();
@@ -267,7 +273,7 @@ fn modes(ctx: &Ctx, entry: &toml::Table) -> String {
     format!("&[{}]", parts.join(", "))
 }
 
-fn config_keys(ctx: &Ctx, entry: &toml::Table) -> String {
+fn config_keys(ctx: &Ctx, entry: &toml::Table, mask: &mut u32) -> String {
     let Some(value) = entry.get("config_keys") else {
         return "&[]".into();
     };
@@ -285,7 +291,7 @@ fn config_keys(ctx: &Ctx, entry: &toml::Table) -> String {
         parts.push(format!(
             "({:?}, {})",
             key.to_ascii_lowercase(),
-            role(ctx, r)
+            role(ctx, r, mask)
         ));
     }
     format!("&[{}]", parts.join(", "))
@@ -313,10 +319,10 @@ fn boolean(ctx: &Ctx, entry: &toml::Table, key: &str, default: bool) -> bool {
     }
 }
 
-fn optional_role(ctx: &Ctx, entry: &toml::Table, key: &str) -> String {
+fn optional_role(ctx: &Ctx, entry: &toml::Table, key: &str, mask: &mut u32) -> String {
     match entry.get(key) {
         None => "None".into(),
-        Some(toml::Value::String(s)) => format!("Some({})", role(ctx, s)),
+        Some(toml::Value::String(s)) => format!("Some({})", role(ctx, s, mask)),
         Some(_) => ctx.fail(format!("`{key}` is one role")),
     }
 }
@@ -329,7 +335,8 @@ fn optional_str(ctx: &Ctx, entry: &toml::Table, key: &str) -> String {
     }
 }
 
-fn entry_code(ctx: &Ctx, name: &str, family: &str, entry: &toml::Table) -> String {
+fn entry_code(ctx: &Ctx, name: &str, family: &str, entry: &toml::Table) -> (String, u32) {
+    let mut mask = 0u32;
     for key in entry.keys() {
         if !ENTRY_KEYS.contains(&key.as_str()) {
             ctx.fail(format!(
@@ -360,27 +367,30 @@ fn entry_code(ctx: &Ctx, name: &str, family: &str, entry: &toml::Table) -> Strin
                 let Some(table) = value.as_table() else {
                     sub_ctx.fail("a subcommand is a table")
                 };
-                parts.push(entry_code(&sub_ctx, sub, family, table));
+                let (code, sub_mask) = entry_code(&sub_ctx, sub, family, table);
+                mask |= sub_mask;
+                parts.push(code);
             }
             format!("&[{}]", parts.join(", "))
         }
         Some(_) => ctx.fail("`subcommands` is a table of entries"),
     };
-    format!(
+    let facts = facts(ctx, entry);
+    let options = options(ctx, entry, &mut mask);
+    let operands = roles(ctx, entry, "operands", &mut mask);
+    let last = optional_role(ctx, entry, "last", &mut mask);
+    let modes = modes(ctx, entry, &mut mask);
+    let config_keys = config_keys(ctx, entry, &mut mask);
+    let code = format!(
         "Entry {{ name: {name:?}, family: {family:?}, summary: {summary:?}, aliases: &{aliases:?}, \
          facts: {facts}, options: {options}, flags: &{flags:?}, operands: {operands}, last: {last}, \
          modes: {modes}, assignments: {assignments}, clustering: {clustering}, \
          options_after_operands: {after}, interpreter: {interpreter}, runs_files: &{runs_files:?}, \
-         config_keys: {config_keys}, subcommands: {subcommands} }}",
-        facts = facts(ctx, entry),
-        options = options(ctx, entry),
-        operands = roles(ctx, entry, "operands"),
-        last = optional_role(ctx, entry, "last"),
-        modes = modes(ctx, entry),
+         config_keys: {config_keys}, subcommands: {subcommands}, role_mask: {mask} }}",
         assignments = boolean(ctx, entry, "assignments", false),
         clustering = boolean(ctx, entry, "clustering", true),
         after = boolean(ctx, entry, "options_after_operands", true),
         interpreter = optional_str(ctx, entry, "interpreter"),
-        config_keys = config_keys(ctx, entry),
-    )
+    );
+    (code, mask)
 }

@@ -164,8 +164,8 @@ fn catalogue_scripts(
     settings: bool,
     out: &mut Vec<ScriptText>,
 ) {
-    let Some(entry) = crate::catalogue::lookup(name)
-        .filter(|e| e.any_role(|r| matches!(r, Role::Shell | Role::ShellWords)))
+    let Some(entry) =
+        crate::catalogue::lookup(name).filter(|e| e.mentions(&[Role::Shell, Role::ShellWords]))
     else {
         return;
     };

@@ -310,7 +310,7 @@ fn command_option_ranges(words: &[Word], at: usize) -> Vec<(String, Range<usize>
     else {
         return Vec::new();
     };
-    if !entry.any_role(|r| r == Role::Command) {
+    if !entry.mentions(&[Role::Command]) {
         return Vec::new();
     }
     let rest = words.get(at + 1..).unwrap_or(&[]);

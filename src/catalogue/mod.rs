@@ -110,6 +110,32 @@ impl Role {
         )
     }
 
+    /// The role's bit in [`Entry::role_mask`]: its position in the catalogue's list
+    /// of roles (the build script's `ROLES`), every code role sharing the last bit.
+    pub fn bit(self) -> u32 {
+        let index = match self {
+            Role::Command => 0,
+            Role::Shell => 1,
+            Role::ShellWords => 2,
+            Role::PathRead => 3,
+            Role::PathWrite => 4,
+            Role::PathDelete => 5,
+            Role::PathExec => 6,
+            Role::Directory => 7,
+            Role::Metadata => 8,
+            Role::Pattern => 9,
+            Role::Text => 10,
+            Role::Url => 11,
+            Role::Env => 12,
+            Role::Config => 13,
+            Role::Signal => 14,
+            Role::Process => 15,
+            Role::Subcommand => 16,
+            Role::Code(_) => 17,
+        };
+        1 << index
+    }
+
     /// True for the roles that write: write, delete.
     pub fn writes(self) -> bool {
         matches!(self, Role::PathWrite | Role::PathDelete)
@@ -264,6 +290,9 @@ pub struct Entry {
     pub config_keys: &'static [(&'static str, Role)],
     /// Its subcommands, each an entry of its own.
     pub subcommands: &'static [Entry],
+    /// Every role the entry and its subcommands use, one bit per role
+    /// ([`Role::bit`]), computed at build time.
+    pub role_mask: u32,
 }
 
 include!(concat!(env!("OUT_DIR"), "/catalogue.rs"));
@@ -316,9 +345,16 @@ impl Entry {
             .copied()
     }
 
+    /// True when the entry or one of its subcommands uses one of `roles` anywhere
+    /// (an option, an operand, a mode, a settings key): one mask test, the cheap
+    /// check before reading a command's arguments. Every code role counts as one.
+    pub fn mentions(&self, roles: &[Role]) -> bool {
+        roles.iter().any(|r| self.role_mask & r.bit() != 0)
+    }
+
     /// True when any option, operand or mode of the entry or of its subcommands has
-    /// a role that `matches` accepts: a cheap test before reading the arguments.
-    pub fn any_role(&self, matches: fn(Role) -> bool) -> bool {
+    /// a role that `matches` accepts (a walk over the entry; see [`Entry::mentions`]).
+    pub fn any_role(&self, matches: &dyn Fn(Role) -> bool) -> bool {
         self.options.iter().any(|o| matches(o.role))
             || self.operands.iter().any(|r| matches(*r))
             || self.last.is_some_and(matches)
@@ -460,6 +496,36 @@ mod tests {
         assert_eq!(git.config_key_role("core.sshCommand"), Some(Role::Shell));
         assert_eq!(git.config_key_role("filter.lfs.clean"), Some(Role::Shell));
         assert_eq!(git.config_key_role("user.name"), None);
+    }
+
+    #[test]
+    fn the_build_time_role_mask_matches_the_entries() {
+        let all = [
+            Role::Command,
+            Role::Shell,
+            Role::ShellWords,
+            Role::PathRead,
+            Role::PathWrite,
+            Role::PathDelete,
+            Role::PathExec,
+            Role::Directory,
+            Role::Metadata,
+            Role::Pattern,
+            Role::Text,
+            Role::Url,
+            Role::Env,
+            Role::Config,
+            Role::Signal,
+            Role::Process,
+            Role::Subcommand,
+            Role::Code("x"),
+        ];
+        for entry in entries() {
+            for role in all {
+                let walked = entry.any_role(&|r| r.bit() == role.bit());
+                assert_eq!(entry.mentions(&[role]), walked, "{} {role:?}", entry.name);
+            }
+        }
     }
 
     #[test]

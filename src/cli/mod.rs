@@ -5,6 +5,7 @@ mod analyze;
 mod check;
 mod hook;
 mod rules;
+mod test;
 
 use bashgate::{Gate, GateBuilder, Mode};
 use clap::{Args, Parser, Subcommand};
@@ -36,6 +37,9 @@ enum Command {
     Hook(hook::HookArgs),
     /// List every rule: code, name, default decision, summary.
     Rules,
+    /// Run your own case file (the corpus format) against the effective policy.
+    /// Exit 0 = every case as expected, 1 = some decided otherwise.
+    Test(test::TestArgs),
     /// Show a rule's documentation (`bashgate explain BG101`) or what the program
     /// catalogue knows about a program (`bashgate explain tar`).
     Explain {
@@ -136,6 +140,7 @@ pub fn run() -> i32 {
     };
     match cli.command {
         Command::Check(args) => check::run(&args),
+        Command::Test(args) => test::run(&args),
         Command::Analyze(args) => analyze::run(&args),
         Command::Hook(args) => hook::run(&args),
         Command::Rules => rules::list(),

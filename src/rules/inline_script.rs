@@ -360,7 +360,7 @@ const JUDGED_BY_CONTENT: &[&str] = &["sed", "awk", "sql"];
 fn command_language_option(cmd: &SimpleCommand) -> Option<(&'static str, &Word)> {
     let program = cmd.program_str()?;
     let entry = catalogue::lookup(program.rsplit('/').next().unwrap_or(program))?;
-    if runs_stdin_as_code(entry) || !entry.any_role(|r| matches!(r, Role::Code(_))) {
+    if runs_stdin_as_code(entry) || !entry.mentions(&[Role::Code("")]) {
         return None;
     }
     let args = cmd.args();
