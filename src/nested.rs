@@ -208,35 +208,21 @@ fn catalogue_scripts(
     }
 }
 
-/// Git settings whose value is a shell command git runs.
-const GIT_COMMAND_KEYS: &[&str] = &[
-    "core.pager",
-    "core.sshcommand",
-    "core.fsmonitor",
-    "core.editor",
-    "core.askpass",
-    "sequence.editor",
-    "diff.external",
-    "gpg.program",
-    "credential.helper",
-    "pager.log",
-    "pager.diff",
-    "pager.show",
-];
-
 /// `git -c KEY=VALUE` and `git config KEY VALUE` where the value is a command
 /// (`core.pager`, `core.sshCommand`, `alias.x=!cmd`, ...): the value is a script.
 /// `git --exec-path=DIR` and `-c core.hooksPath=DIR` run programs from a folder:
 /// unknown scripts.
 fn git_scripts(args: &[Word], out: &mut Vec<ScriptText>) {
+    // The settings whose value git runs as shell text: the catalogue's git entry
+    // (`core.pager`, `core.sshCommand`, `diff.*.textconv`, `filter.*.clean`...).
+    // An alias or a credential helper is shell text only when it starts with `!`.
+    let git = crate::catalogue::lookup("git");
     let command_value = |key: &str, value: &str| -> Option<String> {
         let key = key.to_ascii_lowercase();
-        if key.starts_with("alias.") || key == "credential.helper" {
+        if key.starts_with("alias.") || key.starts_with("credential.") {
             return value.strip_prefix('!').map(str::to_string);
         }
-        GIT_COMMAND_KEYS
-            .contains(&key.as_str())
-            .then(|| value.to_string())
+        (git.and_then(|g| g.config_key_role(&key)) == Some(Role::Shell)).then(|| value.to_string())
     };
     let mut i = 0;
     while i < args.len() {

@@ -109,8 +109,7 @@ pub fn classify(entry: &Entry, args: &[Option<&str>]) -> Vec<Arg> {
             }) {
                 mode = Some(m.operands);
             }
-            if entry.short_takes_value(c) {
-                let role = entry.option_role(&format!("-{c}")).unwrap_or(Role::Text);
+            if let Some(role) = entry.short_option_role(c) {
                 let rest = at + c.len_utf8();
                 if rest < w.len() {
                     out.push(Arg {

@@ -315,12 +315,23 @@ impl Entry {
 
     /// True when a short option letter takes a value (`-n 5`, `-n5`).
     pub fn short_takes_value(&self, letter: char) -> bool {
-        self.options.iter().any(|o| {
-            o.names.iter().any(|n| {
-                let mut chars = n.chars();
-                chars.next() == Some('-') && chars.next() == Some(letter) && chars.next().is_none()
+        self.short_option_role(letter).is_some()
+    }
+
+    /// The role of the value of the short option `-letter`, without building the
+    /// option's name.
+    pub fn short_option_role(&self, letter: char) -> Option<Role> {
+        self.options
+            .iter()
+            .find(|o| {
+                o.names.iter().any(|n| {
+                    let mut chars = n.chars();
+                    chars.next() == Some('-')
+                        && chars.next() == Some(letter)
+                        && chars.next().is_none()
+                })
             })
-        })
+            .map(|o| o.role)
     }
 
     /// The subcommand named `name` (or one of its aliases), case-sensitively as the

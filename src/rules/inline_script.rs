@@ -40,7 +40,11 @@ fn code_option(entry: &Entry, option: &str) -> bool {
     if option.starts_with("--") || !entry.clustering {
         return is_code(option);
     }
-    option.starts_with('-') && option.chars().skip(1).any(|c| is_code(&format!("-{c}")))
+    option.starts_with('-')
+        && option
+            .chars()
+            .skip(1)
+            .any(|c| matches!(entry.short_option_role(c), Some(Role::Code(_))))
 }
 
 /// An interpreter whose first operand is a script (or a subcommand): its code
