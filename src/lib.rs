@@ -27,6 +27,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod catalogue;
 #[cfg(feature = "exec")]
 pub mod exec;
 mod file_access;

@@ -320,3 +320,65 @@ fn check_cli_agrees_with_the_library() {
         assert_eq!(out.status.code(), Some(want), "{command}");
     }
 }
+
+#[test]
+fn explain_shows_what_the_catalogue_knows_about_a_program() {
+    let out = bin().args(["explain", "Git.exe"]).output().expect("run");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let page = String::from_utf8_lossy(&out.stdout);
+    for needle in ["git —", "core.sshcommand", "upload-pack", "shell", "clone"] {
+        assert!(page.contains(needle), "{needle} missing from:\n{page}");
+    }
+    let out = bin()
+        .args(["explain", "no-such-program-x"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(64), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no rule or catalogued program"));
+}
+
+#[test]
+fn test_runs_a_users_case_file_and_reports_differences() {
+    let dir = std::env::temp_dir().join(format!("bashgate-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let good = dir.join("good.toml");
+    std::fs::write(
+        &good,
+        "[[case]]\ncmd = \"ls\"\ndecision = \"allow\"\n\n[[case]]\ncmd = \"sudo ls\"\ndecision = \"deny\"\nrules = [\"BG207\"]\n",
+    )
+    .expect("write");
+    let out = bin()
+        .args(["test", "--no-config", "--root"])
+        .arg(&dir)
+        .arg(&good)
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let differs = dir.join("differs.toml");
+    std::fs::write(&differs, "[[case]]\ncmd = \"ls\"\ndecision = \"allow\"\n\n[[case]]\ncmd = \"curl https://example.com\"\ndecision = \"allow\"\n").expect("write");
+    let out = bin()
+        .args(["test", "--no-config", "--root"])
+        .arg(&dir)
+        .arg(&differs)
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("differs.toml:6"), "{text}");
+    assert!(text.contains("2 cases, 1 decided otherwise"), "{text}");
+    let bad = dir.join("bad.toml");
+    std::fs::write(
+        &bad,
+        "[[case]]\ncmd = \"ls\"\ndecision = \"allow\"\nwhat = 1\n",
+    )
+    .expect("write");
+    let out = bin()
+        .args(["test", "--no-config", "--root"])
+        .arg(&dir)
+        .arg(&bad)
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(78), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("line 4"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

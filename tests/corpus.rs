@@ -72,6 +72,12 @@ fn world() -> &'static World {
             (root.join("README.md"), "# x\n"),
             (root.join(".env"), "TOKEN=x\n"),
             (root.join("scripts/deploy.sh"), "echo deploy\n"),
+            // A tool the project has: `npx eslint` runs project code.
+            (root.join("node_modules/.bin/eslint"), "#!/bin/sh\n"),
+            (
+                root.join("package.json"),
+                "{\"devDependencies\": {\"prettier\": \"3\"}}\n",
+            ),
             (home.join(".ssh/id_rsa"), "key\n"),
             (home.join(".bashrc"), "# rc\n"),
             (home.join(".aws/credentials"), "[default]\n"),

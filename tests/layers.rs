@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, u32)] = &[
     ("verdict", 0),
     ("parse", 1),
+    ("catalogue", 1),
     ("model", 2),
     ("policy", 3),
     ("rules", 4),

@@ -192,6 +192,7 @@ fn wrapping_a_parse_error_never_makes_it_more_permissive() {
         "echo \"$(( sudo reboot )\n)\"",
         "ls \"$(( rm -rf ~ )\n)\"",
         "echo $(( x >> ~/.ssh/authorized_keys",
+        "echo \"$(( /usr/bin/echo >| $HOME/.bashrc )\n)\"",
     ];
     for x in cases {
         let base = decide(x);

@@ -13,6 +13,7 @@ mod hook;
 mod install;
 mod rules;
 mod sarif;
+mod test;
 
 use bashgate::{Gate, GateBuilder, Mode};
 use clap::{Args, Parser, Subcommand};
@@ -52,9 +53,13 @@ enum Command {
     Exec(exec::ExecArgs),
     /// List every rule: code, name, default decision, summary.
     Rules(rules::RulesArgs),
-    /// Show a rule's documentation (`bashgate explain BG101`).
+    /// Run your own case file (the corpus format) against the effective policy.
+    /// Exit 0 = every case as expected, 1 = some decided otherwise.
+    Test(test::TestArgs),
+    /// Show a rule's documentation (`bashgate explain BG101`) or what the program
+    /// catalogue knows about a program (`bashgate explain tar`).
     Explain {
-        /// The rule's code or name.
+        /// The rule's code or name, or a program's name.
         code: String,
     },
     /// Print the effective policy (config files merged with flags) and where each
@@ -166,6 +171,7 @@ pub fn run() -> i32 {
     };
     match cli.command {
         Command::Check(args) => check::run(&args, cli.color),
+        Command::Test(args) => test::run(&args),
         Command::Analyze(args) => analyze::run(&args),
         Command::Hook(args) => hook::run(&args),
         #[cfg(feature = "exec")]

@@ -1,4 +1,4 @@
-//! `bashgate rules` and `bashgate explain CODE`.
+//! `bashgate rules`, `bashgate explain CODE` and `bashgate explain PROGRAM`.
 
 use super::EXIT_USAGE;
 use bashgate::{RULES, Rule};
@@ -66,9 +66,18 @@ pub fn list(args: &RulesArgs) -> i32 {
     0
 }
 
+/// Prints a rule's documentation, or what the program catalogue knows about a
+/// program when `code` names no rule.
 pub fn explain(code: &str) -> i32 {
     let Some(rule) = Rule::by_code(code) else {
-        eprintln!("bashgate: no rule `{code}` (see `bashgate rules`)");
+        if let Some(entry) = bashgate::catalogue::lookup(code) {
+            print!("{}", bashgate::catalogue::describe(entry));
+            return 0;
+        }
+        eprintln!(
+            "bashgate: no rule or catalogued program `{code}` (see `bashgate rules`; \
+             programs are looked up by name, e.g. `bashgate explain tar`)"
+        );
         return EXIT_USAGE;
     };
     println!("{} {} (default: {})\n", rule.code, rule.name, rule.default);

@@ -355,19 +355,20 @@ pub(super) fn is_redirect_operator(kind: &str) -> bool {
 }
 
 /// A redirect the grammar left loose inside an ERROR node: an operator token and the
-/// word after it.
+/// word after it (one or more adjacent nodes, as in `$HOME/.bashrc`).
 pub(super) fn loose_redirect(
     operator: Node,
-    target: Node,
+    target: &[Node],
     src: Source,
     scope: &Scope,
     problems: &mut Vec<Problem>,
 ) -> Redirect {
-    let span = src.map.map(operator.start_byte(), target.end_byte());
+    let end = target.last().map_or(operator.end_byte(), |t| t.end_byte());
+    let span = src.map.map(operator.start_byte(), end);
     Redirect {
         operator: src.slice(operator).to_string(),
         fd: None,
-        target: words(&[target], src, scope, problems).into_iter().next(),
+        target: words(target, src, scope, problems).into_iter().next(),
         heredoc: None,
         span,
     }

@@ -8,14 +8,16 @@
 
 use super::command::{Redirect, basename};
 use super::word::Word;
+use crate::catalogue::Role;
 use crate::parse::SpanMap;
 use crate::verdict::Span;
 use std::ops::Range;
 
-/// Shells whose `-c` string, heredoc or stdin is a script.
-pub const SHELLS: &[&str] = &[
-    "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "fish", "rbash",
-];
+/// True for a shell whose `-c` string, heredoc or stdin is a script: a catalogue
+/// entry with the `shell` fact (`bash`, `sh`, `zsh`, `dash`, `BASH.exe`...).
+pub fn is_shell(name: &str) -> bool {
+    crate::catalogue::has_fact(name, crate::catalogue::Fact::Shell)
+}
 
 /// A script found in a command.
 #[derive(Clone, Debug)]
@@ -60,8 +62,8 @@ pub fn scripts_of(
         return out;
     };
     let args = words.get(index + 1..).unwrap_or(&[]);
-    let base = basename(name);
-    if SHELLS.contains(&base) {
+    let base = crate::catalogue::canonical_or(basename(name));
+    if is_shell(base) {
         shell(name_word, args, redirects, piped_stdin, source, &mut out);
     } else {
         match base {
@@ -90,7 +92,10 @@ pub fn scripts_of(
                     out.push(ScriptText::UnknownStdin(first.span));
                 }
             }
-            "git" => git_scripts(args, &mut out),
+            "git" => {
+                git_scripts(args, &mut out);
+                catalogue_scripts(base, args, source, false, &mut out);
+            }
             "su" => {
                 let mut iter = args.iter().enumerate();
                 while let Some((k, arg)) = iter.next() {
@@ -109,41 +114,83 @@ pub fn scripts_of(
                     }
                 }
             }
-            _ => {}
+            _ => catalogue_scripts(base, args, source, true, &mut out),
         }
     }
     out
 }
 
-/// Git settings whose value is a shell command git runs.
-const GIT_COMMAND_KEYS: &[&str] = &[
-    "core.pager",
-    "core.sshcommand",
-    "core.fsmonitor",
-    "core.editor",
-    "core.askpass",
-    "sequence.editor",
-    "diff.external",
-    "gpg.program",
-    "credential.helper",
-    "pager.log",
-    "pager.diff",
-    "pager.show",
-];
+/// The scripts a program runs through arguments whose catalogue role is shell
+/// text: an option value (`tar --to-command=CMD`, `git clone -u CMD`, `rsync -e
+/// CMD`, `man -P CMD`), operands joined (`git submodule foreach CMD`), and with
+/// `settings`, a `key=value` value whose key runs a program (`ssh -o
+/// ProxyCommand=CMD`).
+fn catalogue_scripts(
+    name: &str,
+    args: &[Word],
+    source: &str,
+    settings: bool,
+    out: &mut Vec<ScriptText>,
+) {
+    let Some(entry) =
+        crate::catalogue::lookup(name).filter(|e| e.mentions(&[Role::Shell, Role::ShellWords]))
+    else {
+        return;
+    };
+    let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+    let roles = crate::catalogue::classify(entry, &values);
+    for arg in &roles {
+        let Some(word) = args.get(arg.index) else {
+            continue;
+        };
+        match arg.role {
+            Role::Shell if arg.offset == 0 => out.push(single(word, source)),
+            Role::Shell => match word.value().and_then(|v| v.get(arg.offset..)) {
+                Some(text) => out.push(ScriptText::Static {
+                    text: text.to_string(),
+                    map: SpanMap::Whole(word.span),
+                }),
+                None => out.push(ScriptText::Dynamic(word.span)),
+            },
+            Role::ShellWords if !arg.option_value => {
+                out.push(joined(args.get(arg.index..).unwrap_or(&[]), source));
+                return;
+            }
+            Role::Config if settings => {
+                let Some((key, value)) = word
+                    .value()
+                    .and_then(|v| v.get(arg.offset..))
+                    .and_then(|v| v.split_once('='))
+                else {
+                    continue;
+                };
+                if entry.config_key_role(key) == Some(Role::Shell) {
+                    out.push(ScriptText::Static {
+                        text: value.to_string(),
+                        map: SpanMap::Whole(word.span),
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+}
 
 /// `git -c KEY=VALUE` and `git config KEY VALUE` where the value is a command
 /// (`core.pager`, `core.sshCommand`, `alias.x=!cmd`, ...): the value is a script.
 /// `git --exec-path=DIR` and `-c core.hooksPath=DIR` run programs from a folder:
 /// unknown scripts.
 fn git_scripts(args: &[Word], out: &mut Vec<ScriptText>) {
+    // The settings whose value git runs as shell text: the catalogue's git entry
+    // (`core.pager`, `core.sshCommand`, `diff.*.textconv`, `filter.*.clean`...).
+    // An alias or a credential helper is shell text only when it starts with `!`.
+    let git = crate::catalogue::lookup("git");
     let command_value = |key: &str, value: &str| -> Option<String> {
         let key = key.to_ascii_lowercase();
-        if key.starts_with("alias.") || key == "credential.helper" {
+        if key.starts_with("alias.") || key.starts_with("credential.") {
             return value.strip_prefix('!').map(str::to_string);
         }
-        GIT_COMMAND_KEYS
-            .contains(&key.as_str())
-            .then(|| value.to_string())
+        (git.and_then(|g| g.config_key_role(&key)) == Some(Role::Shell)).then(|| value.to_string())
     };
     let mut i = 0;
     while i < args.len() {

@@ -8,6 +8,7 @@
 
 use super::command::{Origin, SYSTEM_BIN_DIRS, SimpleCommand};
 use super::word::{Part, Word};
+use crate::catalogue::{self, Entry, Fact, Role as ArgRole};
 use crate::verdict::Span;
 
 /// Read or write.
@@ -15,8 +16,19 @@ use crate::verdict::Span;
 pub enum Access {
     /// The command reads (or lists, or runs) it.
     Read,
+    /// The command looks at its metadata only (`[[ -f x ]]`, `stat x`, `ls x`).
+    Metadata,
+    /// The command appends to it (`>> x`): writes without reading or truncating.
+    Append,
     /// The command writes, creates, moves or deletes it.
     Write,
+}
+
+impl Access {
+    /// True for the accesses that change the file: write and append.
+    pub fn writes(self) -> bool {
+        matches!(self, Access::Write | Access::Append)
+    }
 }
 
 /// Where in the command the path stands.
@@ -47,54 +59,19 @@ pub struct PathUse {
     pub role: Role,
 }
 
-/// Commands whose arguments are text, not paths.
-const TEXT_COMMANDS: &[&str] = &[
-    "echo", "printf", "true", "false", ":", "alias", "trap", "eval", "type", "which", "command",
-    "hash", "help", "let", "expr", "test",
-];
-/// Commands that write every operand.
-const WRITE_ALL: &[&str] = &[
-    "tee", "rm", "rmdir", "touch", "mkdir", "truncate", "shred", "unlink", "chmod", "chown",
-    "chgrp", "chattr", "mkfifo", "mknod",
-];
-/// Commands whose last operand (or `-t DIR`) is written.
-const WRITE_LAST: &[&str] = &["cp", "mv", "install", "ln", "rsync", "scp"];
-/// Options whose value is text (messages, formats), per command.
-fn text_option(program: &str, option: &str) -> bool {
-    match program {
-        "git" => matches!(
-            option,
-            "-m" | "--message" | "--author" | "--grep" | "--format" | "--pretty" | "-S" | "-G"
-        ),
-        "grep" | "rg" | "egrep" | "fgrep" => matches!(option, "-e" | "--regexp"),
-        "sed" => matches!(option, "-e" | "--expression"),
-        "curl" => matches!(
-            option,
-            "-d" | "--data"
-                | "-H"
-                | "--header"
-                | "-X"
-                | "--request"
-                | "-A"
-                | "--user-agent"
-                | "-u"
-                | "--user"
-        ),
-        "awk" | "gawk" | "mawk" => matches!(option, "-F" | "-v"),
-        "cut" => matches!(option, "-d" | "--delimiter"),
-        "column" | "paste" | "join" | "sort" => matches!(option, "-d" | "-s" | "-t"),
-        _ => matches!(option, "-m" | "--message"),
+/// Options whose value is text (messages, formats, patterns, code), per the
+/// catalogue; an option it does not know is text when it is `-m`/`--message`.
+fn text_option(entry: Option<&Entry>, sub: Option<&Entry>, option: &str) -> bool {
+    match option_role(entry, sub, option) {
+        Some(role) => role.is_text(),
+        None => matches!(option, "-m" | "--message"),
     }
 }
-/// Options whose value is a file written, per command.
-fn write_option(program: &str, option: &str) -> bool {
-    match program {
-        "sort" => matches!(option, "-o" | "--output"),
-        "curl" => matches!(option, "-o" | "--output"),
-        "wget" => matches!(option, "-O" | "--output-document" | "-o" | "--output-file"),
-        "gcc" | "cc" | "clang" | "g++" | "c++" | "rustc" | "go" => option == "-o",
-        _ => false,
-    }
+
+/// The role of an option's value: the subcommand's table first, then the program's.
+fn option_role(entry: Option<&Entry>, sub: Option<&Entry>, option: &str) -> Option<ArgRole> {
+    sub.and_then(|s| s.option_role(option))
+        .or_else(|| entry.and_then(|e| e.option_role(option)))
 }
 
 /// Paths named by the wrappers passed through: `flock FILE cmd` creates its lock
@@ -106,7 +83,7 @@ fn wrapper_paths(cmd: &SimpleCommand) -> Vec<PathUse> {
             .words
             .get(w)
             .and_then(Word::value)
-            .is_some_and(|v| super::command::basename(v) == "flock");
+            .is_some_and(|v| catalogue::canonical_or(super::command::basename(v)) == "flock");
         if !is_flock {
             continue;
         }
@@ -131,7 +108,9 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
             continue;
         }
         if let Some(target) = &redirect.target {
-            let access = if redirect.writes() {
+            let access = if redirect.operator.ends_with(">>") {
+                Access::Append
+            } else if redirect.writes() {
                 Access::Write
             } else {
                 Access::Read
@@ -163,7 +142,7 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
             {
                 uses.push(PathUse {
                     word: word.clone(),
-                    access: Access::Read,
+                    access: Access::Metadata,
                     role: Role::Argument,
                 });
             }
@@ -191,8 +170,11 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
             role: Role::Program,
         });
     }
-    let program = cmd.base_name().unwrap_or("");
-    if TEXT_COMMANDS.contains(&program) || cmd.origin == Origin::Declaration {
+    let program = cmd.program_str().unwrap_or("");
+    let program = program.rsplit('/').next().unwrap_or(program);
+    let entry = catalogue::lookup(program);
+    let program = entry.map_or(program, |e| e.name);
+    if entry.is_some_and(|e| e.has(Fact::TextOnly)) || cmd.origin == Origin::Declaration {
         return uses;
     }
     if matches!(program, "cd" | "pushd") {
@@ -219,16 +201,36 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
         return uses;
     }
     let args = cmd.args();
+    // The roles the catalogue gives the arguments (subcommands included).
+    let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+    let roles = entry
+        .map(|e| catalogue::classify(e, &values))
+        .unwrap_or_default();
+    let sub = entry.and_then(|e| {
+        roles
+            .iter()
+            .find(|a| a.role == ArgRole::Subcommand)
+            .and_then(|a| values.get(a.index).copied().flatten())
+            .and_then(|name| e.subcommand(name))
+    });
+    let operand_role = |index: usize| {
+        roles
+            .iter()
+            .find(|a| a.index == index && !a.option_value)
+            .map(|a| a.role)
+    };
+    let last_is_written = entry.is_some_and(|e| e.last.is_some_and(ArgRole::writes));
     let flags: String = args
         .iter()
         .filter_map(|w| w.value())
         .filter(|v| v.starts_with('-') && !v.starts_with("--"))
         .collect();
-    let in_place = program == "sed"
+    let in_place = (program == "sed"
         && args.iter().any(|w| {
             w.value()
                 .is_some_and(|v| v.starts_with("-i") || v.starts_with("--in-place"))
-        });
+        }))
+        || (program == "perl" && perl_in_place(args));
     let tar_extract = program == "tar"
         && (flags.contains('x')
             || args
@@ -296,20 +298,17 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
                 }
                 _ => (value, None),
             };
-            if text_option(program, option) {
+            if text_option(entry, sub, option) {
                 if attached.is_none() {
                     skip_next = true;
                 }
                 continue;
             }
-            let writes = write_option(program, option)
+            let role = option_role(entry, sub, option);
+            let writes = role.is_some_and(ArgRole::writes)
                 || (program == "tar" && matches!(option, "-C" | "--directory") && tar_extract)
-                || (program == "tar" && matches!(option, "-f" | "--file") && tar_create)
-                || (WRITE_LAST.contains(&program) && matches!(option, "-t" | "--target-directory"));
-            let takes_value = writes
-                || (program == "tar" && matches!(option, "-C" | "--directory" | "-f" | "--file"))
-                || (program == "git" && option == "-C")
-                || (WRITE_LAST.contains(&program) && matches!(option, "-t" | "--target-directory"));
+                || (program == "tar" && matches!(option, "-f" | "--file") && tar_create);
+            let takes_value = role.is_some();
             let access = if writes { Access::Write } else { Access::Read };
             if let Some((offset, v)) = attached {
                 if looks_like_path(v) || takes_value {
@@ -320,7 +319,7 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
                     });
                 }
             } else if takes_value && let Some(next) = args.get(i) {
-                if WRITE_LAST.contains(&program) {
+                if last_is_written && writes {
                     target_dir = Some(i);
                 }
                 uses.push(PathUse {
@@ -334,12 +333,12 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
         }
         operands.push((index, word));
     }
-    let write_all = WRITE_ALL.contains(&program) || in_place;
+    let write_all = in_place;
     // `ln -s TARGET LINK`: a relative target is relative to the link's folder, not
     // to the cwd; only absolute, home or variable targets are judged.
     let symlink = program == "ln" && flags.contains('s');
     let last = operands.last().map(|(i, _)| *i);
-    for (position, (index, word)) in operands.iter().enumerate() {
+    for (index, word) in &operands {
         if symlink
             && Some(*index) != last
             && word
@@ -348,15 +347,17 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
         {
             continue;
         }
-        let access = if write_all
-            || (WRITE_LAST.contains(&program)
-                && target_dir.is_none()
-                && Some(*index) == last
-                && operands.len() > 1)
-            || (program == "uniq" && position == 1)
-            || (program == "split" && position == operands.len() - 1 && operands.len() > 1)
-        {
+        let role = operand_role(*index);
+        if role == Some(ArgRole::Pattern) {
+            // `grep -n /usr/local/bin Dockerfile`: a pattern, never a path.
+            continue;
+        }
+        let written = role.is_some_and(ArgRole::writes)
+            && !(last_is_written && target_dir.is_some() && Some(*index) == last);
+        let access = if write_all || written {
             Access::Write
+        } else if role == Some(ArgRole::Metadata) {
+            Access::Metadata
         } else {
             Access::Read
         };
@@ -399,4 +400,19 @@ fn sub_word(word: &Word, value: &str, offset: usize, part: &str) -> Word {
     let mut sub = Word::literal(part, Span::new(start, word.span.end));
     super::word::split_tilde(&mut sub);
     sub
+}
+
+/// `perl -i`, `-pi`, `-i.bak`, `-pie` (an `i` in a short cluster before any `e`):
+/// perl edits its file operands in place.
+pub fn perl_in_place(args: &[Word]) -> bool {
+    args.iter().any(|w| {
+        w.value().is_some_and(|v| {
+            v.starts_with('-')
+                && !v.starts_with("--")
+                && v.chars()
+                    .skip(1)
+                    .take_while(|c| *c != 'e')
+                    .any(|c| c == 'i')
+        })
+    })
 }

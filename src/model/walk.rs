@@ -306,15 +306,22 @@ impl<'s> Walker<'s> {
                 .get(i + 1)
                 .is_some_and(|n| lower::is_word_kind(n.kind()) && n.kind() != "$");
             if !child.is_named() && lower::is_redirect_operator(child.kind()) && next_is_word {
+                // The target: the next word node and every word node glued to it.
+                let mut end = i + 2;
+                while children.get(end).is_some_and(|n| {
+                    lower::is_word_kind(n.kind()) && n.start_byte() == children[end - 1].end_byte()
+                }) {
+                    end += 1;
+                }
                 let redirect = lower::loose_redirect(
                     child,
-                    children[i + 1],
+                    &children[i + 1..end],
                     src,
                     top(&self.scopes),
                     &mut self.out.problems,
                 );
                 redirects.push(redirect);
-                i += 2;
+                i = end;
                 continue;
             }
             if lower::is_word_kind(child.kind()) && child.kind() != "$" {

@@ -9,6 +9,7 @@
 
 use super::command::program_key;
 use super::word::Word;
+use crate::catalogue::{self, Entry, Fact, Role};
 use std::ops::Range;
 
 /// What unwrapping found in a command's words.
@@ -28,135 +29,38 @@ pub struct Unwrapped {
     pub script: Option<Range<usize>>,
 }
 
-/// How one wrapper takes its options.
+/// How one wrapper takes its options: read from its catalogue entry.
 struct Spec {
-    /// Short options that take a value (`-n 5` or `-n5`).
-    short_values: &'static str,
-    /// Long options that take a separate value when written without `=`.
-    long_values: &'static [&'static str],
+    /// The catalogue entry.
+    entry: &'static Entry,
     /// Operands between the options and the command (`timeout DURATION cmd`).
     operands: usize,
-    /// Accepts `NAME=value` words before the command (`env`, `sudo`).
-    assignments: bool,
 }
 
-const fn spec(short_values: &'static str, long_values: &'static [&'static str]) -> Spec {
-    Spec {
-        short_values,
-        long_values,
-        operands: 0,
-        assignments: false,
+impl Spec {
+    fn short_takes_value(&self, c: char) -> bool {
+        self.entry.short_takes_value(c)
+    }
+
+    fn long_takes_value(&self, name: &str) -> bool {
+        self.entry.option_role(name).is_some()
     }
 }
 
+/// The wrapper entry for a program name as written (normalised like
+/// [`program_key`]): a name with a folder other than a system one is a different
+/// program (`./sudo` is not `sudo`).
 fn spec_of(name: &str) -> Option<Spec> {
-    Some(match name {
-        "sudo" => Spec {
-            assignments: true,
-            ..spec(
-                "ughpCDrtUTR",
-                &[
-                    "--user",
-                    "--group",
-                    "--host",
-                    "--prompt",
-                    "--close-from",
-                    "--chdir",
-                    "--role",
-                    "--type",
-                    "--other-user",
-                    "--command-timeout",
-                    "--chroot",
-                ],
-            )
-        },
-        "doas" => spec("uC", &[]),
-        "pkexec" => spec("", &["--user"]),
-        "run0" => spec(
-            "uDg",
-            &[
-                "--user",
-                "--chdir",
-                "--setenv",
-                "--unit",
-                "--property",
-                "--description",
-                "--nice",
-                "--slice",
-                "--group",
-                "--machine",
-                "--background",
-            ],
-        ),
-        "env" => Spec {
-            assignments: true,
-            ..spec("uCS", &["--unset", "--chdir", "--split-string"])
-        },
-        // `{` only reaches command position through a grammar slip such as
-        // `coproc { cmd; }` (parsed as a command `coproc { cmd`): what follows runs.
-        "command" | "builtin" | "nohup" | "coproc" | "nocorrect" | "noglob" | "busybox" | "{" => {
-            spec("", &[])
-        }
-        "exec" => spec("a", &[]),
-        "nice" => spec("n", &["--adjustment"]),
-        "time" => spec("fo", &["--format", "--output"]),
-        "timeout" => Spec {
-            operands: 1,
-            ..spec("sk", &["--signal", "--kill-after"])
-        },
-        "stdbuf" => spec("ioe", &["--input", "--output", "--error"]),
-        "setsid" => spec("", &[]),
-        "ionice" => spec(
-            "cnp",
-            &["--class", "--classdata", "--pid", "--pgid", "--uid"],
-        ),
-        "chrt" => Spec {
-            operands: 1,
-            ..spec(
-                "TPD",
-                &["--sched-runtime", "--sched-period", "--sched-deadline"],
-            )
-        },
-        "taskset" => Spec {
-            operands: 1,
-            ..spec("", &[])
-        },
-        "flock" => Spec {
-            operands: 1,
-            ..spec("wEc", &["--timeout", "--conflict-exit-code", "--command"])
-        },
-        "xargs" => spec(
-            "ILnPsdEa",
-            &[
-                "--arg-file",
-                "--delimiter",
-                "--max-lines",
-                "--max-args",
-                "--max-procs",
-                "--max-chars",
-                "--process-slot-var",
-            ],
-        ),
-        "watch" => spec("nqd", &["--interval", "--equexit", "--differences"]),
-        "parallel" => spec(
-            "jSNnLPIdaX",
-            &[
-                "--jobs",
-                "--sshlogin",
-                "--joblog",
-                "--results",
-                "--colsep",
-                "--arg-file",
-                "--tmpdir",
-                "--workdir",
-                "--delay",
-                "--timeout",
-                "--max-args",
-                "--max-lines",
-            ],
-        ),
-        _ => return None,
-    })
+    if name.contains('/') {
+        return None;
+    }
+    let entry = catalogue::lookup(name).filter(|e| e.has(Fact::Wrapper))?;
+    let operands = entry
+        .operands
+        .iter()
+        .take_while(|r| !matches!(r, Role::Command | Role::ShellWords))
+        .count();
+    Some(Spec { entry, operands })
 }
 
 /// Options parsed from a wrapper's words.
@@ -191,7 +95,7 @@ fn parse_options(words: &[Word], start: usize, spec: &Spec) -> Parsed {
         let Some(value) = words[i].value() else {
             // `env PATH=$PWD/bin:$PATH cmd`: a dynamic value, but its static
             // `NAME=` prefix still makes it an assignment, not the program.
-            if spec.assignments && is_assignment_prefix(&words[i]) {
+            if spec.entry.assignments && is_assignment_prefix(&words[i]) {
                 parsed.assignments.push(i);
                 i += 1;
                 continue;
@@ -208,7 +112,7 @@ fn parse_options(words: &[Word], start: usize, spec: &Spec) -> Parsed {
                 None => (long, false),
             };
             let name = format!("--{name}");
-            let takes = spec.long_values.contains(&name.as_str());
+            let takes = spec.long_takes_value(&name);
             parsed.longs.push(name);
             i += if takes && !has_value { 2 } else { 1 };
             continue;
@@ -218,7 +122,7 @@ fn parse_options(words: &[Word], start: usize, spec: &Spec) -> Parsed {
             let mut step = 1;
             for (k, &c) in chars.iter().enumerate() {
                 parsed.flags.push(c);
-                if spec.short_values.contains(c) {
+                if spec.short_takes_value(c) {
                     let attached = k + 1 < chars.len();
                     parsed
                         .value_of
@@ -232,7 +136,7 @@ fn parse_options(words: &[Word], start: usize, spec: &Spec) -> Parsed {
             i += step;
             continue;
         }
-        if spec.assignments && is_assignment(value) {
+        if spec.entry.assignments && is_assignment(value) {
             parsed.assignments.push(i);
             i += 1;
             continue;
@@ -293,17 +197,19 @@ pub fn unwrap(words: &[Word]) -> Unwrapped {
             out.program = Some(i);
             return out;
         };
-        if name == "find" {
+        if catalogue::canonical(name) == Some("find") && !name.contains('/') {
             out.program = Some(i);
             out.embedded = find_exec_ranges(words, i + 1);
             return out;
         }
         let Some(spec) = spec_of(name) else {
             out.program = Some(i);
+            out.embedded = command_option_ranges(words, i);
             return out;
         };
+        let entry = spec.entry;
         out.wrappers.push(i);
-        if name == "coproc"
+        if entry.name == "coproc"
             && words
                 .get(i + 2)
                 .and_then(Word::value)
@@ -316,62 +222,117 @@ pub fn unwrap(words: &[Word]) -> Unwrapped {
         let parsed = parse_options(words, i + 1, &spec);
         out.env_assignments
             .extend(parsed.assignments.iter().copied());
-        let has = |c: char| parsed.flags.contains(&c);
-        let has_long = |l: &str| parsed.longs.iter().any(|x| x == l);
-        let script_value = |c: char| {
-            parsed
+        let given = |flag: &str| match flag.strip_prefix("--") {
+            Some(_) => parsed.longs.iter().any(|x| x == flag),
+            None => {
+                let mut letters = flag.chars().skip(1);
+                match (letters.next(), letters.next()) {
+                    (Some(c), None) => parsed.flags.contains(&c),
+                    _ => false,
+                }
+            }
+        };
+        // A mode flag whose operands run nothing (`sudo -l`, `command -v`, `chrt -p`).
+        let mode = entry
+            .modes
+            .iter()
+            .find(|m| m.flags.iter().any(|f| given(f)));
+        if let Some(mode) = mode
+            && !mode.operands.contains(&Role::Command)
+        {
+            return out;
+        }
+        // A wrapper option whose value is shell text (`env -S`, `flock -c`).
+        let script_option = entry
+            .options
+            .iter()
+            .filter(|o| o.role == Role::Shell)
+            .flat_map(|o| o.names.iter())
+            .find_map(|n| {
+                let mut letters = n.strip_prefix('-')?.chars();
+                let c = letters.next()?;
+                letters.next().is_none().then_some(c)
+            });
+        if let Some(c) = script_option {
+            if let Some(found) = parsed
                 .value_of
                 .iter()
                 .find(|(f, _)| *f == c)
                 .map(|(_, idx)| *idx)
-        };
-        match name {
-            "command" if has('v') || has('V') => return out,
-            "sudo" if parsed.next >= words.len() || has('l') || has('v') || has('e') => {
+            {
+                out.script = Some(match found {
+                    Some(idx) if idx < words.len() => idx..idx + 1,
+                    // attached or missing value: the script word itself
+                    _ => parsed.next.saturating_sub(1)..parsed.next,
+                });
                 return out;
             }
-            "chrt" | "ionice" | "taskset" if has('p') || has_long("--pid") => return out,
-            "env" | "flock" => {
-                let c = if name == "env" { 'S' } else { 'c' };
-                if let Some(found) = script_value(c) {
-                    out.script = Some(match found {
-                        Some(idx) if idx < words.len() => idx..idx + 1,
-                        // attached or missing value: the script word itself
-                        _ => parsed.next.saturating_sub(1)..parsed.next,
-                    });
-                    return out;
-                }
-                if name == "flock" {
-                    // `flock FILE -c 'cmd'`
-                    if let Some(v) = words.get(parsed.next).and_then(Word::value)
-                        && (v == "-c" || v == "--command")
-                    {
-                        let idx = parsed.next + 1;
-                        out.script = Some(idx..(idx + 1).min(words.len()));
-                        return out;
-                    }
-                }
-            }
-            "watch" if !has('x') && !has_long("--exec") => {
-                out.script = Some(parsed.next..words.len());
+            // `flock FILE -c 'cmd'`: the option after the operands.
+            if let Some(v) = words.get(parsed.next).and_then(Word::value)
+                && v.starts_with('-')
+                && entry.option_role(v) == Some(Role::Shell)
+            {
+                let idx = parsed.next + 1;
+                out.script = Some(idx..(idx + 1).min(words.len()));
                 return out;
             }
-            "parallel" => {
-                let end = (parsed.next..words.len())
-                    .find(|&k| {
-                        words[k]
-                            .static_value()
-                            .is_some_and(|v| v.starts_with(":::"))
-                    })
-                    .unwrap_or(words.len());
-                out.script = Some(parsed.next..end);
-                return out;
-            }
-            _ => {}
+        }
+        if parsed.next >= words.len() {
+            return out;
+        }
+        if mode.is_none() && entry.operands.get(spec.operands) == Some(&Role::ShellWords) {
+            // `watch a b`, `parallel cmd ::: args`: the words, joined, are a script.
+            let end = (parsed.next..words.len())
+                .find(|&k| {
+                    words[k]
+                        .static_value()
+                        .is_some_and(|v| v.starts_with(":::"))
+                })
+                .unwrap_or(words.len());
+            out.script = Some(parsed.next..end);
+            return out;
         }
         i = parsed.next;
     }
     out
+}
+
+/// Commands run through an option or an operand of a program that is not a wrapper
+/// (`fd -x CMD`, `git bisect run CMD`, `uv run CMD`): the words from the option's
+/// value (to a `;` or the end) or from the operand on.
+fn command_option_ranges(words: &[Word], at: usize) -> Vec<(String, Range<usize>)> {
+    let Some(entry) = words
+        .get(at)
+        .and_then(Word::value)
+        .map(program_key)
+        .filter(|n| !n.contains('/'))
+        .and_then(catalogue::lookup)
+    else {
+        return Vec::new();
+    };
+    if !entry.mentions(&[Role::Command]) {
+        return Vec::new();
+    }
+    let rest = words.get(at + 1..).unwrap_or(&[]);
+    let values: Vec<Option<&str>> = rest.iter().map(Word::value).collect();
+    let mut ranges = Vec::new();
+    for arg in catalogue::classify(entry, &values) {
+        if arg.role != Role::Command || arg.offset != 0 {
+            continue;
+        }
+        let begin = at + 1 + arg.index;
+        if !arg.option_value {
+            ranges.push((entry.name.to_string(), begin..words.len()));
+            break;
+        }
+        let end = (begin..words.len())
+            .find(|&k| words[k].static_value().is_some_and(|v| v == ";"))
+            .unwrap_or(words.len());
+        if end > begin {
+            ranges.push((entry.name.to_string(), begin..end));
+        }
+    }
+    ranges
 }
 
 /// The commands `find` runs: words after `-exec`, `-execdir`, `-ok`, `-okdir` up to

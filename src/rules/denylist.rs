@@ -1,5 +1,6 @@
 //! BG201: executables an agent should never start, wherever they start a program.
 
+use crate::catalogue::{self, Fact};
 use crate::declare_rule;
 use crate::model::command::{SimpleCommand, basename};
 use crate::rules::Checker;
@@ -13,7 +14,8 @@ declare_rule! {
     /// its basename, with a Windows `.exe` suffix removed, so `/sbin/fdisk` and
     /// `./FDISK.EXE` are caught too.
     ///
-    /// The built-in list covers disk and partition tools (`fdisk`, `parted`,
+    /// The built-in list is every catalogue entry with the `denylisted` fact
+    /// (`bashgate explain PROGRAM` shows it); it covers disk and partition tools (`fdisk`, `parted`,
     /// `wipefs`, `mkswap`, `cryptsetup`, `lvremove`...), account and authentication
     /// tools (`passwd`, `useradd`, `visudo`...), kernel and boot tools (`insmod`,
     /// `modprobe`, `kexec`, `efibootmgr`...), macOS system tools (`diskutil`,
@@ -38,82 +40,10 @@ declare_rule! {
     };
 }
 
-/// The built-in denylist (lowercase basenames).
-pub const BUILTIN_DENYLIST: &[&str] = &[
-    // disks, partitions, volumes
-    "fdisk",
-    "sfdisk",
-    "cfdisk",
-    "gdisk",
-    "sgdisk",
-    "parted",
-    "wipefs",
-    "mkswap",
-    "swapoff",
-    "cryptsetup",
-    "dmsetup",
-    "lvremove",
-    "vgremove",
-    "pvremove",
-    "mdadm",
-    "blkdiscard",
-    "hdparm",
-    "losetup",
-    // accounts and authentication
-    "passwd",
-    "chpasswd",
-    "useradd",
-    "userdel",
-    "usermod",
-    "groupadd",
-    "groupdel",
-    "chage",
-    "visudo",
-    "vipw",
-    "adduser",
-    "deluser",
-    // kernel, boot, firmware, security modules
-    "insmod",
-    "rmmod",
-    "modprobe",
-    "kexec",
-    "grub-install",
-    "efibootmgr",
-    "flashrom",
-    "setenforce",
-    "auditctl",
-    // macOS system tools
-    "diskutil",
-    "csrutil",
-    "nvram",
-    "spctl",
-    "fdesetup",
-    "dscl",
-    "bless",
-    "systemsetup",
-    "security",
-    // Windows system tools and script hosts
-    "format",
-    "diskpart",
-    "bcdedit",
-    "vssadmin",
-    "wbadmin",
-    "cipher",
-    "takeown",
-    "icacls",
-    "reg",
-    "regedit",
-    "wmic",
-    "schtasks",
-    "netsh",
-    "certutil",
-    "bitsadmin",
-    "mshta",
-    "rundll32",
-    "regsvr32",
-    "cscript",
-    "wscript",
-];
+/// True when the catalogue puts the program on the built-in denylist.
+pub fn builtin_denylisted(name: &str) -> bool {
+    catalogue::has_fact(name, Fact::Denylisted)
+}
 
 /// The lowercase basename without `.exe`.
 fn key(name: &str) -> String {
@@ -129,8 +59,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         return;
     };
     let key = key(name);
-    let listed = BUILTIN_DENYLIST.contains(&key.as_str())
-        || cx.policy.denylist.iter().any(|d| self::key(d) == key);
+    let listed = builtin_denylisted(&key) || cx.policy.denylist.iter().any(|d| self::key(d) == key);
     if listed {
         cx.report(
             &DENYLISTED_EXECUTABLE,

@@ -1,5 +1,6 @@
 //! BG208: commands that destroy data or the system's availability.
 
+use crate::catalogue::{self, Fact};
 use crate::declare_rule;
 use crate::model::command::SimpleCommand;
 use crate::model::word::Word;
@@ -65,18 +66,20 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let (Some(name), Some(base), Some(word)) = (cmd.name_str(), cmd.base_name(), cmd.name()) else {
         return;
     };
-    let base = base.to_ascii_lowercase();
+    let lower = base.to_ascii_lowercase();
+    let entry = catalogue::lookup(&lower);
+    let has = |fact: Fact| entry.is_some_and(|e| e.has(fact));
+    let base = entry.map_or(lower.as_str(), |e| e.name).to_string();
     let args = cmd.args();
     let values: Vec<&str> = args.iter().map(|w| w.value().unwrap_or("\u{1}")).collect();
     let first = values.first().copied();
     let deny = |m: String| (Decision::Deny, m);
     let ask = |m: String| (Decision::Ask, m);
     let verdict: Option<(Decision, String)> = match base.as_str() {
-        "mkfs" | "mke2fs" | "newfs" => Some(deny(format!("`{base}` formats a file system"))),
-        b if b.starts_with("mkfs.") => Some(deny(format!("`{base}` formats a file system"))),
-        "shutdown" | "reboot" | "halt" | "poweroff" => {
-            Some(deny(format!("`{base}` stops the machine")))
+        _ if has(Fact::FormatsFilesystem) || lower.starts_with("mkfs.") => {
+            Some(deny(format!("`{lower}` formats a file system")))
         }
+        _ if has(Fact::StopsMachine) => Some(deny(format!("`{lower}` stops the machine"))),
         "init" | "telinit" if matches!(first, Some("0" | "6")) => Some(deny(format!(
             "`{base} {}` stops the machine",
             first.unwrap_or_default()
@@ -84,7 +87,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         "kill" if kill_all(&cmd.arg_values()) => {
             Some(deny("kills every process the user owns (pid -1)".into()))
         }
-        "pkill" | "killall" | "killall5" => Some(ask(format!("`{base}` kills processes by name"))),
+        _ if has(Fact::KillsByName) => Some(ask(format!("`{lower}` kills processes by name"))),
         "dd" => values
             .iter()
             .find_map(|v| v.strip_prefix("of="))
@@ -108,15 +111,11 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         {
             Some(deny("`systemctl` stops or reboots the machine".into()))
         }
-        "systemctl" | "service" | "launchctl" | "rc-service"
-            if !read_only_service_query(&values) =>
-        {
-            Some(ask(format!("`{base}` manages system services")))
+        _ if has(Fact::ServiceControl) && !read_only_service_query(&values) => {
+            Some(ask(format!("`{lower}` manages system services")))
         }
-        "iptables" | "ip6tables" | "nft" | "ufw" | "firewall-cmd" | "pfctl" => {
-            Some(ask(format!("`{base}` changes the firewall")))
-        }
-        "sysctl" if values.iter().any(|v| *v == "-w" || v.contains('=')) => {
+        _ if has(Fact::Firewall) => Some(ask(format!("`{lower}` changes the firewall"))),
+        _ if has(Fact::KernelSettings) && values.iter().any(|v| *v == "-w" || v.contains('=')) => {
             Some(ask("`sysctl` changes kernel settings".into()))
         }
         "crontab" if values.contains(&"-r") => {
@@ -125,6 +124,10 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         "crontab" if !values.contains(&"-l") => Some(ask(
             "`crontab` installs scheduled jobs that run later".into(),
         )),
+        "crontab" => None,
+        _ if has(Fact::SchedulesJobs) => {
+            Some(ask(format!("`{lower}` runs commands later, out of sight")))
+        }
         "history"
             if values
                 .iter()

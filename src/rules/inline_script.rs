@@ -1,5 +1,6 @@
 //! BG205: code given inline to an interpreter.
 
+use crate::catalogue::{self, Entry, Role};
 use crate::declare_rule;
 use crate::model::command::{InlineScript, SimpleCommand};
 use crate::model::word::Word;
@@ -33,45 +34,57 @@ declare_rule! {
     };
 }
 
-const PYTHONS: &[&str] = &["python", "python2", "python3", "pypy", "pypy3"];
-
-/// The interpreter option that takes inline code, per interpreter.
-fn code_option(program: &str, option: &str) -> bool {
-    let cluster = |letters: &str| {
-        option.starts_with('-')
-            && !option.starts_with("--")
-            && option[1..].chars().any(|c| letters.contains(c))
-    };
-    match program {
-        p if PYTHONS.contains(&p) || p.starts_with("python3.") => cluster("c"),
-        "node" | "nodejs" => cluster("ep") || matches!(option, "--eval" | "--print"),
-        "bun" => cluster("e") || option == "--eval",
-        "perl" => cluster("eE"),
-        "ruby" | "lua" | "osascript" | "Rscript" | "R" => cluster("e"),
-        "php" => cluster("r"),
-        _ => false,
+/// An option whose value is interpreter code, per the catalogue: a long option with
+/// a code role, or a short cluster holding one (`-c`, `-pe`, `-Bc`).
+fn code_option(entry: &Entry, option: &str) -> bool {
+    let is_code = |name: &str| matches!(entry.option_role(name), Some(Role::Code(_)));
+    if option.starts_with("--") || !entry.clustering {
+        return is_code(option);
     }
+    option.starts_with('-')
+        && option
+            .chars()
+            .skip(1)
+            .any(|c| matches!(entry.short_option_role(c), Some(Role::Code(_))))
+}
+
+/// An interpreter whose first operand is a script (or a subcommand): its code
+/// options run code, and fed by a heredoc, a here-string or a pipe, it runs stdin
+/// as code. (awk and sed take their program as an operand; they are judged by
+/// what the program does.)
+fn runs_stdin_as_code(entry: &Entry) -> bool {
+    entry.interpreter.is_some()
+        && matches!(
+            entry.operands.first(),
+            Some(Role::PathExec | Role::Subcommand)
+        )
 }
 
 /// The inline code a command runs, if any: the code text (when static) and its word.
 pub fn inline_code(cmd: &SimpleCommand) -> Option<(Option<String>, Option<&Word>)> {
-    let program = cmd.base_name()?;
+    let program = cmd.program_str()?;
+    let entry = catalogue::lookup(program.rsplit('/').next().unwrap_or(program))
+        .filter(|e| runs_stdin_as_code(e))?;
     let args = cmd.args();
     for (i, word) in args.iter().enumerate() {
         let Some(v) = word.value() else { continue };
         if !v.starts_with('-') || v == "-" {
-            // The first operand: a script file, `-` (stdin), or deno's `eval`.
-            if program == "deno" && v == "eval" {
+            // The first operand: a script file, `-` (stdin), or a subcommand whose
+            // operand is code (`deno eval CODE`).
+            if let Some(sub) = entry.subcommand(v)
+                && matches!(sub.operands.first(), Some(Role::Code(_)))
+            {
                 let code = args.get(i + 1);
                 return Some((code.and_then(Word::static_value), code));
             }
             break;
         }
-        if code_option(program, v) {
+        if code_option(entry, v) {
             let code = args.get(i + 1);
             return Some((code.and_then(Word::static_value), code));
         }
-        if PYTHONS.contains(&program) && v == "-m" {
+        // `python -m MODULE`: a mode whose operands are not code.
+        if entry.modes.iter().any(|m| m.flags.contains(&v)) {
             return None;
         }
     }
@@ -79,12 +92,7 @@ pub fn inline_code(cmd: &SimpleCommand) -> Option<(Option<String>, Option<&Word>
         || args
             .iter()
             .all(|w| w.value().is_some_and(|v| v.starts_with('-')));
-    let is_interpreter = PYTHONS.contains(&program)
-        || matches!(
-            program,
-            "node" | "nodejs" | "ruby" | "perl" | "php" | "lua" | "bun" | "deno"
-        );
-    if is_interpreter && reads_stdin {
+    if runs_stdin_as_code(entry) && reads_stdin {
         let heredoc = cmd.redirects.iter().find_map(|r| r.heredoc.as_ref());
         let fed = heredoc.is_some()
             || cmd
@@ -97,6 +105,61 @@ pub fn inline_code(cmd: &SimpleCommand) -> Option<(Option<String>, Option<&Word>
         }
     }
     None
+}
+
+/// Perl code that is one substitution or transliteration and nothing else:
+/// `s/a/b/g`, `tr/a-z/A-Z/`, `y/x/y/`, with a repeated delimiter, flags that do not
+/// evaluate code (no `e`), and no interpolation that runs code (`@{[...]}`,
+/// `${\...}`, `(?{...})`, backticks).
+pub fn perl_substitution_only(code: &str) -> bool {
+    let code = code.trim().trim_end_matches(';').trim_end();
+    let (op, rest, parts, flags_ok): (&str, &str, usize, &str) =
+        if let Some(rest) = code.strip_prefix("tr") {
+            ("tr", rest, 2, "cdsr")
+        } else if let Some(rest) = code.strip_prefix('y') {
+            ("y", rest, 2, "cdsr")
+        } else if let Some(rest) = code.strip_prefix('s') {
+            ("s", rest, 2, "gimsxnrpadlu")
+        } else {
+            return false;
+        };
+    let _ = op;
+    let mut chars = rest.chars();
+    let Some(delim) = chars.next() else {
+        return false;
+    };
+    if delim.is_alphanumeric() || delim.is_whitespace() || "{([<'\\".contains(delim) {
+        return false;
+    }
+    let body: String = chars.collect();
+    let mut fields = Vec::new();
+    let mut current = String::new();
+    let mut escaped = false;
+    for c in body.chars() {
+        if escaped {
+            current.push(c);
+            escaped = false;
+        } else if c == '\\' {
+            current.push(c);
+            escaped = true;
+        } else if c == delim && fields.len() < parts {
+            fields.push(std::mem::take(&mut current));
+        } else {
+            current.push(c);
+        }
+    }
+    if fields.len() != parts {
+        return false;
+    }
+    let flags = current;
+    let runs_code = |text: &str| {
+        text.contains("@{")
+            || text.contains("${")
+            || text.contains("(?{")
+            || text.contains("(??{")
+            || text.contains('`')
+    };
+    flags.chars().all(|f| flags_ok.contains(f)) && !fields.iter().any(|f| runs_code(f))
 }
 
 /// awk programs that run commands or write files.
@@ -199,7 +262,8 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let (Some(program), Some(name)) = (cmd.base_name(), cmd.name()) else {
         return;
     };
-    if matches!(program, "awk" | "gawk" | "mawk" | "nawk") {
+    let program = crate::catalogue::canonical_or(program.rsplit('/').next().unwrap_or(program));
+    if program == "awk" {
         let script = cmd
             .args()
             .iter()
@@ -253,7 +317,12 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         let span = word.map(|w| w.span).unwrap_or(name.span);
         let trusted_ok = cx.policy.mode == crate::Mode::Trusted
             && code.as_deref().is_some_and(|c| !names_outside_path(c));
-        if !trusted_ok {
+        // `perl -pi -e 's/a/b/g' src/*.rs`: a substitution only, like `sed -i`; the
+        // files it edits are judged by the path rules.
+        let substitution = program == "perl"
+            && crate::model::path_roles::perl_in_place(cmd.args())
+            && code.as_deref().is_some_and(perl_substitution_only);
+        if !trusted_ok && !substitution {
             cx.report(
                 &INLINE_SCRIPT,
                 span,
@@ -261,5 +330,37 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             );
         }
     }
+    if let Some((lang, word)) = command_language_option(cmd) {
+        cx.report(
+            &INLINE_SCRIPT,
+            word.span,
+            format!("`{program}` runs {lang} commands given inline, which can run programs"),
+        );
+    }
     let _ = InlineScript::Dynamic { span: name.span };
+}
+
+/// Languages whose inline text other rules judge by content: sed and awk scripts
+/// (above), SQL (the remote-effect rule).
+const JUDGED_BY_CONTENT: &[&str] = &["sed", "awk", "sql"];
+
+/// An option of a program that is not a script interpreter whose value is code
+/// in the program's own command language: `gdb -ex 'shell id'`, `vim -c '!id'`,
+/// `emacs --eval '(shell-command "id")'`, `lldb -o 'platform shell id'`.
+fn command_language_option(cmd: &SimpleCommand) -> Option<(&'static str, &Word)> {
+    let program = cmd.program_str()?;
+    let entry = catalogue::lookup(program.rsplit('/').next().unwrap_or(program))?;
+    if runs_stdin_as_code(entry) || !entry.mentions(&[Role::Code("")]) {
+        return None;
+    }
+    let args = cmd.args();
+    let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+    catalogue::classify(entry, &values)
+        .into_iter()
+        .find_map(|arg| match arg.role {
+            Role::Code(lang) if arg.option_value && !JUDGED_BY_CONTENT.contains(&lang) => {
+                Some((lang, args.get(arg.index)?))
+            }
+            _ => None,
+        })
 }

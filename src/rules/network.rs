@@ -1,9 +1,11 @@
 //! BG206: talking to the network.
 
+use crate::catalogue::{self, Fact, Role};
 use crate::declare_rule;
 use crate::model::command::SimpleCommand;
 use crate::model::word::Word;
 use crate::rules::Checker;
+use std::path::Path;
 
 declare_rule! {
     /// ## What it does
@@ -33,11 +35,6 @@ declare_rule! {
     };
 }
 
-const TOOLS: &[&str] = &[
-    "curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "ssh", "scp", "sftp", "ftp", "lftp",
-    "npx", "bunx", "uvx", "aria2c", "httpie", "http", "xh",
-];
-
 /// Asks for network tools and fetch-and-run package runners.
 pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     if cx.policy.mode == crate::Mode::Trusted {
@@ -61,21 +58,60 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     else {
         return;
     };
+    let entry = catalogue::lookup(base);
+    let base = entry.map_or(base, |e| e.name);
+    // The subcommand's facts: `pnpm dlx`, `pipx run`, `yarn global`, `cargo install`,
+    // `uv tool run` (the deepest subcommand named by the leading operands).
+    let mut sub: Option<&catalogue::Entry> = None;
+    let mut depth = 0;
+    for word in cmd.args() {
+        let Some(next) = word
+            .value()
+            .and_then(|v| sub.or(entry).and_then(|e| e.subcommand(v)))
+        else {
+            break;
+        };
+        sub = Some(next);
+        depth += 1;
+    }
     let values: Vec<&str> = cmd
         .args()
         .iter()
         .map(|w| w.value().unwrap_or("\u{1}"))
         .collect();
     let first = values.first().copied().unwrap_or("");
+    // `npx eslint` where the project has eslint runs project code, like `npm run`.
+    let runner = if sub.is_some_and(|s| s.has(Fact::UsesProjectBin)) {
+        sub
+    } else {
+        entry.filter(|e| e.has(Fact::UsesProjectBin))
+    };
+    if let Some(runner) = runner {
+        let skip = depth;
+        if runs_project_bin(
+            runner,
+            cmd.args().get(skip..).unwrap_or(&[]),
+            cx.paths.root(),
+        ) {
+            return;
+        }
+    }
     let reason = match base {
-        b if TOOLS.contains(&b) => Some(format!("`{b}` talks to the network")),
+        _ if entry.is_some_and(|e| e.has(Fact::Network)) => {
+            Some(format!("`{base}` talks to the network"))
+        }
+        _ if sub.is_some_and(|s| s.has(Fact::FetchesRemoteCode)) => {
+            Some(format!("`{base} {first}` downloads and runs a package"))
+        }
+        _ if sub.is_some_and(|s| s.has(Fact::Network)) && depth > 1 => {
+            Some(format!("`{base} {first}` talks to the network"))
+        }
+        _ if sub.is_some_and(|s| s.has(Fact::InstallsGlobally)) => {
+            Some(format!("`{base} {first}` installs outside the project"))
+        }
         "rsync" if values.iter().any(|v| is_remote(v)) => {
             Some("`rsync` to or from a remote host".to_string())
         }
-        "pnpm" | "yarn" if first == "dlx" => {
-            Some(format!("`{base} dlx` downloads and runs a package"))
-        }
-        "pipx" if first == "run" => Some("`pipx run` downloads and runs a package".to_string()),
         "npm" | "pnpm" | "yarn" | "bun"
             if matches!(first, "install" | "i" | "add")
                 && values
@@ -84,16 +120,13 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         {
             Some(format!("`{base}` installs a package globally"))
         }
-        "yarn" if first == "global" => {
-            Some("`yarn global` installs a package globally".to_string())
-        }
-        "pip" | "pip3" if first == "install" && !program.contains('/') => {
+        "pip" if first == "install" && !program.contains('/') => {
             Some("`pip install` outside a project virtual environment".to_string())
         }
-        p if (p.starts_with("python")
+        p if p.starts_with("python")
             && values
                 .windows(3)
-                .any(|w| w[0] == "-m" && w[1] == "pip" && w[2] == "install"))
+                .any(|w| w[0] == "-m" && w[1] == "pip" && w[2] == "install")
             && !program.contains('/') =>
         {
             Some("`pip install` outside a project virtual environment".to_string())
@@ -103,6 +136,47 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     if let Some(message) = reason {
         cx.report(&NETWORK_TOOL, name.span, message);
     }
+}
+
+/// True when a package runner (`npx`, `npm exec`, `bunx`) runs a binary the
+/// project already has: a static name with no `@version`, no `--package` option,
+/// found in `node_modules/.bin` or among `package.json`'s dependencies. Any other
+/// name is fetched from the registry and run.
+fn runs_project_bin(runner: &catalogue::Entry, args: &[Word], root: &Path) -> bool {
+    let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+    let roles = catalogue::classify(runner, &values);
+    if roles.iter().any(|a| a.option_value) {
+        // `-p PKG`, `--package=PKG`, `-c TEXT`: names a package or runs text.
+        return false;
+    }
+    let Some(name) = roles
+        .iter()
+        .find(|a| a.role == Role::Command)
+        .and_then(|a| values.get(a.index).copied().flatten())
+    else {
+        return false;
+    };
+    let plain = !name.is_empty()
+        && !name.contains(['/', '\\'])
+        && !name.starts_with('.')
+        && !name.get(1..).is_some_and(|rest| rest.contains('@'))
+        && !name.starts_with('@');
+    if !plain {
+        return false;
+    }
+    let bin = root.join("node_modules/.bin").join(name);
+    if bin.is_file() {
+        return true;
+    }
+    let Ok(text) = std::fs::read_to_string(root.join("package.json")) else {
+        return false;
+    };
+    let Ok(manifest) = serde_json::from_str::<serde_json::Value>(&text) else {
+        return false;
+    };
+    ["dependencies", "devDependencies", "optionalDependencies"]
+        .iter()
+        .any(|key| manifest.get(key).and_then(|d| d.get(name)).is_some())
 }
 
 /// `host:path` or `user@host:path` (not a local path with a colon, not a URL).

@@ -309,7 +309,7 @@ fn judge(usage: &PathUse, cwd: Option<&std::path::Path>, cx: &mut Checker) {
     if word.has_quotes
         && literal
         && usage.role == Role::Argument
-        && usage.access == Access::Read
+        && !usage.access.writes()
         && !glob
         && !path.exists()
     {
@@ -337,10 +337,12 @@ fn judge(usage: &PathUse, cwd: Option<&std::path::Path>, cx: &mut Checker) {
         }
     }
     let checked = real.as_deref().unwrap_or(&path);
-    let writes = usage.access == Access::Write;
+    let writes = usage.access.writes();
     // The path as named and, when a symlink was followed, where it leads.
     let through_link = real.is_some();
-    if cx.paths.is_sensitive(checked) || through_link && cx.paths.is_sensitive(&path) {
+    if (cx.paths.is_sensitive(checked) || through_link && cx.paths.is_sensitive(&path))
+        && !own_env_file_untouched(usage.access, place, checked, through_link)
+    {
         let (decision, verb) = if writes {
             (Decision::Deny, "writes")
         } else {
@@ -412,6 +414,26 @@ fn mark_write(cx: &mut Checker, writes: bool) {
     if writes && let Some(last) = cx.findings.last_mut() {
         last.capability = crate::verdict::Capability::FilesystemWrite;
     }
+}
+
+/// The project's own env file (`.env`, `.env.local` inside the root, not through a
+/// symlink) tested for existence (`[[ -f .env ]]`, `stat .env`) or appended to
+/// (`echo DEBUG=1 >> .env.local`): neither reads the secrets in it, so it is judged
+/// like any file of the project. Reading it, or truncating it, is still sensitive.
+fn own_env_file_untouched(
+    access: Access,
+    place: Place,
+    path: &std::path::Path,
+    through_link: bool,
+) -> bool {
+    let env_file = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n == ".env" || n.starts_with(".env."));
+    env_file
+        && !through_link
+        && matches!(place, Place::Inside)
+        && matches!(access, Access::Metadata | Access::Append)
 }
 
 /// After `cd` to an unknown place, only path-like relative words are worth asking

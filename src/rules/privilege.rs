@@ -1,14 +1,17 @@
 //! BG207: gaining privileges.
 
+use crate::catalogue::{self, Fact};
 use crate::declare_rule;
 use crate::model::command::{SimpleCommand, basename};
 use crate::rules::Checker;
 
 declare_rule! {
     /// ## What it does
-    /// Denies `sudo`, `su`, `doas`, `pkexec`, `run0` and `sudoedit`, as a program or
-    /// as a wrapper, at any depth. The wrapped command is still analysed and reported
-    /// on its own.
+    /// Denies the programs the catalogue marks `privilege` — `sudo`, `su`, `doas`,
+    /// `pkexec`, `run0`, `sudoedit`, `runuser`, `nsenter`, `chroot`, `gosu` — as a
+    /// program or as a wrapper, at any depth, whatever the case of the name (`SUDO`
+    /// runs sudo on a case-insensitive file system). The wrapped command is still
+    /// analysed and reported on its own.
     ///
     /// ## Why
     /// An agent running as root can undo every other protection, and a password
@@ -29,8 +32,6 @@ declare_rule! {
     };
 }
 
-const PRIVILEGED: &[&str] = &["sudo", "su", "doas", "pkexec", "run0", "sudoedit"];
-
 /// Denies privilege-gaining programs and wrappers.
 pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let program = cmd.name_str().zip(cmd.name());
@@ -42,11 +43,11 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         .chain(program);
     for (name, word) in words {
         let base = basename(name);
-        if PRIVILEGED.contains(&base) {
+        if let Some(entry) = catalogue::lookup(base).filter(|e| e.has(Fact::Privilege)) {
             cx.report(
                 &PRIVILEGE_ESCALATION,
                 word.span,
-                format!("`{base}` runs a command with elevated privileges"),
+                format!("`{}` runs a command with elevated privileges", entry.name),
             );
         }
     }

@@ -49,10 +49,14 @@ declare_rule! {
     /// cannot be undone by the agent. A person should see them first.
     ///
     /// ## Example
-    /// `git push --force origin main` → ask; `git push origin main` is fine;
-    /// `terraform destroy -auto-approve` → ask; `terraform plan` is fine;
-    /// `npm publish` → ask; `npm pack` is fine;
-    /// `kubectl delete ns prod` → ask; `kubectl get ns` is fine.
+    /// - `git push --force origin main` → ask
+    /// - `git push origin main` → allow
+    /// - `terraform destroy -auto-approve` → ask
+    /// - `terraform plan` → allow
+    /// - `npm publish` → ask
+    /// - `npm pack` → allow
+    /// - `kubectl delete ns prod` → ask
+    /// - `kubectl get ns` → allow
     pub static REMOTE_OR_IRREVERSIBLE = {
         code: "BG210",
         name: "remote-or-irreversible",

@@ -44,6 +44,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let (Some(program), Some(name)) = (cmd.base_name(), cmd.name()) else {
         return;
     };
+    let program = crate::catalogue::canonical_or(program.rsplit('/').next().unwrap_or(program));
     let args = cmd.args();
     match program {
         "rm" | "rmdir" | "unlink" | "shred" => {}

@@ -265,7 +265,7 @@ pub fn argv_to_script(argv: &[String]) -> String {
         let is_c = flag.starts_with('-')
             && flag.ends_with('c')
             && flag[1..].chars().all(|c| c.is_ascii_alphabetic());
-        if crate::model::nested::SHELLS.contains(&shell) && is_c {
+        if crate::model::nested::is_shell(shell) && is_c {
             return argv[2].clone();
         }
     }

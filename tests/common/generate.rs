@@ -17,13 +17,44 @@ use proptest::prelude::*;
 /// folders, and symlinks that leave it (`etc-link -> /etc`, `keys -> ~/.ssh`).
 pub const WORKSPACE_FILES: &[&str] = &["a.txt", "notes.md", "src/lib.rs", "src/main.rs"];
 
-/// Programs that only read or print.
-const HARMLESS: &[&str] = &[
-    "echo", "printf", "true", "false", "ls", "cat", "head", "tail", "wc", "sort", "uniq", "grep",
-    "cut", "tr", "basename", "dirname", "date", "seq", "stat", "test", "diff",
-];
+/// Programs that only read or print, drawn from the program catalogue: the
+/// entries of the text and file families with no facts (and the text-only shell
+/// builtins) whose options and operands neither write nor run anything (`cat`,
+/// `wc`, `stat`, `echo`...).
+fn harmless() -> Vec<&'static str> {
+    use bashgate::catalogue::{Role, entries};
+    let mut names: Vec<&'static str> = entries()
+        .iter()
+        // Shell builtins only when they print text: `set`, `exit`, `read` change or
+        // stop the shell running the oracle's commands.
+        .filter(|e| match e.family {
+            "coreutils" | "findutils" => e.facts.is_empty(),
+            "shells" => e.facts == [bashgate::catalogue::Fact::TextOnly],
+            _ => false,
+        })
+        // `yes` never ends on its own; `which` is a shell script on Debian, whose
+        // interpreter reading it the oracle would count as a read outside.
+        .filter(|e| !matches!(e.name, "yes" | "which"))
+        .filter(|e| e.subcommands.is_empty())
+        .filter(|e| {
+            !e.any_role(&|r| {
+                r.writes()
+                    || r.runs()
+                    || matches!(
+                        r,
+                        Role::Directory | Role::Env | Role::Process | Role::Signal | Role::Config
+                    )
+            })
+        })
+        .filter(|e| e.name.chars().all(|c| c.is_ascii_alphanumeric()))
+        .map(|e| e.name)
+        .collect();
+    names.sort_unstable();
+    names
+}
 
-/// Programs a gate has to look at twice.
+/// Programs a gate has to look at twice (each checked against the catalogue by
+/// [`program`]).
 const GATED: &[&str] = &[
     "rm", "cp", "mv", "touch", "mkdir", "ln", "chmod", "tee", "sed", "awk", "find", "dd", "curl",
     "sudo", "python3", "sh", "bash", "env", "xargs", "truncate", "install", "rmdir", "readlink",
@@ -132,7 +163,13 @@ pub fn word() -> impl Strategy<Value = String> {
 
 /// A program name: harmless, gated, or dressed up (`/bin/rm`, `\rm`, `'rm'`).
 pub fn program() -> impl Strategy<Value = String> {
-    let name = prop_oneof![3 => pick(HARMLESS), 2 => pick(GATED)];
+    debug_assert!(
+        GATED
+            .iter()
+            .all(|n| bashgate::catalogue::lookup(n).is_some())
+    );
+    let harmless = prop::sample::select(harmless()).prop_map(str::to_string);
+    let name = prop_oneof![3 => harmless, 2 => pick(GATED)];
     (name, 0u8..12).prop_map(|(n, how)| match how {
         0 => format!("/usr/bin/{n}"),
         1 => requote(&n, 1),

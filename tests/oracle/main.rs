@@ -42,11 +42,12 @@ const COVERS_ALL: &[&str] = &["BG001", "BG002", "BG003", "BG203", "BG204", "BG20
 
 /// Programs a program starts on its own, which the gate does not list: bare `xargs`
 /// runs `echo`.
-/// and `flock -c`, `su -c` and `watch` hand their script to a shell (whose commands
-/// the gate does walk).
+/// and `flock -c`, `su -c`, `script -c` and `watch` hand their script to a shell
+/// (whose commands the gate does walk).
 const IMPLICIT: &[(&str, &str)] = &[
     ("xargs", "echo"),
     ("flock", "sh"),
+    ("script", "sh"),
     ("su", "bash"),
     ("su", "sh"),
     ("watch", "sh"),

@@ -1,0 +1,238 @@
+//! Reading a command's arguments with its catalogue entry, the way getopt would:
+//! which words are options, which are option values (and their role), which are
+//! operands (and their role).
+
+use super::{Entry, Role};
+
+/// One argument with a role.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Arg {
+    /// Index of the word in the slice given to [`classify`].
+    pub index: usize,
+    /// Its role.
+    pub role: Role,
+    /// Byte offset of the value inside the word (`--output=x` → 9, `-ox` → 2);
+    /// 0 for a whole word.
+    pub offset: usize,
+    /// True for an option's value, false for an operand.
+    pub option_value: bool,
+}
+
+/// Reads `args` (the words after the program, as static text; `None` for a word
+/// only known at run time) with `entry`'s option table. Returns the arguments that
+/// have a role; an option the table does not know is taken as a flag. A dynamic
+/// word is an operand. Once an operand has the role `Command` or `ShellWords`,
+/// the rest of the words belong to it and are not classified further.
+///
+/// ## Example
+/// `grep -e PAT -r src` → `PAT` is a pattern (option value), `src` a path read.
+pub fn classify(entry: &Entry, args: &[Option<&str>]) -> Vec<Arg> {
+    let mut out = Vec::new();
+    let mut operands: Vec<usize> = Vec::new();
+    let mut options_done = false;
+    let mut mode: Option<&'static [Role]> = None;
+    let mut i = 0;
+    while i < args.len() {
+        let index = i;
+        i += 1;
+        let word = args[index];
+        let is_option = !options_done
+            && word.is_some_and(|w| w.len() > 1 && (w.starts_with('-') || w.starts_with('+')))
+            && (entry.options_after_operands || operands.is_empty());
+        if word == Some("--") && !options_done {
+            options_done = true;
+            continue;
+        }
+        let Some(w) = word.filter(|_| is_option) else {
+            if mode.is_none()
+                && operand_role(entry, mode, operands.len()) == Some(Role::Subcommand)
+                && let Some(sub) = word.and_then(|w| entry.subcommand(w))
+            {
+                // `git commit -m MSG`: the rest is read with the subcommand's entry.
+                out.push(Arg {
+                    index,
+                    role: Role::Subcommand,
+                    offset: 0,
+                    option_value: false,
+                });
+                let rest = classify(sub, &args[index + 1..]);
+                out.extend(rest.into_iter().map(|a| Arg {
+                    index: a.index + index + 1,
+                    ..a
+                }));
+                return finish(entry, mode, &operands, out);
+            }
+            operands.push(index);
+            if let Some(role) = operand_role(entry, mode, operands.len() - 1)
+                && matches!(role, Role::Command | Role::ShellWords)
+            {
+                break;
+            }
+            continue;
+        };
+        if let Some(m) = entry.modes.iter().find(|m| m.flags.contains(&w)) {
+            mode = Some(m.operands);
+        }
+        if w.starts_with("--") || !entry.clustering || w.starts_with('+') {
+            let (name, attached) = match w.split_once('=') {
+                Some((n, _)) => (n, Some(n.len() + 1)),
+                None => (w, None),
+            };
+            if let Some(role) = entry.option_role(name) {
+                match attached {
+                    Some(offset) => out.push(Arg {
+                        index,
+                        role,
+                        offset,
+                        option_value: true,
+                    }),
+                    None if i < args.len() => {
+                        out.push(Arg {
+                            index: i,
+                            role,
+                            offset: 0,
+                            option_value: true,
+                        });
+                        i += 1;
+                    }
+                    None => {}
+                }
+            }
+            continue;
+        }
+        // A short cluster: `-xvf FILE`, `-oFILE`.
+        for (at, c) in w.char_indices().skip(1) {
+            if let Some(m) = entry.modes.iter().find(|m| {
+                m.flags
+                    .iter()
+                    .any(|f| f.len() == 2 && f.ends_with(c) && f.starts_with('-'))
+            }) {
+                mode = Some(m.operands);
+            }
+            if let Some(role) = entry.short_option_role(c) {
+                let rest = at + c.len_utf8();
+                if rest < w.len() {
+                    out.push(Arg {
+                        index,
+                        role,
+                        offset: rest,
+                        option_value: true,
+                    });
+                } else if i < args.len() {
+                    out.push(Arg {
+                        index: i,
+                        role,
+                        offset: 0,
+                        option_value: true,
+                    });
+                    i += 1;
+                }
+                break;
+            }
+        }
+    }
+    finish(entry, mode, &operands, out)
+}
+
+/// Gives the operands their roles, in word order with the option values.
+fn finish(
+    entry: &Entry,
+    mode: Option<&'static [Role]>,
+    operands: &[usize],
+    mut out: Vec<Arg>,
+) -> Vec<Arg> {
+    let count = operands.len();
+    for (position, &index) in operands.iter().enumerate() {
+        let role = match mode {
+            Some(roles) => roles.get(position).or(roles.last()).copied(),
+            None => entry.operand_role(position, count),
+        };
+        // A subcommand the catalogue does not know has no role.
+        if let Some(role) = role.filter(|r| *r != Role::Subcommand) {
+            out.push(Arg {
+                index,
+                role,
+                offset: 0,
+                option_value: false,
+            });
+        }
+    }
+    out.sort_by_key(|a| a.index);
+    out
+}
+
+fn operand_role(entry: &Entry, mode: Option<&'static [Role]>, position: usize) -> Option<Role> {
+    match mode {
+        Some(roles) => roles.get(position).or(roles.last()).copied(),
+        None => entry
+            .operands
+            .get(position)
+            .or(entry.operands.last())
+            .copied(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalogue::lookup;
+
+    fn roles(program: &str, args: &[&str]) -> Vec<(usize, &'static str)> {
+        let words: Vec<Option<&str>> = args.iter().map(|a| Some(*a)).collect();
+        classify(lookup(program).unwrap(), &words)
+            .into_iter()
+            .map(|a| (a.index, a.role.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn grep_pattern_then_paths() {
+        assert_eq!(
+            roles("grep", &["-n", "/usr/local/bin", "Dockerfile"]),
+            vec![(1, "pattern"), (2, "path-read")]
+        );
+    }
+
+    #[test]
+    fn tar_clustered_file_value() {
+        let got = roles("tar", &["-xzf", "a.tgz", "-C", "out"]);
+        assert!(got.contains(&(1, "path-read")), "{got:?}");
+        assert!(got.contains(&(3, "directory")), "{got:?}");
+    }
+
+    #[test]
+    fn command_operand_swallows_the_rest() {
+        assert_eq!(
+            roles("timeout", &["-s", "KILL", "5", "rm", "-rf", "x"]),
+            vec![(1, "signal"), (2, "text"), (3, "command")]
+        );
+    }
+
+    #[test]
+    fn cp_last_operand_is_written() {
+        assert_eq!(
+            roles("cp", &["-r", "a", "b", "dest"]),
+            vec![(1, "path-read"), (2, "path-read"), (3, "path-write")]
+        );
+    }
+
+    #[test]
+    fn subcommands_read_the_rest() {
+        assert_eq!(
+            roles("git", &["-C", "x", "commit", "-m", "/etc/passwd", "a.rs"]),
+            vec![
+                (1, "directory"),
+                (2, "subcommand"),
+                (4, "text"),
+                (5, "path-read")
+            ]
+        );
+        assert_eq!(roles("git", &["frobnicate", "x"]), vec![]);
+    }
+
+    #[test]
+    fn a_mode_flag_changes_operand_roles() {
+        assert_eq!(roles("watch", &["-x", "ls", "-l"]), vec![(1, "command")]);
+        assert_eq!(roles("watch", &["ls", "-l"]), vec![(0, "shell-words")]);
+    }
+}

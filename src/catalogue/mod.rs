@@ -1,0 +1,548 @@
+//! The program catalogue: what the gate knows about each program, in one place.
+//!
+//! The data lives in `catalogue/*.toml` (one file per family, one entry per
+//! program) and is compiled into the static tables of this module at build time.
+//! An entry says how the program parses its options, which role each option value
+//! and each operand has (a command that runs, shell text, a path read or written, a
+//! pattern that is never a path, ...), its subcommands (each an entry of its own)
+//! and its facts (gains privileges, talks to the network, formats a file system).
+//! Rules read roles and facts from here; they keep only the mechanism of judging
+//! a role.
+//!
+//! Names are looked up case-insensitively, after the folder is dropped and a
+//! Windows `.exe` is stripped: on a case-insensitive file system `SUDO` runs `sudo`.
+//!
+//! ```
+//! use bashgate::catalogue::{self, Fact, Role};
+//! let tar = catalogue::lookup("TAR.exe").unwrap();
+//! assert_eq!(tar.name, "tar");
+//! assert_eq!(tar.option_role("--to-command"), Some(Role::Shell));
+//! assert!(catalogue::lookup("sudo").unwrap().has(Fact::Privilege));
+//! ```
+
+mod args;
+mod explain;
+
+pub use args::{Arg, classify};
+pub use explain::describe;
+
+/// What a word (an operand or an option's value) is to the program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// The words from here on are an argv that runs (`sudo CMD...`).
+    Command,
+    /// One word of shell text that runs (`su -c TEXT`, `tar --to-command TEXT`).
+    Shell,
+    /// The words from here on, joined with spaces, run as shell text (`watch a b`).
+    ShellWords,
+    /// Code in another language (`python -c CODE`): the language is named.
+    Code(&'static str),
+    /// A path the program reads.
+    PathRead,
+    /// A path the program writes or creates.
+    PathWrite,
+    /// A path the program deletes.
+    PathDelete,
+    /// A path the program executes.
+    PathExec,
+    /// A folder the program changes into or works in.
+    Directory,
+    /// A path whose metadata only is looked at (`test -f`, `stat`): not a read.
+    Metadata,
+    /// A pattern or expression: never a path (`grep PATTERN`).
+    Pattern,
+    /// Literal text: never a path (messages, formats, names).
+    Text,
+    /// A URL or a host.
+    Url,
+    /// `NAME=value`, an environment assignment.
+    Env,
+    /// A `key=value` setting; keys with roles of their own are in `config_keys`.
+    Config,
+    /// A signal name or number.
+    Signal,
+    /// A process id, group or name target.
+    Process,
+    /// The name of a subcommand.
+    Subcommand,
+}
+
+impl Role {
+    /// The role as spelled in the catalogue files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Command => "command",
+            Role::Shell => "shell",
+            Role::ShellWords => "shell-words",
+            Role::Code(_) => "code",
+            Role::PathRead => "path-read",
+            Role::PathWrite => "path-write",
+            Role::PathDelete => "path-delete",
+            Role::PathExec => "path-exec",
+            Role::Directory => "directory",
+            Role::Metadata => "metadata",
+            Role::Pattern => "pattern",
+            Role::Text => "text",
+            Role::Url => "url",
+            Role::Env => "env",
+            Role::Config => "config",
+            Role::Signal => "signal",
+            Role::Process => "process",
+            Role::Subcommand => "subcommand",
+        }
+    }
+
+    /// True for roles whose word is never a path (text, patterns, URLs...).
+    pub fn is_text(self) -> bool {
+        matches!(
+            self,
+            Role::Text
+                | Role::Pattern
+                | Role::Url
+                | Role::Signal
+                | Role::Process
+                | Role::Config
+                | Role::Env
+                | Role::Subcommand
+                | Role::Code(_)
+                | Role::Shell
+                | Role::ShellWords
+        )
+    }
+
+    /// The role's bit in [`Entry::role_mask`]: its position in the catalogue's list
+    /// of roles (the build script's `ROLES`), every code role sharing the last bit.
+    pub fn bit(self) -> u32 {
+        let index = match self {
+            Role::Command => 0,
+            Role::Shell => 1,
+            Role::ShellWords => 2,
+            Role::PathRead => 3,
+            Role::PathWrite => 4,
+            Role::PathDelete => 5,
+            Role::PathExec => 6,
+            Role::Directory => 7,
+            Role::Metadata => 8,
+            Role::Pattern => 9,
+            Role::Text => 10,
+            Role::Url => 11,
+            Role::Env => 12,
+            Role::Config => 13,
+            Role::Signal => 14,
+            Role::Process => 15,
+            Role::Subcommand => 16,
+            Role::Code(_) => 17,
+        };
+        1 << index
+    }
+
+    /// True for the roles that write: write, delete.
+    pub fn writes(self) -> bool {
+        matches!(self, Role::PathWrite | Role::PathDelete)
+    }
+
+    /// True for the roles that run something: an argv, shell text or code.
+    pub fn runs(self) -> bool {
+        matches!(
+            self,
+            Role::Command | Role::Shell | Role::ShellWords | Role::Code(_) | Role::PathExec
+        )
+    }
+}
+
+/// A fact about a program or a subcommand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fact {
+    /// Runs its command with elevated privileges (`sudo`, `doas`).
+    Privilege,
+    /// Talks to the network.
+    Network,
+    /// Downloads code and runs it (`npx`, `pipx run`).
+    FetchesRemoteCode,
+    /// Runs the project's own binary when the project has it (`npx eslint` with
+    /// `node_modules/.bin/eslint`), and fetches it otherwise.
+    UsesProjectBin,
+    /// Installs outside the project (`npm install -g`).
+    InstallsGlobally,
+    /// Runs what the project contains (`make`, `npm test`, `cargo build`).
+    RunsProjectCode,
+    /// On the executable denylist: never started by an agent.
+    Denylisted,
+    /// A shell: `-c TEXT` and its stdin are scripts.
+    Shell,
+    /// Runs another program given in its arguments (`env`, `nice`, `timeout`).
+    Wrapper,
+    /// Its operands are text, never paths (`echo`, `printf`).
+    TextOnly,
+    /// Formats a file system.
+    FormatsFilesystem,
+    /// Stops or reboots the machine.
+    StopsMachine,
+    /// Starts, stops or changes system services.
+    ServiceControl,
+    /// Changes the firewall.
+    Firewall,
+    /// Kills processes by name.
+    KillsByName,
+    /// Changes kernel settings.
+    KernelSettings,
+    /// Installs jobs that run later.
+    SchedulesJobs,
+    /// Prints credentials or secrets.
+    PrintsCredentials,
+    /// Mounts or unmounts file systems.
+    Mounts,
+    /// Changes file ownership.
+    ChangesOwnership,
+    /// Changes file modes.
+    ChangesMode,
+    /// A debugger: attaches to or runs programs under control.
+    Debugger,
+    /// Destroys data beyond recovery.
+    DestroysData,
+}
+
+impl Fact {
+    /// The fact as spelled in the catalogue files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Fact::Privilege => "privilege",
+            Fact::Network => "network",
+            Fact::FetchesRemoteCode => "fetches-remote-code",
+            Fact::UsesProjectBin => "uses-project-bin",
+            Fact::InstallsGlobally => "installs-globally",
+            Fact::RunsProjectCode => "runs-project-code",
+            Fact::Denylisted => "denylisted",
+            Fact::Shell => "shell",
+            Fact::Wrapper => "wrapper",
+            Fact::TextOnly => "text-only",
+            Fact::FormatsFilesystem => "formats-filesystem",
+            Fact::StopsMachine => "stops-machine",
+            Fact::ServiceControl => "service-control",
+            Fact::Firewall => "firewall",
+            Fact::KillsByName => "kills-by-name",
+            Fact::KernelSettings => "kernel-settings",
+            Fact::SchedulesJobs => "schedules-jobs",
+            Fact::PrintsCredentials => "prints-credentials",
+            Fact::Mounts => "mounts",
+            Fact::ChangesOwnership => "changes-ownership",
+            Fact::ChangesMode => "changes-mode",
+            Fact::Debugger => "debugger",
+            Fact::DestroysData => "destroys-data",
+        }
+    }
+}
+
+/// An option that takes a value, with the value's role.
+#[derive(Debug)]
+pub struct OptionSpec {
+    /// Its spellings (`-o`, `--output`).
+    pub names: &'static [&'static str],
+    /// What its value is.
+    pub role: Role,
+}
+
+/// A flag that changes what the operands are (`watch -x` runs an argv, not shell
+/// text; `sudo -l` runs nothing).
+#[derive(Debug)]
+pub struct ModeSpec {
+    /// Its spellings.
+    pub flags: &'static [&'static str],
+    /// The operand roles while it is given (empty: the operands run nothing).
+    pub operands: &'static [Role],
+}
+
+/// What the catalogue knows about one program (or one subcommand).
+#[derive(Debug)]
+pub struct Entry {
+    /// The canonical name.
+    pub name: &'static str,
+    /// The family (the catalogue file it comes from).
+    pub family: &'static str,
+    /// One line: what the program does.
+    pub summary: &'static str,
+    /// Other names of the same program.
+    pub aliases: &'static [&'static str],
+    /// Its facts.
+    pub facts: &'static [Fact],
+    /// Options that take a value, with the value's role.
+    pub options: &'static [OptionSpec],
+    /// Flags worth naming (they take no value).
+    pub flags: &'static [&'static str],
+    /// Roles of the operands by position; the last one repeats. `Command` and
+    /// `ShellWords` take every word from there on.
+    pub operands: &'static [Role],
+    /// The role of the last operand when there are two or more (`cp SRC... DEST`).
+    pub last: Option<Role>,
+    /// Flags that change the operands' roles.
+    pub modes: &'static [ModeSpec],
+    /// Accepts `NAME=value` words before its operands (`env`, `sudo`).
+    pub assignments: bool,
+    /// Short options cluster (`-xvf`).
+    pub clustering: bool,
+    /// Options may follow operands (GNU getopt); false: the first operand ends them.
+    pub options_after_operands: bool,
+    /// The language of the code it runs, for interpreters.
+    pub interpreter: Option<&'static str>,
+    /// Project files it runs (`make` runs `Makefile`).
+    pub runs_files: &'static [&'static str],
+    /// Settings keys whose value has a role (`core.pager` runs shell text).
+    pub config_keys: &'static [(&'static str, Role)],
+    /// Its subcommands, each an entry of its own.
+    pub subcommands: &'static [Entry],
+    /// Every role the entry and its subcommands use, one bit per role
+    /// ([`Role::bit`]), computed at build time.
+    pub role_mask: u32,
+}
+
+include!(concat!(env!("OUT_DIR"), "/catalogue.rs"));
+
+impl Entry {
+    /// True when the entry has the fact.
+    pub fn has(&self, fact: Fact) -> bool {
+        self.facts.contains(&fact)
+    }
+
+    /// The role of an option's value, when the option takes one. `-o` and
+    /// `--output` are looked up as spelled (an `=value` part is ignored).
+    pub fn option_role(&self, option: &str) -> Option<Role> {
+        let option = option.split_once('=').map_or(option, |(o, _)| o);
+        self.options
+            .iter()
+            .find(|o| o.names.contains(&option))
+            .map(|o| o.role)
+    }
+
+    /// True when a short option letter takes a value (`-n 5`, `-n5`).
+    pub fn short_takes_value(&self, letter: char) -> bool {
+        self.short_option_role(letter).is_some()
+    }
+
+    /// The role of the value of the short option `-letter`, without building the
+    /// option's name.
+    pub fn short_option_role(&self, letter: char) -> Option<Role> {
+        self.options
+            .iter()
+            .find(|o| {
+                o.names.iter().any(|n| {
+                    let mut chars = n.chars();
+                    chars.next() == Some('-')
+                        && chars.next() == Some(letter)
+                        && chars.next().is_none()
+                })
+            })
+            .map(|o| o.role)
+    }
+
+    /// The subcommand named `name` (or one of its aliases), case-sensitively as the
+    /// programs themselves do.
+    pub fn subcommand(&self, name: &str) -> Option<&'static Entry> {
+        self.subcommands
+            .iter()
+            .find(|s| s.name == name || s.aliases.contains(&name))
+    }
+
+    /// The role of operand number `position` (from 0) of `count` operands.
+    pub fn operand_role(&self, position: usize, count: usize) -> Option<Role> {
+        if count > 1
+            && position + 1 == count
+            && let Some(last) = self.last
+        {
+            return Some(last);
+        }
+        self.operands
+            .get(position)
+            .or(self.operands.last())
+            .copied()
+    }
+
+    /// True when the entry or one of its subcommands uses one of `roles` anywhere
+    /// (an option, an operand, a mode, a settings key): one mask test, the cheap
+    /// check before reading a command's arguments. Every code role counts as one.
+    pub fn mentions(&self, roles: &[Role]) -> bool {
+        roles.iter().any(|r| self.role_mask & r.bit() != 0)
+    }
+
+    /// True when any option, operand or mode of the entry or of its subcommands has
+    /// a role that `matches` accepts (a walk over the entry; see [`Entry::mentions`]).
+    pub fn any_role(&self, matches: &dyn Fn(Role) -> bool) -> bool {
+        self.options.iter().any(|o| matches(o.role))
+            || self.operands.iter().any(|r| matches(*r))
+            || self.last.is_some_and(matches)
+            || self
+                .modes
+                .iter()
+                .any(|m| m.operands.iter().any(|r| matches(*r)))
+            || self.config_keys.iter().any(|(_, r)| matches(*r))
+            || self.subcommands.iter().any(|s| s.any_role(matches))
+    }
+
+    /// The role of a settings key (`core.pager`), matching `*` in the catalogue's
+    /// keys against one dotted segment (`filter.*.clean`).
+    pub fn config_key_role(&self, key: &str) -> Option<Role> {
+        let key = key.to_ascii_lowercase();
+        self.config_keys
+            .iter()
+            .find(|(pattern, _)| key_matches(pattern, &key))
+            .map(|(_, role)| *role)
+    }
+}
+
+/// `filter.*.clean` matches `filter.lfs.clean`; `alias.*` matches `alias.co`.
+fn key_matches(pattern: &str, key: &str) -> bool {
+    let mut p = pattern.split('.');
+    let mut k = key.split('.');
+    loop {
+        match (p.next(), k.next()) {
+            (None, None) => return true,
+            (Some("*"), Some(_)) => {}
+            (Some(a), Some(b)) if a == b => {}
+            _ => return false,
+        }
+    }
+}
+
+/// The catalogue key of a program name: its basename with a Windows `.exe` (in any
+/// case) stripped. Case is left to the lookup.
+pub fn program_basename(name: &str) -> &str {
+    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    match base.len().checked_sub(4) {
+        Some(cut)
+            if base
+                .get(cut..)
+                .is_some_and(|s| s.eq_ignore_ascii_case(".exe")) =>
+        {
+            base.get(..cut).unwrap_or(base)
+        }
+        _ => base,
+    }
+}
+
+/// The entry for a program name, looked up by basename, case-insensitively, with
+/// `.exe` stripped: `/usr/bin/tar`, `TAR`, `tar.exe` and `gtar` all find `tar`.
+pub fn lookup(name: &str) -> Option<&'static Entry> {
+    let key = program_basename(name);
+    let found = INDEX.binary_search_by(|(probe, _)| compare_lowercase(probe, key));
+    found
+        .ok()
+        .and_then(|i| INDEX.get(i))
+        .and_then(|(_, id)| ENTRIES.get(usize::from(*id)))
+}
+
+/// The canonical name of a program, when the catalogue knows it.
+pub fn canonical(name: &str) -> Option<&'static str> {
+    lookup(name).map(|e| e.name)
+}
+
+/// The canonical name of a program when the catalogue knows it (`SUDO`, `gtar`,
+/// `rm.exe` → `sudo`, `tar`, `rm`), else the name unchanged.
+pub fn canonical_or(name: &str) -> &str {
+    canonical(name).unwrap_or(name)
+}
+
+/// True when the program has the fact.
+pub fn has_fact(name: &str, fact: Fact) -> bool {
+    lookup(name).is_some_and(|e| e.has(fact))
+}
+
+/// Every entry.
+pub fn entries() -> &'static [Entry] {
+    ENTRIES
+}
+
+/// Compares a lowercase index key with a name of any case, byte by byte.
+fn compare_lowercase(lower: &str, name: &str) -> std::cmp::Ordering {
+    let a = lower.bytes();
+    let b = name.bytes().map(|c| c.to_ascii_lowercase());
+    a.cmp(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lookup_ignores_case_folder_and_exe() {
+        for name in ["tar", "TAR", "/usr/bin/tar", "Tar.EXE", "C:\\bin\\tar.exe"] {
+            assert_eq!(lookup(name).map(|e| e.name), Some("tar"), "{name}");
+        }
+        assert!(lookup("no-such-program-here").is_none());
+        assert!(lookup("").is_none());
+        assert!(lookup(".exe").is_none());
+    }
+
+    #[test]
+    fn aliases_find_their_entry() {
+        assert_eq!(canonical("gtar"), Some("tar"));
+        assert_eq!(canonical("python3"), Some("python"));
+    }
+
+    #[test]
+    fn index_is_sorted_and_lowercase() {
+        for pair in INDEX.windows(2) {
+            assert!(pair[0].0 < pair[1].0, "{} / {}", pair[0].0, pair[1].0);
+        }
+        for (name, id) in INDEX {
+            assert_eq!(*name, name.to_ascii_lowercase());
+            assert!(usize::from(*id) < ENTRIES.len());
+        }
+    }
+
+    #[test]
+    fn roles_by_position_and_last() {
+        let cp = lookup("cp").unwrap();
+        assert_eq!(cp.operand_role(0, 2), Some(Role::PathRead));
+        assert_eq!(cp.operand_role(1, 2), Some(Role::PathWrite));
+        assert_eq!(cp.operand_role(0, 1), Some(Role::PathRead));
+        let grep = lookup("grep").unwrap();
+        assert_eq!(grep.operand_role(0, 3), Some(Role::Pattern));
+        assert_eq!(grep.operand_role(2, 3), Some(Role::PathRead));
+    }
+
+    #[test]
+    fn subcommands_and_config_keys() {
+        let git = lookup("git").unwrap();
+        let clone = git.subcommand("clone").unwrap();
+        assert_eq!(clone.option_role("--upload-pack"), Some(Role::Shell));
+        assert_eq!(git.config_key_role("core.sshCommand"), Some(Role::Shell));
+        assert_eq!(git.config_key_role("filter.lfs.clean"), Some(Role::Shell));
+        assert_eq!(git.config_key_role("user.name"), None);
+    }
+
+    #[test]
+    fn the_build_time_role_mask_matches_the_entries() {
+        let all = [
+            Role::Command,
+            Role::Shell,
+            Role::ShellWords,
+            Role::PathRead,
+            Role::PathWrite,
+            Role::PathDelete,
+            Role::PathExec,
+            Role::Directory,
+            Role::Metadata,
+            Role::Pattern,
+            Role::Text,
+            Role::Url,
+            Role::Env,
+            Role::Config,
+            Role::Signal,
+            Role::Process,
+            Role::Subcommand,
+            Role::Code("x"),
+        ];
+        for entry in entries() {
+            for role in all {
+                let walked = entry.any_role(&|r| r.bit() == role.bit());
+                assert_eq!(entry.mentions(&[role]), walked, "{} {role:?}", entry.name);
+            }
+        }
+    }
+
+    #[test]
+    fn short_options_taking_values() {
+        let sudo = lookup("sudo").unwrap();
+        assert!(sudo.short_takes_value('u'));
+        assert!(!sudo.short_takes_value('E'));
+    }
+}

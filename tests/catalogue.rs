@@ -1,0 +1,113 @@
+//! Meta-tests tying the program catalogue to the corpus: every program the corpus
+//! starts has a catalogue entry, and every entry is exercised by a corpus case.
+
+use bashgate::Gate;
+use serde::Deserialize;
+use std::collections::BTreeSet;
+use std::path::Path;
+
+#[derive(Deserialize)]
+struct CorpusFile {
+    #[serde(rename = "case", default)]
+    cases: Vec<Case>,
+}
+
+#[derive(Deserialize)]
+struct Case {
+    cmd: String,
+}
+
+/// Names the corpus starts that are not programs anyone installs: stand-ins in
+/// cases about syntax (`x`, `foo`), files of the fixture project run by path, and
+/// names made only to be denied by a configured denylist.
+const NOT_PROGRAMS: &[&str] = &[
+    // stand-ins in cases about syntax, fixture files, names denied by a config
+    ".txt",
+    "app",
+    "bomb",
+    "f",
+    "g",
+    "keep",
+    "server",
+    "tool",
+    "x",
+    "y",
+    "{}",
+    "}",
+    "deploy.sh",
+    // a project's own program named by a path (`./build`)
+    "build",
+    // a word the error recovery reads as a command in a line the grammar cannot
+    // parse (`rm !(keep).txt`)
+    "!",
+    // a package spec given to npx: the package, not a program name
+    "eslint@8",
+    // brace expansions and look-alike characters the gate must not take for rm or sudo
+    "rm,-rf,x}",
+    "sudo,ls}",
+    "git\u{a0}status",
+    "ls\u{200b}",
+    "r\u{a0}m",
+    "сudo",
+    "ｒｍ",
+];
+
+fn corpus_commands() -> Vec<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("corpus dir") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            let text = std::fs::read_to_string(&path).expect("read");
+            let file: CorpusFile = toml::from_str(&text).expect("corpus file");
+            out.extend(file.cases.into_iter().map(|c| c.cmd));
+        }
+    }
+    out
+}
+
+/// The static basenames of every program (and wrapper) the corpus starts.
+fn corpus_programs() -> BTreeSet<String> {
+    let gate = Gate::builder().root(".").build().expect("gate");
+    let mut names = BTreeSet::new();
+    for cmd in corpus_commands() {
+        for start in gate.inspect(&cmd, None).programs {
+            if let Some(base) = start.basename()
+                && !base.is_empty()
+            {
+                names.insert(base.to_string());
+            }
+        }
+    }
+    names
+}
+
+#[test]
+fn every_program_in_the_corpus_has_a_catalogue_entry() {
+    let missing: Vec<String> = corpus_programs()
+        .into_iter()
+        .filter(|n| bashgate::catalogue::lookup(n).is_none())
+        .filter(|n| !NOT_PROGRAMS.contains(&n.as_str()))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "programs without a catalogue entry: {missing:?}"
+    );
+}
+
+#[test]
+fn every_catalogue_entry_has_a_corpus_case() {
+    let seen: BTreeSet<&'static str> = corpus_programs()
+        .iter()
+        .filter_map(|n| bashgate::catalogue::canonical(n))
+        .collect();
+    let missing: Vec<&str> = bashgate::catalogue::entries()
+        .iter()
+        .map(|e| e.name)
+        .filter(|n| !seen.contains(n))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "catalogue entries without a corpus case: {missing:?}"
+    );
+}
