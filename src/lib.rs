@@ -40,6 +40,6 @@ mod verdict;
 
 pub use gate::{Gate, GateBuilder};
 pub use inspect::{Inspection, ProgramStart};
-pub use policy::{ConfigError, ConfigErrorKind, Mode, Policy};
+pub use policy::{BASH_TOOL_DENYLIST, ConfigError, ConfigErrorKind, Mode, Policy, Preset};
 pub use rules::{MAX_FINDING_TEXT, RULES, Rule};
 pub use verdict::{Capability, Decision, Finding, MAX_FINDINGS, Span, Verdict};

@@ -6,7 +6,7 @@ mod check;
 mod hook;
 mod rules;
 
-use bashgate::{Gate, GateBuilder, Mode};
+use bashgate::{Gate, GateBuilder, Mode, Preset};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -35,7 +35,7 @@ enum Command {
     /// Answer an agent's pre-tool hook (JSON on stdin, decision on stdout).
     Hook(hook::HookArgs),
     /// List every rule: code, name, default decision, summary.
-    Rules,
+    Rules(rules::RulesArgs),
     /// Show a rule's documentation (`bashgate explain BG101`).
     Explain {
         /// The rule's code or name.
@@ -61,6 +61,10 @@ pub struct PolicyArgs {
     /// safe (default), trusted, strict or audit.
     #[arg(long, value_parser = parse_mode)]
     pub mode: Option<Mode>,
+    /// A policy reproducing another tool's rules: taskdev, sandbox-koda or
+    /// bash-tool-denylist (`bashgate rules --preset NAME` lists it).
+    #[arg(long, value_parser = parse_preset)]
+    pub preset: Option<Preset>,
     /// Do not read the user's config file or the root's bashgate.toml.
     #[arg(long)]
     pub no_config: bool,
@@ -69,6 +73,13 @@ pub struct PolicyArgs {
 fn parse_mode(s: &str) -> Result<Mode, String> {
     Mode::parse(s)
         .ok_or_else(|| format!("unknown mode `{s}` (expected safe, trusted, strict or audit)"))
+}
+
+/// Parses a preset name for clap.
+pub fn parse_preset(s: &str) -> Result<Preset, String> {
+    Preset::parse(s).ok_or_else(|| {
+        format!("unknown preset `{s}` (expected taskdev, sandbox-koda or bash-tool-denylist)")
+    })
 }
 
 impl PolicyArgs {
@@ -94,6 +105,9 @@ impl PolicyArgs {
         }
         for file in &self.config {
             builder = builder.config_file(file);
+        }
+        if let Some(preset) = self.preset {
+            builder = builder.preset(preset);
         }
         for path in &self.allow_path {
             builder = builder.allow_path(absolute(path));
@@ -137,7 +151,7 @@ pub fn run() -> i32 {
         Command::Check(args) => check::run(&args),
         Command::Analyze(args) => analyze::run(&args),
         Command::Hook(args) => hook::run(&args),
-        Command::Rules => rules::list(),
+        Command::Rules(args) => rules::list(&args),
         Command::Explain { code } => rules::explain(&code),
     }
 }

@@ -1,9 +1,20 @@
 //! `bashgate rules` and `bashgate explain CODE`.
 
-use super::EXIT_USAGE;
-use bashgate::{RULES, Rule};
+use super::{EXIT_USAGE, parse_preset};
+use bashgate::{Preset, RULES, Rule};
+use clap::Args;
 
-pub fn list() -> i32 {
+#[derive(Args)]
+pub struct RulesArgs {
+    /// List what this preset turns on instead of every rule.
+    #[arg(long, value_parser = parse_preset)]
+    preset: Option<Preset>,
+}
+
+pub fn list(args: &RulesArgs) -> i32 {
+    if let Some(preset) = args.preset {
+        return list_preset(preset);
+    }
     for rule in RULES {
         println!(
             "{}  {:<28} {:<5} {}",
@@ -13,6 +24,27 @@ pub fn list() -> i32 {
             rule.summary
         );
     }
+    0
+}
+
+fn list_preset(preset: Preset) -> i32 {
+    println!("preset {preset} (mode: safe)\n");
+    println!("{}\n", preset.description());
+    for code in preset.rule_codes() {
+        if let Some(rule) = Rule::by_code(code) {
+            println!(
+                "{}  {:<28} {:<5} {}",
+                rule.code,
+                rule.name,
+                rule.default.as_str(),
+                rule.summary
+            );
+        }
+    }
+    if preset == Preset::BashToolDenylist {
+        println!("denylist: {}", bashgate::BASH_TOOL_DENYLIST.join(" "));
+    }
+    println!("\nplus every rule of the safe mode (`bashgate rules`)");
     0
 }
 

@@ -12,6 +12,7 @@
 //! read_only_paths = ["/usr/share/dict"]
 //! sensitive_paths = ["~/.config/secret-tool"]
 //! denylist = ["terraform"]
+//! preset = "taskdev"          # taskdev | sandbox-koda | bash-tool-denylist
 //!
 //! [permission.bash]
 //! "git push *" = "ask"
@@ -22,8 +23,10 @@ mod config;
 pub(crate) mod defaults;
 pub(crate) mod paths;
 pub(crate) mod permission;
+mod preset;
 
 pub use config::{ConfigError, ConfigErrorKind};
+pub use preset::{BASH_TOOL_DENYLIST, Preset};
 
 use crate::model::paths::{PATH_VARIABLES, Resolver};
 use crate::verdict::Decision;
@@ -120,6 +123,8 @@ pub struct Policy {
     /// Path-bearing environment variables (`TMPDIR`, `OLDPWD`, `XDG_*`) as the
     /// commands will see them; a variable not given here is unknown (outside).
     pub env: std::collections::BTreeMap<String, String>,
+    /// The preset applied, if any (its rules run on top of the mode's).
+    pub preset: Option<Preset>,
 }
 
 impl Policy {
@@ -143,6 +148,7 @@ impl Policy {
                 .filter(|name| **name != "HOME" && **name != "PWD")
                 .filter_map(|name| Some((name.to_string(), std::env::var(name).ok()?)))
                 .collect(),
+            preset: None,
         }
     }
 
