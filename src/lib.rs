@@ -27,6 +27,8 @@
 
 mod gate;
 mod inspect;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 #[doc(hidden)]
 pub mod model;
 #[doc(hidden)]

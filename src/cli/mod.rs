@@ -4,6 +4,7 @@
 mod analyze;
 mod check;
 mod hook;
+mod mcp;
 mod rules;
 
 use bashgate::{Gate, GateBuilder, Mode, Preset};
@@ -34,6 +35,8 @@ enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// Answer an agent's pre-tool hook (JSON on stdin, decision on stdout).
     Hook(hook::HookArgs),
+    /// Serve the gate to agents over the Model Context Protocol (stdio).
+    Mcp(mcp::McpArgs),
     /// List every rule: code, name, default decision, summary.
     Rules(rules::RulesArgs),
     /// Show a rule's documentation (`bashgate explain BG101`).
@@ -151,6 +154,7 @@ pub fn run() -> i32 {
         Command::Check(args) => check::run(&args),
         Command::Analyze(args) => analyze::run(&args),
         Command::Hook(args) => hook::run(&args),
+        Command::Mcp(args) => mcp::run(&args),
         Command::Rules(args) => rules::list(&args),
         Command::Explain { code } => rules::explain(&code),
     }
