@@ -3,6 +3,8 @@
 //! arguments; a raw JSON-RPC session checks that malformed input gets an error and
 //! the server keeps serving.
 
+mod inspector;
+
 use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::{RoleClient, RunningService};
