@@ -4,7 +4,7 @@
 use crate::inspect::Inspection;
 use crate::model::{self, SimpleCommand};
 use crate::policy::paths::PathJudge;
-use crate::policy::{ConfigError, Mode, PermissionRule, Policy};
+use crate::policy::{ConfigError, Mode, PermissionRule, Policy, Preset};
 use crate::rules::{self, Checker, input};
 use crate::verdict::{Decision, Span, Verdict};
 use std::path::{Path, PathBuf};
@@ -57,7 +57,24 @@ impl Gate {
 
     /// Judges a command run from `cwd` (the project root when `None`).
     pub fn check_in(&self, command: &str, cwd: Option<&Path>) -> Verdict {
-        let verdict = self.judge(command, cwd, &mut Vec::new());
+        let verdict = self.judge(command, cwd, &[], &mut Vec::new());
+        self.apply_mode(verdict)
+    }
+
+    /// Judges a task of the `taskdev` preset: the command from `cwd` with the
+    /// environment keys it sets (BG409 for `PATH`, `LD_PRELOAD`, ...). Without the
+    /// preset this is [`Gate::check_in`].
+    ///
+    /// ```
+    /// use bashgate::{Decision, Gate, Preset};
+    /// let gate = Gate::builder().root(".").preset(Preset::Taskdev).build()?;
+    /// assert_eq!(gate.check_task("cargo test", None, &[]).decision, Decision::Allow);
+    /// let verdict = gate.check_task("cargo test", None, &["LD_PRELOAD"]);
+    /// assert!(verdict.has_rule("BG409"));
+    /// # Ok::<(), bashgate::ConfigError>(())
+    /// ```
+    pub fn check_task(&self, command: &str, cwd: Option<&Path>, env_keys: &[&str]) -> Verdict {
+        let verdict = self.judge(command, cwd, env_keys, &mut Vec::new());
         self.apply_mode(verdict)
     }
 
@@ -66,7 +83,7 @@ impl Gate {
     /// ran.
     pub fn inspect(&self, command: &str, cwd: Option<&Path>) -> Inspection {
         let mut commands = Vec::new();
-        let verdict = self.judge(command, cwd, &mut commands);
+        let verdict = self.judge(command, cwd, &[], &mut commands);
         Inspection::new(self.apply_mode(verdict), &commands)
     }
 
@@ -90,10 +107,24 @@ impl Gate {
     }
 
     /// The verdict before the mode applies; the walked commands are moved into `seen`.
-    fn judge(&self, command: &str, cwd: Option<&Path>, seen: &mut Vec<SimpleCommand>) -> Verdict {
+    fn judge(
+        &self,
+        command: &str,
+        cwd: Option<&Path>,
+        env_keys: &[&str],
+        seen: &mut Vec<SimpleCommand>,
+    ) -> Verdict {
+        // A preset's text rules read the raw text: they hold even past the input limit.
+        let preset_findings = match self.policy.preset {
+            Some(Preset::Taskdev) => {
+                rules::taskdev::check_task(command, cwd, env_keys, &self.policy.root)
+            }
+            _ => Vec::new(),
+        };
         if command.len() > self.policy.max_input_bytes {
-            let finding = input::over_limit(command, self.policy.max_input_bytes);
-            return Verdict::from_findings(vec![finding]);
+            let mut findings = preset_findings;
+            findings.push(input::over_limit(command, self.policy.max_input_bytes));
+            return Verdict::from_findings(findings);
         }
         let start = cwd
             .map(Path::to_path_buf)
@@ -105,7 +136,8 @@ impl Gate {
             fast_path: self.fast_path,
         };
         let model = model::build(command, &env);
-        let mut findings = input::scan_characters(command);
+        let mut findings = preset_findings;
+        findings.extend(input::scan_characters(command));
         findings.extend(
             model
                 .problems
@@ -215,6 +247,12 @@ impl GateBuilder {
     /// Sets the mode.
     pub fn mode(mut self, mode: Mode) -> Self {
         self.policy.mode = mode;
+        self
+    }
+
+    /// Applies a preset (its mode and rules; see [`crate::Preset`]).
+    pub fn preset(mut self, preset: crate::policy::Preset) -> Self {
+        preset.apply(&mut self.policy);
         self
     }
 

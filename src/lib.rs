@@ -33,6 +33,8 @@ pub mod exec;
 mod file_access;
 mod gate;
 mod inspect;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 #[doc(hidden)]
 pub mod model;
 #[doc(hidden)]
@@ -49,7 +51,7 @@ pub use inspect::{Inspection, ProgramStart};
 pub use model::path_roles::Access;
 pub use policy::sandbox::{Limits, Network, SandboxPolicy, Toolchain};
 pub use policy::user_config_path;
-pub use policy::{ConfigError, ConfigErrorKind, Mode, Policy};
+pub use policy::{BASH_TOOL_DENYLIST, ConfigError, ConfigErrorKind, Mode, Policy, Preset};
 pub use rules::remote_effect::may_act_remotely;
 pub use rules::{MAX_FINDING_TEXT, RULES, Rule};
 pub use verdict::{Capability, Decision, Finding, MAX_FINDINGS, Span, Verdict};

@@ -6,7 +6,8 @@
 //! Case fields: `cmd`, `decision` (allow|ask|deny), `rules` (exact set of codes,
 //! default none), `near` (codes this look-alike must NOT trigger; documents which
 //! rule it guards), `mode` (optional), `cwd` (optional, relative to the root),
-//! `config` (optional TOML applied to the policy), `why` (optional note).
+//! `config` (optional TOML applied to the policy), `env` (optional environment keys
+//! the task sets, judged with `Gate::check_task`), `why` (optional note).
 //!
 //! A meta-test checks every registered rule has cases both ways: at least one that
 //! triggers it and one look-alike (`near`) that must not.
@@ -36,6 +37,8 @@ struct Case {
     mode: Option<String>,
     cwd: Option<String>,
     config: Option<String>,
+    #[serde(default)]
+    env: Vec<String>,
     #[allow(dead_code)]
     why: Option<String>,
 }
@@ -162,7 +165,8 @@ fn corpus_cases_get_their_expected_verdicts() {
     for (file, case) in &cases {
         let gate = gate_for(case);
         let cwd = case.cwd.as_ref().map(|c| world().root.join(c));
-        let verdict = gate.check_in(&case.cmd, cwd.as_deref());
+        let env: Vec<&str> = case.env.iter().map(String::as_str).collect();
+        let verdict = gate.check_task(&case.cmd, cwd.as_deref(), &env);
         let want = Decision::parse(&case.decision)
             .unwrap_or_else(|| panic!("{file}: bad decision {:?}", case.decision));
         let got_rules: BTreeSet<&str> = verdict.findings.iter().map(|f| f.rule).collect();

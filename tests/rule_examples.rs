@@ -5,7 +5,12 @@
 //! - `` - `cat /etc/passwd` → ask ``: the decision, and the rule among the findings
 //!   (for allow: the rule not among them);
 //! - `` - `bash -c "sudo reboot"` → deny (BG207, BG208): … ``: these rules instead;
-//! - `` - with `"git push *" = "ask"`: `git push` → ask ``: with that permission rule.
+//! - `` - with `"git push *" = "ask"`: `git push` → ask ``: with that permission rule;
+//! - `` - with `preset = "taskdev"`: `make` → deny ``: a config line that is not a
+//!   permission rule (it starts with `preset =`) is applied as it stands;
+//! - `` - with `preset = "taskdev"`, cwd `../..`, env `LD_PRELOAD`: `cargo test` → deny ``:
+//!   the command judged from that directory (relative to the root) as a task setting
+//!   those environment keys (`Gate::check_task`).
 //!
 //! The examples run in a fixture: a project root holding `src/main.rs`, `.env`,
 //! `.env.example` and a link `notes` to the fixture home's `notes` folder; the home
@@ -16,6 +21,8 @@ use std::path::PathBuf;
 
 struct Example {
     config: Option<String>,
+    cwd: Option<String>,
+    env: Vec<String>,
     command: String,
     decision: Decision,
     rules: Option<Vec<String>>,
@@ -24,10 +31,24 @@ struct Example {
 /// Parses one example line; `None` for prose.
 fn parse_line(line: &str) -> Option<Example> {
     let rest = line.trim().strip_prefix("- ")?;
+    let (mut cwd, mut env) = (None, Vec::new());
     let (config, rest) = match rest.strip_prefix("with `") {
         Some(after) => {
-            let (config, rest) = after.split_once("`: ")?;
-            (Some(config.to_string()), rest)
+            let (config, mut rest) = after.split_once('`')?;
+            loop {
+                if let Some(more) = rest.strip_prefix(", cwd `") {
+                    let (dir, after) = more.split_once('`')?;
+                    cwd = Some(dir.to_string());
+                    rest = after;
+                } else if let Some(more) = rest.strip_prefix(", env `") {
+                    let (keys, after) = more.split_once('`')?;
+                    env = keys.split(' ').map(str::to_string).collect();
+                    rest = after;
+                } else {
+                    break;
+                }
+            }
+            (Some(config.to_string()), rest.strip_prefix(": ")?)
         }
         None => (None, rest),
     };
@@ -46,6 +67,8 @@ fn parse_line(line: &str) -> Option<Example> {
     });
     Some(Example {
         config,
+        cwd,
+        env,
         command: command.to_string(),
         decision,
         rules,
@@ -110,12 +133,18 @@ fn rule_examples_decide_as_documented() {
             count += 1;
             let mut builder = Gate::builder().root(&fx.root).home(Some(fx.home.clone()));
             if let Some(config) = &example.config {
-                let text = format!("[permission.bash]\n{config}\n");
+                let text = if config.starts_with("preset =") {
+                    format!("{config}\n")
+                } else {
+                    format!("[permission.bash]\n{config}\n")
+                };
                 let path = fx.root.join("example.toml");
                 builder = builder.with_policy(|p| p.apply_toml(&text, &path).expect("config"));
             }
             let gate = builder.build().expect("gate");
-            let verdict = gate.check(&example.command);
+            let cwd = example.cwd.as_ref().map(|c| fx.root.join(c));
+            let env: Vec<&str> = example.env.iter().map(String::as_str).collect();
+            let verdict = gate.check_task(&example.command, cwd.as_deref(), &env);
             let codes: Vec<&str> = verdict.findings.iter().map(|f| f.rule).collect();
             let expected: Vec<String> = match &example.rules {
                 Some(rules) => rules.clone(),
@@ -147,6 +176,9 @@ fn example_lines_parse_as_documented() {
     assert_eq!(e.rules.unwrap(), vec!["BG207", "BG208"]);
     let e = parse_line("- with `\"x *\" = \"ask\"`: `x y` → ask").unwrap();
     assert_eq!(e.config.as_deref(), Some("\"x *\" = \"ask\""));
+    let e = parse_line("- with `preset = \"taskdev\"`, cwd `..`, env `A B`: `x` → deny").unwrap();
+    assert_eq!(e.cwd.as_deref(), Some(".."));
+    assert_eq!(e.env, vec!["A", "B"]);
     assert!(parse_line("prose with `code` → in it").is_none());
     let e = parse_line("- `a` → ask (run at the root)").unwrap();
     assert!(e.rules.is_none());

@@ -11,11 +11,12 @@ mod discover;
 mod exec;
 mod hook;
 mod install;
+mod mcp;
 mod rules;
 mod sarif;
 mod test;
 
-use bashgate::{Gate, GateBuilder, Mode};
+use bashgate::{Gate, GateBuilder, Mode, Preset};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -51,6 +52,8 @@ enum Command {
     /// policy. Exit: the command's code; 124 timeout; 1 ask; 2 deny; 125 not started.
     #[cfg(feature = "exec")]
     Exec(exec::ExecArgs),
+    /// Serve the gate to agents over the Model Context Protocol (stdio).
+    Mcp(mcp::McpArgs),
     /// List every rule: code, name, default decision, summary.
     Rules(rules::RulesArgs),
     /// Run your own case file (the corpus format) against the effective policy.
@@ -99,6 +102,10 @@ pub struct PolicyArgs {
     /// safe (default), trusted, strict or audit.
     #[arg(long, value_parser = parse_mode)]
     pub mode: Option<Mode>,
+    /// A policy reproducing another tool's rules: taskdev, sandbox-koda or
+    /// bash-tool-denylist (`bashgate rules --preset NAME` lists it).
+    #[arg(long, value_parser = parse_preset)]
+    pub preset: Option<Preset>,
     /// Do not read the user's config file or the root's bashgate.toml.
     #[arg(long)]
     pub no_config: bool,
@@ -107,6 +114,13 @@ pub struct PolicyArgs {
 fn parse_mode(s: &str) -> Result<Mode, String> {
     Mode::parse(s)
         .ok_or_else(|| format!("unknown mode `{s}` (expected safe, trusted, strict or audit)"))
+}
+
+/// Parses a preset name for clap.
+pub fn parse_preset(s: &str) -> Result<Preset, String> {
+    Preset::parse(s).ok_or_else(|| {
+        format!("unknown preset `{s}` (expected taskdev, sandbox-koda or bash-tool-denylist)")
+    })
 }
 
 impl PolicyArgs {
@@ -130,6 +144,9 @@ impl PolicyArgs {
         }
         for file in &self.config {
             builder = builder.config_file(file);
+        }
+        if let Some(preset) = self.preset {
+            builder = builder.preset(preset);
         }
         for path in &self.allow_path {
             builder = builder.allow_path(absolute(path));
@@ -176,6 +193,7 @@ pub fn run() -> i32 {
         Command::Hook(args) => hook::run(&args),
         #[cfg(feature = "exec")]
         Command::Exec(args) => exec::run(&args),
+        Command::Mcp(args) => mcp::run(&args),
         Command::Rules(args) => rules::list(&args),
         Command::Explain { code } => rules::explain(&code),
         Command::Config(args) => config::run(&args),

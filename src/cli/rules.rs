@@ -1,7 +1,7 @@
 //! `bashgate rules`, `bashgate explain CODE` and `bashgate explain PROGRAM`.
 
-use super::EXIT_USAGE;
-use bashgate::{RULES, Rule};
+use super::{EXIT_USAGE, parse_preset};
+use bashgate::{Preset, RULES, Rule};
 use clap::{Args, ValueEnum};
 
 /// Output formats of `rules`.
@@ -21,9 +21,15 @@ pub struct RulesArgs {
     /// text, json or markdown.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// List what this preset turns on instead of every rule.
+    #[arg(long, value_parser = parse_preset)]
+    preset: Option<Preset>,
 }
 
 pub fn list(args: &RulesArgs) -> i32 {
+    if let Some(preset) = args.preset {
+        return list_preset(preset);
+    }
     if args.format == Format::Json {
         let rules: Vec<serde_json::Value> = RULES
             .iter()
@@ -68,6 +74,27 @@ pub fn list(args: &RulesArgs) -> i32 {
 
 /// Prints a rule's documentation, or what the program catalogue knows about a
 /// program when `code` names no rule.
+fn list_preset(preset: Preset) -> i32 {
+    println!("preset {preset} (mode: safe)\n");
+    println!("{}\n", preset.description());
+    for code in preset.rule_codes() {
+        if let Some(rule) = Rule::by_code(code) {
+            println!(
+                "{}  {:<28} {:<5} {}",
+                rule.code,
+                rule.name,
+                rule.default.as_str(),
+                rule.summary
+            );
+        }
+    }
+    if preset == Preset::BashToolDenylist {
+        println!("denylist: {}", bashgate::BASH_TOOL_DENYLIST.join(" "));
+    }
+    println!("\nplus every rule of the safe mode (`bashgate rules`)");
+    0
+}
+
 pub fn explain(code: &str) -> i32 {
     let Some(rule) = Rule::by_code(code) else {
         if let Some(entry) = bashgate::catalogue::lookup(code) {

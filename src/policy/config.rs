@@ -3,7 +3,7 @@
 //! overridden by later files. Every problem is a [`ConfigError`] naming the file, the
 //! line and the key; nothing in a config file is silently dropped.
 
-use super::{Mode, PermissionRule, Policy};
+use super::{Mode, PermissionRule, Policy, Preset};
 use crate::verdict::Decision;
 use serde::Deserialize;
 use std::fmt;
@@ -16,6 +16,10 @@ impl Policy {
         let file: ConfigFile =
             toml::from_str(text).map_err(|e| ConfigError::from_toml(path, text, &e))?;
         let base = path.parent().unwrap_or(Path::new("."));
+        // The preset first: the file's own keys (mode, denylist) apply on top of it.
+        if let Some(preset) = file.preset {
+            preset.apply(self);
+        }
         let resolve = |p: &str| -> PathBuf {
             let expanded = match (p.strip_prefix('~'), &self.home) {
                 (Some(rest), Some(home)) if rest.is_empty() || rest.starts_with('/') => {
@@ -190,6 +194,7 @@ impl std::error::Error for ConfigError {}
 #[serde(deny_unknown_fields)]
 struct ConfigFile {
     mode: Option<Mode>,
+    preset: Option<Preset>,
     max_input_bytes: Option<usize>,
     max_nesting: Option<u32>,
     #[serde(default)]

@@ -12,6 +12,7 @@
 //! read_only_paths = ["/usr/share/dict"]
 //! sensitive_paths = ["~/.config/secret-tool"]
 //! denylist = ["terraform"]
+//! preset = "taskdev"          # taskdev | sandbox-koda | bash-tool-denylist
 //!
 //! [permission.bash]
 //! "git push *" = "ask"
@@ -22,9 +23,11 @@ mod config;
 pub(crate) mod defaults;
 pub(crate) mod paths;
 pub(crate) mod permission;
+mod preset;
 pub(crate) mod sandbox;
 
 pub use config::{ConfigError, ConfigErrorKind, user_config_path};
+pub use preset::{BASH_TOOL_DENYLIST, Preset};
 
 use crate::model::paths::{PATH_VARIABLES, Resolver};
 use crate::verdict::Decision;
@@ -123,6 +126,8 @@ pub struct Policy {
     pub env: std::collections::BTreeMap<String, String>,
     /// What `bashgate exec` reads: network, environment, limits, toolchains.
     pub sandbox: sandbox::SandboxPolicy,
+    /// The preset applied, if any (its rules run on top of the mode's).
+    pub preset: Option<Preset>,
 }
 
 impl Policy {
@@ -147,6 +152,7 @@ impl Policy {
                 .filter_map(|name| Some((name.to_string(), std::env::var(name).ok()?)))
                 .collect(),
             sandbox: Default::default(),
+            preset: None,
         }
     }
 

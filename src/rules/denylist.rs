@@ -21,7 +21,8 @@ declare_rule! {
     /// `modprobe`, `kexec`, `efibootmgr`...), macOS system tools (`diskutil`,
     /// `csrutil`, `nvram`, `security`...) and Windows system tools and script hosts
     /// (`diskpart`, `bcdedit`, `vssadmin`, `reg`, `certutil`, `mshta`...). Add names
-    /// with `denylist = ["terraform"]` in `bashgate.toml`.
+    /// with `denylist = ["terraform"]` in `bashgate.toml` (a trailing `*` matches any
+    /// suffix: `"mkfs*"`).
     ///
     /// ## Why
     /// None of these belong in a coding agent's work, and each can destroy data, lock
@@ -59,7 +60,16 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         return;
     };
     let key = key(name);
-    let listed = builtin_denylisted(&key) || cx.policy.denylist.iter().any(|d| self::key(d) == key);
+    let listed = builtin_denylisted(&key)
+        || cx
+            .policy
+            .denylist
+            .iter()
+            .any(|d| match d.strip_suffix('*') {
+                // `mkfs*`: a trailing star matches any suffix.
+                Some(prefix) => key.starts_with(&self::key(prefix)),
+                None => self::key(d) == key,
+            });
     if listed {
         cx.report(
             &DENYLISTED_EXECUTABLE,

@@ -21,12 +21,13 @@ pub mod permission;
 pub mod privilege;
 pub mod remote_effect;
 pub mod rm;
+pub mod taskdev;
 
 /// One rule: a stable code, a name, what it decides by default, and its documentation.
 #[derive(Debug)]
 pub struct Rule {
     /// Stable code, `BG` + three digits, grouped by hundreds (0: input, 1: paths,
-    /// 2: commands, 3: environment).
+    /// 2: commands, 3: environment, 4: presets — rules only a preset turns on).
     pub code: &'static str,
     /// Kebab-case name.
     pub name: &'static str,
@@ -91,6 +92,15 @@ pub static RULES: &[&Rule] = &[
     &remote_effect::REMOTE_OR_IRREVERSIBLE,
     &environment::LOADER_ENV,
     &environment::SECRET_ENV_READ,
+    &taskdev::TASK_TOO_LONG,
+    &taskdev::TASK_CHARACTER,
+    &taskdev::TASK_SHELL_OPERATOR,
+    &taskdev::TASK_PREFIX,
+    &taskdev::TASK_SECOND_PREFIX,
+    &taskdev::TASK_DENYLISTED_WORD,
+    &taskdev::TASK_PATH_ESCAPE,
+    &taskdev::TASK_CWD,
+    &taskdev::TASK_ENV_KEY,
 ];
 
 impl Rule {
