@@ -61,7 +61,8 @@ fn dynamic_parts_have_no_static_value() {
     for word in [
         "$X",
         "${X:-rm}",
-        "$(echo rm)",
+        "$(cat rm)",
+        "$(echo -e rm)",
         "`id`",
         "*.rs",
         "~/x",
@@ -72,6 +73,29 @@ fn dynamic_parts_have_no_static_value() {
         let values = argv(&cmd);
         assert_eq!(values[1], None, "{word}");
     }
+}
+
+/// Substitutions whose output is known without running anything have that value;
+/// in command position and after `IFS=` they stay dynamic.
+#[test]
+fn known_substitutions_have_their_output_as_value() {
+    for (word, value) in [
+        ("$(echo rm)", "rm"),
+        ("\"$(echo a  b)\"", "a b"),
+        ("\"$(printf %s /x)\"", "/x"),
+        ("$(dirname /etc/passwd)", "/etc"),
+        ("$(basename /etc/passwd/)", "passwd"),
+        ("x$(realpath -m /a/./b)", "x/a/b"),
+    ] {
+        let values = argv(&format!("echo {word}"));
+        assert_eq!(values[1].as_deref(), Some(value), "{word}");
+    }
+    // Unquoted output with a space splits: not one word.
+    assert_eq!(argv("echo $(echo a b)")[1], None);
+    let r = records("IFS=/; echo $(echo a)");
+    assert_eq!(r[1].words[1].value(), None);
+    let r = records("$(echo rm) -rf x");
+    assert_eq!(r[0].words[0].value(), None);
 }
 
 #[test]

@@ -9,6 +9,7 @@
 
 pub mod command;
 pub(crate) mod fastpath;
+mod known_output;
 mod lower;
 pub(crate) mod nested;
 pub mod path_roles;

@@ -14,7 +14,7 @@ use super::lower::{self, Source};
 use super::nested::{self, ScriptText};
 use super::problem::Problem;
 use super::scope::Scope;
-use super::word::Word;
+use super::word::{Part, Word};
 use super::{Env, wrappers};
 use crate::parse::SpanMap;
 use crate::verdict::Span;
@@ -44,6 +44,7 @@ pub(super) fn walk(tree: &Tree, text: &str, source: &str, env: &Env) -> Walked {
     let src = Source {
         text,
         map: SpanMap::identity(source.len()),
+        start: &env.cwd,
     };
     walker.walk_tree(tree, src, 0, Frame::default());
     walker.out
@@ -200,6 +201,9 @@ impl<'s> Walker<'s> {
             }
             "subshell" | "command_substitution" | "process_substitution" => {
                 let substitution = node.kind() != "subshell";
+                if node.kind() == "command_substitution" {
+                    self.read_substitution(node, &frame, src, nesting);
+                }
                 let inner = Frame {
                     in_substitution: frame.in_substitution || substitution,
                     in_pipeline: !substitution && frame.in_pipeline,
@@ -237,6 +241,7 @@ impl<'s> Walker<'s> {
                     }
                 }
                 self.bare(node, assignments, Vec::new(), &frame, src, nesting);
+                self.track_arrays(node, src);
                 let inner = Frame {
                     in_command: true,
                     ..frame
@@ -254,6 +259,7 @@ impl<'s> Walker<'s> {
                 record.words = words;
                 record.assignments = assignments;
                 self.push_record(record);
+                self.track_arrays(node, src);
                 let inner = Frame {
                     in_command: true,
                     ..frame
@@ -263,7 +269,11 @@ impl<'s> Walker<'s> {
             "for_statement" | "c_style_for_statement" => {
                 if let Some(name) = node.child_by_field_name("variable") {
                     let name = src.slice(name);
+                    let confined = node.kind() == "for_statement" && self.loop_confined(node, src);
                     self.scope_mut().set_var(name, None);
+                    if confined {
+                        self.scope_mut().confine(name);
+                    }
                 }
                 push_children(node, &frame, stack);
             }
@@ -391,6 +401,7 @@ impl<'s> Walker<'s> {
             background: frame.background,
             function: frame.function.as_deref().map(str::to_string),
             cwd: self.scope().cwd.clone(),
+            confined: self.scope().confined().to_vec(),
         }
     }
 
@@ -527,10 +538,90 @@ impl<'s> Walker<'s> {
         let src = Source {
             text: &parsed.text,
             map,
+            start: &self.env.cwd,
         };
         self.walk_tree(&parsed.tree, src, nesting, inner);
         if own_scope {
             self.pop_scope();
+        }
+    }
+
+    /// `for NAME in WORDS`: every word is static text or a glob naming relative paths
+    /// with no `..` (and no pattern that could match `..`), so NAME stays below the
+    /// working directory.
+    fn loop_confined(&mut self, node: Node, src: Source) -> bool {
+        let mut cursor = node.walk();
+        let values: Vec<Node> = node.children_by_field_name("value", &mut cursor).collect();
+        if values.is_empty() {
+            // `for f; do` loops over the positional parameters.
+            return false;
+        }
+        let words = lower::words(&values, src, top(&self.scopes), &mut Vec::new());
+        words.iter().all(|w| {
+            let text: String = w
+                .parts
+                .iter()
+                .map(|p| match p {
+                    Part::Literal(t) | Part::Quoted(t) => Some(t.as_str()),
+                    _ => None,
+                })
+                .collect::<Option<String>>()
+                .unwrap_or_else(|| "/".to_string());
+            !text.is_empty()
+                && !text.starts_with(['/', '-'])
+                && !text.split('/').any(|c| {
+                    c == ".." || c.starts_with(".*") || c.starts_with(".?") || c.starts_with(".[")
+                })
+        })
+    }
+
+    /// `$(< FILE)` reads FILE: recorded as a bare redirect, judged like `< FILE`.
+    fn read_substitution(&mut self, node: Node, frame: &Frame, src: Source, nesting: u32) {
+        let mut cursor = node.walk();
+        let redirects: Vec<Redirect> = node
+            .named_children(&mut cursor)
+            .filter(|c| c.kind() == "file_redirect")
+            .map(|c| lower::redirect(c, src, top(&self.scopes), &mut self.out.problems))
+            .collect();
+        if redirects.is_empty() {
+            return;
+        }
+        let inner = Frame {
+            in_substitution: true,
+            ..frame.clone()
+        };
+        self.bare(node, Vec::new(), redirects, &inner, src, nesting);
+    }
+
+    /// Array assignments (`a=(x y)`, `local -a a=(…)`) under `node`: their elements.
+    fn track_arrays(&mut self, node: Node, src: Source) {
+        let mut nodes = vec![node];
+        if node.kind() != "variable_assignment" {
+            let mut cursor = node.walk();
+            nodes = node
+                .named_children(&mut cursor)
+                .filter(|c| c.kind() == "variable_assignment")
+                .collect();
+        }
+        for assignment in nodes {
+            let name = assignment
+                .child_by_field_name("name")
+                .map(|n| src.slice(n))
+                .unwrap_or("");
+            if let Some(elements) = lower::array_elements(assignment, src, self.scope()) {
+                let appends = assignment
+                    .child_by_field_name("value")
+                    .and_then(|v| {
+                        src.text
+                            .get(assignment.start_byte() + name.len()..v.start_byte())
+                    })
+                    .is_some_and(|op| op.starts_with('+'));
+                if appends {
+                    self.scope_mut().set_var(&format!("{name}[?]"), None);
+                } else {
+                    self.scope_mut().set_array(name, elements);
+                }
+            }
         }
     }
 

@@ -11,6 +11,7 @@ use crate::verdict::{Capability, Decision, Finding, Span};
 pub mod denylist;
 pub mod destructive;
 pub mod dynamic_command;
+pub mod dynamic_path;
 pub mod environment;
 pub mod inline_script;
 pub mod input;
@@ -78,6 +79,7 @@ pub static RULES: &[&Rule] = &[
     &paths::SENSITIVE_PATH,
     &paths::CWD_ESCAPE,
     &paths::SYMLINK_ESCAPE,
+    &dynamic_path::DYNAMIC_PATH,
     &denylist::DENYLISTED_EXECUTABLE,
     &rm::RM_GATE,
     &dynamic_command::DYNAMIC_COMMAND_NAME,
@@ -114,6 +116,7 @@ pub type CommandCheck = fn(&SimpleCommand, &mut Checker);
 pub static CHECKS: &[CommandCheck] = &[
     input::check,
     paths::check,
+    dynamic_path::check,
     denylist::check,
     rm::check,
     dynamic_command::check,

@@ -11,7 +11,7 @@ mod braces;
 mod build;
 mod decode;
 
-pub use build::{build_word, split_tilde};
+pub use build::{Evaluate, build_word, build_word_with, split_tilde};
 pub use decode::{decode_ansi_c, decode_double_quoted, decode_heredoc};
 
 use crate::verdict::Span;
