@@ -98,6 +98,31 @@ fn known_substitutions_have_their_output_as_value() {
     assert_eq!(r[0].words[0].value(), None);
 }
 
+/// Text reaching arithmetic evaluation is a record of its own: static code is walked
+/// (its commands recorded one level deeper), run-time text is a record with no script.
+#[test]
+fn arithmetic_contexts_record_the_code_that_reaches_them() {
+    let origin = model::command::Origin::Embedded(model::ARITHMETIC.to_string());
+    let r = records("x='a[$(touch p)]'; echo $((x))");
+    assert!(r.iter().any(|c| c.origin == origin && c.script.is_some()));
+    assert!(
+        r.iter()
+            .any(|c| c.program_str() == Some("touch") && c.context.nesting == 1)
+    );
+    let r = records("read n; echo $((n))");
+    assert!(r.iter().any(|c| c.origin == origin && c.script.is_none()));
+    for plain in [
+        "n=$(nproc); echo $((n))",
+        "for i in 1 2; do echo $((i)); done",
+        "echo $((1+2))",
+    ] {
+        assert!(
+            !records(plain).iter().any(|c| c.origin == origin),
+            "{plain}"
+        );
+    }
+}
+
 #[test]
 fn tilde_is_split_only_when_unquoted() {
     let r = records(r#"ls ~/x ~user "~"/y ~"/z""#);

@@ -7,6 +7,7 @@
 //! `build` is the whole entry: the plain-words fast path when it applies, otherwise
 //! parse → walk.
 
+mod arithmetic;
 pub mod command;
 pub(crate) mod fastpath;
 mod known_output;
@@ -22,6 +23,7 @@ pub mod wrappers;
 
 pub use command::SimpleCommand;
 pub use problem::{Problem, ProblemKind};
+pub use walk::ARITHMETIC;
 
 use crate::parse::{self, Parsed, SpanMap};
 use paths::Resolver;

@@ -27,6 +27,8 @@ pub(crate) struct Scope {
     ifs_changed: bool,
     /// Unknown variables proven relative paths below the working directory.
     confined: Vec<String>,
+    /// Unknown variables proven numbers (`n=$(nproc)`, `for i in 1 2 3`).
+    numeric: Vec<String>,
 }
 
 impl Scope {
@@ -38,6 +40,7 @@ impl Scope {
             self.ifs_changed = true;
         }
         self.confined.retain(|n| n != name);
+        self.numeric.retain(|n| n != name);
         match name.split_once('[') {
             None => {
                 let prefix = format!("{name}[");
@@ -82,6 +85,22 @@ impl Scope {
     /// Marks `name` (unknown) as a relative path below the working directory.
     pub fn confine(&mut self, name: &str) {
         self.confined.push(name.to_string());
+    }
+
+    /// Marks `name` (unknown) as a number.
+    pub fn mark_numeric(&mut self, name: &str) {
+        self.numeric.push(name.to_string());
+    }
+
+    /// True when `name` was marked by [`Scope::mark_numeric`].
+    pub fn is_numeric(&self, name: &str) -> bool {
+        self.numeric.iter().any(|n| n == name)
+    }
+
+    /// What the script assigned to `name`: `None` when it never did, `Some(None)`
+    /// when it made it unknown.
+    pub fn lookup(&self, name: &str) -> Option<Option<&str>> {
+        self.var(name).map(|v| v.as_deref())
     }
 
     /// The variables marked by [`Scope::confine`].

@@ -9,6 +9,7 @@
 //! stages, substitutions and background jobs each get a copy); what a scope tracks is
 //! `scope.rs`, and how nodes become values is `lower.rs`.
 
+use super::arithmetic;
 use super::command::{Context, InlineScript, Origin, Redirect, SimpleCommand};
 use super::lower::{self, Source};
 use super::nested::{self, ScriptText};
@@ -242,6 +243,7 @@ impl<'s> Walker<'s> {
                 }
                 self.bare(node, assignments, Vec::new(), &frame, src, nesting);
                 self.track_arrays(node, src);
+                self.track_numeric(node, src);
                 let inner = Frame {
                     in_command: true,
                     ..frame
@@ -258,21 +260,42 @@ impl<'s> Walker<'s> {
                 record.program = (!words.is_empty()).then_some(0);
                 record.words = words;
                 record.assignments = assignments;
+                let codes = arithmetic::in_record(&record, self.scope());
                 self.push_record(record);
                 self.track_arrays(node, src);
+                self.track_numeric(node, src);
+                self.arithmetic(codes, &frame, nesting);
                 let inner = Frame {
                     in_command: true,
                     ..frame
                 };
                 push_children(node, &inner, stack);
             }
+            "arithmetic_expansion" => {
+                let codes = arithmetic::in_node(node, src, self.scope());
+                self.arithmetic(codes, &frame, nesting);
+                push_list(node, &frame, stack);
+            }
+            "compound_statement" if node.child(0).is_some_and(|c| c.kind() == "((") => {
+                let codes = arithmetic::in_node(node, src, self.scope());
+                self.arithmetic(codes, &frame, nesting);
+                push_list(node, &frame, stack);
+            }
             "for_statement" | "c_style_for_statement" => {
+                if node.kind() == "c_style_for_statement" {
+                    let codes = arithmetic::in_node(node, src, self.scope());
+                    self.arithmetic(codes, &frame, nesting);
+                }
                 if let Some(name) = node.child_by_field_name("variable") {
                     let name = src.slice(name);
                     let confined = node.kind() == "for_statement" && self.loop_confined(node, src);
+                    let numeric = node.kind() == "for_statement" && loop_numeric(node, src);
                     self.scope_mut().set_var(name, None);
                     if confined {
                         self.scope_mut().confine(name);
+                    }
+                    if numeric {
+                        self.scope_mut().mark_numeric(name);
                     }
                 }
                 push_children(node, &frame, stack);
@@ -282,6 +305,8 @@ impl<'s> Walker<'s> {
                     SimpleCommand::new(Origin::Test, src.span(node), self.context(&frame, nesting));
                 record.words = lower::test_words(node, src);
                 self.push_record(record);
+                let codes = arithmetic::in_test(node, src, self.scope());
+                self.arithmetic(codes, &frame, nesting);
                 let inner = Frame {
                     in_command: true,
                     ..frame
@@ -497,7 +522,9 @@ impl<'s> Walker<'s> {
         let (start, resolver) = (&self.env.cwd, &self.env.resolver);
         let top = self.scopes.len() - 1;
         self.scopes[top].apply_cd(&record, start, resolver);
+        let codes = arithmetic::in_record(&record, &self.scopes[top]);
         self.push_record(record);
+        self.arithmetic(codes, frame, nesting);
         for (by, words) in embedded {
             self.record(
                 words,
@@ -575,6 +602,55 @@ impl<'s> Walker<'s> {
         })
     }
 
+    /// Records the code that reaches arithmetic evaluation: static text is walked as
+    /// the nested script `(( TEXT ))` (its commands judged like any other); text only
+    /// known at run time is a record with no script, which the evaluation rule asks
+    /// about.
+    fn arithmetic(&mut self, codes: Vec<arithmetic::Code>, frame: &Frame, nesting: u32) {
+        for code in codes {
+            let (span, text) = match code {
+                arithmetic::Code::Static { text, span } => (span, Some(text)),
+                arithmetic::Code::Unknown { span } => (span, None),
+            };
+            let mut record = SimpleCommand::new(
+                Origin::Embedded(ARITHMETIC.to_string()),
+                span,
+                self.context(frame, nesting),
+            );
+            record.script = text.as_ref().map(|_| InlineScript::Parsed { span });
+            self.out.commands.push(record);
+            if let Some(text) = text {
+                let script = format!("(( {text} ))");
+                self.nested(&script, SpanMap::Whole(span), nesting + 1, frame, true);
+            }
+        }
+    }
+
+    /// Assignments under `node` whose value is a number though unknown: the output
+    /// of a program that prints numbers (`n=$(nproc)`), `$?`, `$#`, `$$`, `$!`.
+    fn track_numeric(&mut self, node: Node, src: Source) {
+        let mut nodes = vec![node];
+        if node.kind() != "variable_assignment" {
+            let mut cursor = node.walk();
+            nodes = node
+                .named_children(&mut cursor)
+                .filter(|c| c.kind() == "variable_assignment")
+                .collect();
+        }
+        for assignment in nodes {
+            let (Some(name), Some(value)) = (
+                assignment.child_by_field_name("name"),
+                assignment.child_by_field_name("value"),
+            ) else {
+                continue;
+            };
+            if numeric_value(value, src) {
+                let name = src.slice(name).to_string();
+                self.scope_mut().mark_numeric(&name);
+            }
+        }
+    }
+
     /// `$(< FILE)` reads FILE: recorded as a bare redirect, judged like `< FILE`.
     fn read_substitution(&mut self, node: Node, frame: &Frame, src: Source, nesting: u32) {
         let mut cursor = node.walk();
@@ -640,6 +716,34 @@ impl<'s> Walker<'s> {
         record.redirects = redirects;
         self.push_record(record);
     }
+}
+
+/// The origin name of records that stand for code reaching arithmetic evaluation.
+pub const ARITHMETIC: &str = "arithmetic evaluation";
+
+/// A value node that is always a number: `$(nproc)` and other programs printing
+/// numbers, `$?`, `$#`, `$$`, `$!`, `$((…))`, digits (also inside double quotes).
+fn numeric_value(node: Node, src: Source) -> bool {
+    match node.kind() {
+        "number" => true,
+        "word" => src.slice(node).bytes().all(|b| b.is_ascii_digit()),
+        "arithmetic_expansion" => true,
+        "simple_expansion" => matches!(src.slice(node), "$?" | "$#" | "$$" | "$!"),
+        "command_substitution" => arithmetic::prints_number(node, src),
+        "string" => {
+            let mut cursor = node.walk();
+            let children: Vec<Node> = node.named_children(&mut cursor).collect();
+            children.len() == 1 && numeric_value(children[0], src)
+        }
+        _ => false,
+    }
+}
+
+/// `for i in 1 2 3` or `for i in $(seq …)`: the loop variable is a number.
+fn loop_numeric(node: Node, src: Source) -> bool {
+    let mut cursor = node.walk();
+    let values: Vec<Node> = node.children_by_field_name("value", &mut cursor).collect();
+    !values.is_empty() && values.iter().all(|v| numeric_value(*v, src))
 }
 
 /// Pushes a node's children (those that can hold commands) to visit in order.

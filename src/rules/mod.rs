@@ -13,6 +13,7 @@ pub mod destructive;
 pub mod dynamic_command;
 pub mod dynamic_path;
 pub mod environment;
+pub mod evaluation;
 pub mod inline_script;
 pub mod input;
 pub mod nested_shell;
@@ -89,6 +90,8 @@ pub static RULES: &[&Rule] = &[
     &privilege::PRIVILEGE_ESCALATION,
     &destructive::DESTRUCTIVE,
     &permission::PERMISSION_RULE,
+    &evaluation::ARITHMETIC_CODE,
+    &evaluation::PROMPT_EXPANSION,
     &environment::LOADER_ENV,
     &environment::SECRET_ENV_READ,
 ];
@@ -126,6 +129,7 @@ pub static CHECKS: &[CommandCheck] = &[
     privilege::check,
     destructive::check,
     environment::check,
+    evaluation::check,
 ];
 
 /// What checks read and where they put findings.
