@@ -13,7 +13,7 @@
 use super::command::SimpleCommand;
 use super::lower::Source;
 use super::scope::Scope;
-use super::word::{Part, Word};
+use super::word::{Part, Word, build_word};
 use crate::verdict::Span;
 use tree_sitter::Node;
 
@@ -72,6 +72,9 @@ pub(super) fn in_node(node: Node, src: Source, scope: &Scope) -> Vec<Code> {
                         });
                     }
                 }
+                // Visited on its own by the walker: not again here (deep nests of
+                // `$(( $(( … )) ))` stay linear).
+                "arithmetic_expansion" => {}
                 "string" | "raw_string" => {
                     let text = src.slice(child);
                     let inner = text.get(1..text.len().saturating_sub(1)).unwrap_or("");
@@ -225,46 +228,45 @@ pub(super) fn in_test(node: Node, src: Source, scope: &Scope) -> Vec<Code> {
     out
 }
 
-/// One operand of an arithmetic test.
+/// One operand of an arithmetic test: its static text (whatever the quoting) when
+/// it has one, else the expansions in it.
 fn operand(node: Node, src: Source, scope: &Scope, out: &mut Vec<Code>) {
-    match node.kind() {
-        "number" => {}
-        "word" | "raw_string" | "string" => {
-            let text = src.slice(node);
-            let inner = match node.kind() {
-                "word" => text,
-                _ => text.get(1..text.len().saturating_sub(1)).unwrap_or(""),
-            };
-            if node.kind() == "string" && node.named_child_count() > 0 {
-                out.extend(in_node(node, src, scope));
-            } else if may_run(inner) {
-                out.push(Code::Static {
-                    text: inner.to_string(),
-                    span: src.span(node),
-                });
-            } else if node.kind() == "word" {
-                reference(inner, src.span(node), scope, out);
-            }
+    if node.kind() == "number" {
+        return;
+    }
+    let word = build_word(&[node], src.text, src.span(node));
+    if let Some(text) = word.value() {
+        if may_run(text) {
+            out.push(Code::Static {
+                text: text.to_string(),
+                span: src.span(node),
+            });
+        } else {
+            reference(text, src.span(node), scope, out);
         }
-        _ => {
-            let mut wrapper = vec![node];
-            // `$x`, `${x}`, `$(…)`: as in arithmetic.
-            while let Some(n) = wrapper.pop() {
-                match n.kind() {
-                    "simple_expansion" | "expansion" => {
-                        if let Some(name) = n.named_child(0).filter(|c| c.kind() == "variable_name")
-                        {
-                            reference(src.slice(name), src.span(n), scope, out);
-                        }
+        return;
+    }
+    let mut pending = vec![node];
+    // `$x`, `${x}`, `$(…)`: as in arithmetic.
+    while let Some(n) = pending.pop() {
+        match n.kind() {
+            "simple_expansion" | "expansion" => {
+                match n.named_child(0) {
+                    Some(name) if name.kind() == "variable_name" => {
+                        reference(src.slice(name), src.span(n), scope, out)
                     }
-                    "command_substitution" if !numeric_substitution(n, src) => {
-                        out.push(Code::Unknown { span: src.span(n) })
-                    }
-                    _ => {
-                        let mut cursor = n.walk();
-                        wrapper.extend(n.named_children(&mut cursor));
-                    }
+                    // `$#`, `$?`, `$1`: numbers or the caller's arguments.
+                    Some(name) if name.kind() == "special_variable_name" => {}
+                    _ => out.push(Code::Unknown { span: src.span(n) }),
                 }
+            }
+            "command_substitution" if !numeric_substitution(n, src) => {
+                out.push(Code::Unknown { span: src.span(n) })
+            }
+            "command_substitution" => {}
+            _ => {
+                let mut cursor = n.walk();
+                pending.extend(n.named_children(&mut cursor));
             }
         }
     }

@@ -22,9 +22,8 @@ pub(super) fn output(node: Node, text: &str, scope: &Scope, start: &Path) -> Opt
     if node.kind() != "command_substitution" || node.named_child_count() != 1 {
         return None;
     }
-    // With `IFS` changed the output splits in ways not modelled; in command position
-    // a computed name stays dynamic (BG203), as a name only known at run time.
-    if scope.ifs_changed() || in_command_name(node) {
+    // With `IFS` changed the output splits in ways not modelled.
+    if scope.ifs_changed() {
         return None;
     }
     let command = node.named_child(0)?;
@@ -83,19 +82,6 @@ pub(super) fn output(node: Node, text: &str, scope: &Scope, start: &Path) -> Opt
         _ => return None,
     };
     Some(out.trim_end_matches('\n').to_string())
-}
-
-/// True when `node` is (part of) a command's name.
-fn in_command_name(node: Node) -> bool {
-    let mut current = node.parent();
-    for _ in 0..3 {
-        match current {
-            Some(n) if n.kind() == "command_name" => return true,
-            Some(n) if matches!(n.kind(), "string" | "concatenation") => current = n.parent(),
-            _ => return false,
-        }
-    }
-    false
 }
 
 /// `echo` without escapes: its operands joined by spaces.

@@ -71,6 +71,18 @@ pub(super) fn words(
     scope: &Scope,
     problems: &mut Vec<Problem>,
 ) -> Vec<Word> {
+    words_naming(nodes, src, scope, problems, None)
+}
+
+/// [`words`], where the word starting at byte `name` is a command's name: its
+/// substitutions are not evaluated (a computed program name stays dynamic, BG203).
+fn words_naming(
+    nodes: &[Node],
+    src: Source,
+    scope: &Scope,
+    problems: &mut Vec<Problem>,
+    name: Option<usize>,
+) -> Vec<Word> {
     // A word the grammar could only partly parse (a `concatenation` holding an ERROR)
     // is read as the words around the error: bash ended the word where the grammar
     // lost track, and `> ~/.bashrc<junk>` still writes `~/.bashrc`.
@@ -92,7 +104,11 @@ pub(super) fn words(
         let span = src
             .map
             .map(group[0].start_byte(), group[end - start - 1].end_byte());
-        let word = scope.substitute(build_word_with(group, src.text, span, &known(src, scope)));
+        let word = if name == Some(group[0].start_byte()) {
+            scope.substitute(build_word(group, src.text, span))
+        } else {
+            scope.substitute(build_word_with(group, src.text, span, &known(src, scope)))
+        };
         if word.has_brace_expansion() {
             match word.brace_expand() {
                 Some(expanded) => {
@@ -238,14 +254,16 @@ pub(super) fn command_parts(
 ) -> (Vec<Word>, Vec<Assignment>) {
     let mut assignments = Vec::new();
     let mut word_nodes = Vec::new();
+    let mut name = None;
     let mut cursor = node.walk();
     for child in node.children(&mut cursor) {
         match child.kind() {
             "variable_assignment" => assignments.push(assignment(child, src, scope)),
-            "command_name" => match child.named_child(0) {
-                Some(inner) => word_nodes.push(inner),
-                None => word_nodes.push(child),
-            },
+            "command_name" => {
+                let inner = child.named_child(0).unwrap_or(child);
+                name = Some(inner.start_byte());
+                word_nodes.push(inner);
+            }
             "file_redirect" | "herestring_redirect" | "heredoc_redirect" => {
                 redirects.push(redirect(child, src, scope, problems));
             }
@@ -255,7 +273,10 @@ pub(super) fn command_parts(
             _ => word_nodes.push(child),
         }
     }
-    (words(&word_nodes, src, scope, problems), assignments)
+    (
+        words_naming(&word_nodes, src, scope, problems, name),
+        assignments,
+    )
 }
 
 /// The words and assignments of a `declaration_command` or `unset_command`

@@ -87,6 +87,16 @@ impl Scope {
         self.confined.push(name.to_string());
     }
 
+    /// The absolute path a word value names from the current directory, when known.
+    pub fn path_of(&self, name: &str, start: &Path) -> Option<PathBuf> {
+        let base = match &self.cwd {
+            Cwd::Start => start.to_path_buf(),
+            Cwd::Known(p) => p.clone(),
+            Cwd::Unknown => return None,
+        };
+        Some(super::paths::normalize_lexically(&base.join(name)))
+    }
+
     /// Marks `name` (unknown) as a number.
     pub fn mark_numeric(&mut self, name: &str) {
         self.numeric.push(name.to_string());
@@ -170,7 +180,10 @@ impl Scope {
         if record.origin == Origin::Bare || declares {
             for a in &record.assignments {
                 let value = a.value.as_ref().and_then(|v| v.value().map(str::to_string));
-                let value = if a.value.is_none() && declares {
+                let value = if a.value.is_none() && record.origin == Origin::Bare {
+                    // `X=` is the empty string.
+                    Some(String::new())
+                } else if a.value.is_none() && declares {
                     // `export X` keeps X's value.
                     match self.var(&a.name) {
                         Some(v) => v.clone(),

@@ -16,6 +16,7 @@ use super::nested::{self, ScriptText};
 use super::problem::Problem;
 use super::scope::Scope;
 use super::word::{Part, Word};
+use super::written;
 use super::{Env, wrappers};
 use crate::parse::SpanMap;
 use crate::verdict::Span;
@@ -40,6 +41,7 @@ pub(super) fn walk(tree: &Tree, text: &str, source: &str, env: &Env) -> Walked {
         out: Walked::default(),
         scopes: vec![Scope::default()],
         handled: HashSet::new(),
+        written: written::Files::default(),
         trailing: HashMap::new(),
     };
     let src = Source {
@@ -76,6 +78,8 @@ struct Walker<'s> {
     scopes: Vec<Scope>,
     /// `command` nodes already recorded through their `redirected_statement`.
     handled: HashSet<usize>,
+    /// Files written so far, for scripts run after being written.
+    written: written::Files,
     /// Redirects the grammar hung on a whole list or pipeline (`a && b < f`) that
     /// bash gives to its last command, by that command's node id.
     trailing: HashMap<usize, Vec<Redirect>>,
@@ -519,6 +523,25 @@ impl<'s> Walker<'s> {
         let is_eval = record
             .program_str()
             .is_some_and(|n| n == "eval" || n == "alias" || n == "trap");
+        // A file written earlier in the command and run now: its text is the script.
+        if record.script.is_none()
+            && let Some((name, at)) = written::script_run(&record)
+            && let Some(path) = self.scope().path_of(&name, &self.env.cwd)
+            && let Some(text) = self.written.get(&path).cloned()
+        {
+            match text {
+                Some(text) => {
+                    record.script = Some(InlineScript::Parsed { span: at });
+                    parsed_scripts.push((text, SpanMap::Whole(at)));
+                }
+                None => record.script = Some(InlineScript::Dynamic { span: at }),
+            }
+        }
+        for write in written::writes(&record) {
+            if let Some(path) = self.scope().path_of(&write.name, &self.env.cwd) {
+                self.written.note(path, write.text, write.append);
+            }
+        }
         let (start, resolver) = (&self.env.cwd, &self.env.resolver);
         let top = self.scopes.len() - 1;
         self.scopes[top].apply_cd(&record, start, resolver);
