@@ -43,6 +43,16 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     if matches!(cmd.origin, Origin::Test | Origin::Declaration) {
         return;
     }
+    // Most commands have no run-time part at all: skip listing their paths.
+    let dynamic = |w: &Word| w.parts.iter().any(Part::is_dynamic);
+    let any = cmd.words.iter().any(dynamic)
+        || cmd
+            .redirects
+            .iter()
+            .any(|r| r.target.as_ref().is_some_and(dynamic));
+    if !any {
+        return;
+    }
     for usage in path_uses(cmd) {
         if matches!(usage.role, Role::Program | Role::Assignment) {
             continue;

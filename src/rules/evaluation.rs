@@ -81,12 +81,15 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         .chain(cmd.assignments.iter().filter_map(|a| a.value.as_ref()))
         .chain(cmd.redirects.iter().filter_map(|r| r.target.as_ref()));
     for word in words {
-        let text = cx.source.get(word.span.start..word.span.end).unwrap_or("");
         let expands = word
             .parts
             .iter()
             .any(|p| matches!(p, Part::Expansion { .. } | Part::Unknown(_)));
-        if expands && (text.contains("@P}") || text.contains("@E}")) {
+        if !expands {
+            continue;
+        }
+        let text = cx.source.get(word.span.start..word.span.end).unwrap_or("");
+        if text.contains("@P}") || text.contains("@E}") {
             cx.report(
                 &PROMPT_EXPANSION,
                 word.span,
