@@ -5,8 +5,7 @@
 //! deny on write, symlinks inside the project are followed to where they lead.
 //!
 //! ```
-//! use bashgate::{Decision, Gate};
-//! use bashgate::path_roles::Access;
+//! use bashgate::{Access, Decision, Gate};
 //! let gate = Gate::builder().root(".").build()?;
 //! assert_eq!(gate.check_file("src/lib.rs", Access::Read, None).decision, Decision::Allow);
 //! assert_eq!(gate.check_file("/etc/passwd", Access::Write, None).decision, Decision::Ask);

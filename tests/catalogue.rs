@@ -35,8 +35,9 @@ const NOT_PROGRAMS: &[&str] = &[
     "{}",
     "}",
     "deploy.sh",
-    // a project's own program named by a path (`./build`)
+    // a project's own programs named by a path (`./build`, `./f.sh`)
     "build",
+    "f.sh",
     // a word the error recovery reads as a command in a line the grammar cannot
     // parse (`rm !(keep).txt`)
     "!",

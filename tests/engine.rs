@@ -61,7 +61,8 @@ fn dynamic_parts_have_no_static_value() {
     for word in [
         "$X",
         "${X:-rm}",
-        "$(echo rm)",
+        "$(cat rm)",
+        "$(echo -e rm)",
         "`id`",
         "*.rs",
         "~/x",
@@ -71,6 +72,54 @@ fn dynamic_parts_have_no_static_value() {
         let cmd = format!("echo {word}");
         let values = argv(&cmd);
         assert_eq!(values[1], None, "{word}");
+    }
+}
+
+/// Substitutions whose output is known without running anything have that value;
+/// in command position and after `IFS=` they stay dynamic.
+#[test]
+fn known_substitutions_have_their_output_as_value() {
+    for (word, value) in [
+        ("$(echo rm)", "rm"),
+        ("\"$(echo a  b)\"", "a b"),
+        ("\"$(printf %s /x)\"", "/x"),
+        ("$(dirname /etc/passwd)", "/etc"),
+        ("$(basename /etc/passwd/)", "passwd"),
+        ("x$(realpath -m /a/./b)", "x/a/b"),
+    ] {
+        let values = argv(&format!("echo {word}"));
+        assert_eq!(values[1].as_deref(), Some(value), "{word}");
+    }
+    // Unquoted output with a space splits: not one word.
+    assert_eq!(argv("echo $(echo a b)")[1], None);
+    let r = records("IFS=/; echo $(echo a)");
+    assert_eq!(r[1].words[1].value(), None);
+    let r = records("$(echo rm) -rf x");
+    assert_eq!(r[0].words[0].value(), None);
+}
+
+/// Text reaching arithmetic evaluation is a record of its own: static code is walked
+/// (its commands recorded one level deeper), run-time text is a record with no script.
+#[test]
+fn arithmetic_contexts_record_the_code_that_reaches_them() {
+    let origin = model::command::Origin::Embedded(model::ARITHMETIC.to_string());
+    let r = records("x='a[$(touch p)]'; echo $((x))");
+    assert!(r.iter().any(|c| c.origin == origin && c.script.is_some()));
+    assert!(
+        r.iter()
+            .any(|c| c.program_str() == Some("touch") && c.context.nesting == 1)
+    );
+    let r = records("read n; echo $((n))");
+    assert!(r.iter().any(|c| c.origin == origin && c.script.is_none()));
+    for plain in [
+        "n=$(nproc); echo $((n))",
+        "for i in 1 2; do echo $((i)); done",
+        "echo $((1+2))",
+    ] {
+        assert!(
+            !records(plain).iter().any(|c| c.origin == origin),
+            "{plain}"
+        );
     }
 }
 

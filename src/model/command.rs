@@ -152,6 +152,10 @@ pub struct Context {
     pub function: Option<String>,
     /// The working directory the command runs in.
     pub cwd: Cwd,
+    /// Variables whose value is unknown but proven a relative path below the working
+    /// directory: loop variables over static relative words without `..`
+    /// (`for f in src/*.rs`).
+    pub confined: Vec<String>,
 }
 
 /// The working directory as far as the walker can tell.

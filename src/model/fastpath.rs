@@ -2,9 +2,10 @@
 //! double quotes (with `$NAME`/`${NAME}` inside), backslash escapes, `~` at a word's
 //! start, `NAME=value` prefixes, redirects to static targets (`>`, `>>`, `<`, `&>`,
 //! `2>`, `2>&1`), pipelines, `&&`/`||`/`;` lists and a trailing comment. For such
-//! commands the tree-sitter parse is skipped and the records the walker would build
-//! are built directly (the words through the same [`PartsBuilder`] the tree path
-//! uses); every rule still runs on them.
+//! commands the tree-sitter parse is skipped: the lexer gives the walker what
+//! lowering the syntax nodes would give it (the words through the same
+//! [`PartsBuilder`] the tree path uses), and the walker's record step does the rest
+//! exactly as for a parsed command; every rule still runs on the records.
 //!
 //! It returns "not mine" (`None`) for anything else — keywords, heredocs, `$(`,
 //! backticks, `((`, `[[`, braces, parentheses, globs it cannot judge the same way,
@@ -12,9 +13,9 @@
 //! `tests/fastpath.rs` proves on the corpus, the fuzz seeds and generated commands
 //! that the fast path either bails or builds exactly the tree path's records.
 
-use super::command::{Context, Origin, Redirect, SimpleCommand};
+use super::command::Redirect;
 use super::word::{PartsBuilder, Word};
-use super::{lower, nested, wrappers};
+use super::wrappers;
 use crate::verdict::Span;
 
 /// Longest command the lexer takes; longer ones are parsed.
@@ -27,9 +28,6 @@ const RESERVED: &[&str] = &[
     // Declaration commands parse as their own node kind, with assignments.
     "export", "declare", "typeset", "local", "readonly", "unset",
 ];
-
-/// Programs that change the working directory: the walker tracks them in order.
-const CHANGES_DIRECTORY: &[&str] = &["cd", "pushd", "popd", "chdir"];
 
 /// Characters of an unquoted word the lexer knows the grammar treats as word text.
 fn is_word_byte(b: u8) -> bool {
@@ -80,12 +78,32 @@ enum Sep {
 
 /// The records for `command` when the lexer knows its every byte; `None` otherwise
 /// (the caller parses it).
-pub fn records(command: &str) -> Option<Vec<SimpleCommand>> {
+pub fn commands(command: &str) -> Option<Vec<Lexed>> {
     if command.is_empty() || command.len() > MAX_LEN {
         return None;
     }
     let tokens = lex(command)?;
     build(command, tokens)
+}
+
+/// One simple command as the lexer read it: what lowering a `command` node gives the
+/// walker. The walker's own record step (wrappers, nested scripts, `cd`, variables,
+/// files written then run, arithmetic contexts) then runs on it exactly as on a
+/// parsed command, so the two paths share every step after lowering.
+#[derive(Debug)]
+pub struct Lexed {
+    /// The words as bash builds them.
+    pub words: Vec<Word>,
+    /// `NAME=value` prefixes.
+    pub assignments: Vec<super::command::Assignment>,
+    /// Redirects after the words.
+    pub redirects: Vec<Redirect>,
+    /// The command's span (prefixes and words, not redirects).
+    pub span: Span,
+    /// A stage of a pipeline.
+    pub in_pipeline: bool,
+    /// Its stdin comes from the previous stage.
+    pub piped_stdin: bool,
 }
 
 fn lex(src: &str) -> Option<Vec<Token>> {
@@ -344,7 +362,7 @@ fn variable_name(src: &str, at: usize) -> Option<(&str, usize)> {
 }
 
 /// Splits the tokens into commands and builds their records.
-fn build(source: &str, tokens: Vec<Token>) -> Option<Vec<SimpleCommand>> {
+fn build(source: &str, tokens: Vec<Token>) -> Option<Vec<Lexed>> {
     // Commands, each with the separator that ends it.
     let mut commands: Vec<(Vec<Token>, Option<Sep>)> = vec![(Vec::new(), None)];
     for token in tokens {
@@ -409,7 +427,7 @@ fn command(
     tokens: Vec<Token>,
     in_pipeline: bool,
     piped_stdin: bool,
-) -> Option<SimpleCommand> {
+) -> Option<Lexed> {
     let mut assignments = Vec::new();
     let mut words: Vec<Word> = Vec::new();
     let mut redirects = Vec::new();
@@ -478,9 +496,11 @@ fn command(
     if !redirects.is_empty() && words.iter().any(|w| w.value() == Some("-")) {
         return None;
     }
-    let span = Span::new(start?, end);
+    // Scripts in strings, heredocs or stdin (`bash -c`, `trap`, `eval`, `| sh`) and
+    // `find -exec` take the full path: a nested script's walk depends on how its
+    // text was lowered, which only the tree path knows.
     let unwrapped = wrappers::unwrap(&words);
-    let scripts = nested::scripts_of(
+    let scripts = super::nested::scripts_of(
         &words,
         unwrapped.program,
         unwrapped.script.clone(),
@@ -488,30 +508,16 @@ fn command(
         piped_stdin,
         source,
     );
-    // Scripts in strings, heredocs or stdin, and `find -exec`, take the full path.
     if !scripts.is_empty() || !unwrapped.embedded.is_empty() {
         return None;
     }
-    for &i in &unwrapped.env_assignments {
-        assignments.push(lower::assignment_word(words.get(i)?));
-    }
-    let context = Context {
+    let span = Span::new(start?, end);
+    Some(Lexed {
+        words,
+        assignments,
+        redirects,
+        span,
         in_pipeline,
         piped_stdin,
-        ..Context::default()
-    };
-    let mut record = SimpleCommand::new(Origin::Simple, span, context);
-    record.program = unwrapped.program;
-    record.wrappers = unwrapped.wrappers;
-    record.assignments = assignments;
-    record.redirects = redirects;
-    record.words = words;
-    if record
-        .program_str()
-        .is_some_and(|p| CHANGES_DIRECTORY.contains(&p))
-    {
-        // The walker tracks the directory in order; keep one code path for that.
-        return None;
-    }
-    Some(record)
+    })
 }

@@ -3,11 +3,13 @@
 //! functions over one [`Source`]; the traversal that calls them is in `walk.rs`.
 
 use super::command::{Assignment, Heredoc, Redirect};
+use super::known_output;
 use super::problem::Problem;
 use super::scope::Scope;
-use super::word::{Part, Word, build_word, decode_heredoc, split_tilde};
+use super::word::{Part, Word, build_word, build_word_with, decode_heredoc, split_tilde};
 use crate::parse::SpanMap;
 use crate::verdict::Span;
+use std::path::Path;
 use tree_sitter::Node;
 
 /// The text a tree was parsed from and how its positions map to the command.
@@ -17,6 +19,8 @@ pub(super) struct Source<'a> {
     pub text: &'a str,
     /// Where its positions are in the original command.
     pub map: SpanMap,
+    /// The directory the whole command starts in (`$(pwd)` before any `cd`).
+    pub start: &'a Path,
 }
 
 impl<'a> Source<'a> {
@@ -31,6 +35,11 @@ impl<'a> Source<'a> {
             .get(node.start_byte()..node.end_byte())
             .unwrap_or("")
     }
+}
+
+/// What a command substitution prints, when known (see `known_output.rs`).
+fn known<'a>(src: Source<'a>, scope: &'a Scope) -> impl Fn(Node) -> Option<String> + 'a {
+    move |node| known_output::output(node, src.text, scope, src.start)
 }
 
 /// Node kinds that form (part of) a word.
@@ -62,6 +71,18 @@ pub(super) fn words(
     scope: &Scope,
     problems: &mut Vec<Problem>,
 ) -> Vec<Word> {
+    words_naming(nodes, src, scope, problems, None)
+}
+
+/// [`words`], where the word starting at byte `name` is a command's name: its
+/// substitutions are not evaluated (a computed program name stays dynamic, BG203).
+fn words_naming(
+    nodes: &[Node],
+    src: Source,
+    scope: &Scope,
+    problems: &mut Vec<Problem>,
+    name: Option<usize>,
+) -> Vec<Word> {
     // A word the grammar could only partly parse (a `concatenation` holding an ERROR,
     // or blank space) is read as the words around the error and the blanks: bash ended
     // the word where the grammar lost track, and `> ~/.bashrc<junk>` still writes
@@ -84,7 +105,11 @@ pub(super) fn words(
         let span = src
             .map
             .map(group[0].start_byte(), group[end - start - 1].end_byte());
-        let word = scope.substitute(build_word(group, src.text, span));
+        let word = if name == Some(group[0].start_byte()) {
+            scope.substitute(build_word(group, src.text, span))
+        } else {
+            scope.substitute(build_word_with(group, src.text, span, &known(src, scope)))
+        };
         if word.has_brace_expansion() {
             match word.brace_expand() {
                 Some(expanded) => {
@@ -156,14 +181,75 @@ pub(super) fn assignment(node: Node, src: Source, scope: &Scope) -> Assignment {
         .map(|n| src.slice(n))
         .unwrap_or("")
         .to_string();
-    let value = node
-        .child_by_field_name("value")
-        .map(|v| scope.substitute(build_word(&[v], src.text, src.span(v))));
+    let value_node = node.child_by_field_name("value");
+    let mut value = value_node.map(|v| {
+        scope.substitute(build_word_with(
+            &[v],
+            src.text,
+            src.span(v),
+            &known(src, scope),
+        ))
+    });
+    // `NAME+=value` appends: the result is the old value and the new one.
+    let appends = match (node.child_by_field_name("name"), value_node) {
+        (Some(n), Some(v)) => src
+            .text
+            .get(n.end_byte()..v.start_byte())
+            .is_some_and(|op| op.starts_with('+')),
+        (Some(n), None) => src
+            .text
+            .get(n.end_byte()..node.end_byte())
+            .is_some_and(|op| op.starts_with('+')),
+        _ => false,
+    };
+    if appends {
+        let old = scope.value_of(&name);
+        let span = value.as_ref().map(|w| w.span).unwrap_or(src.span(node));
+        let new = value.as_ref().map_or(Some(""), |w| w.value());
+        value = Some(match (old, new) {
+            (Some(old), Some(new)) if value_node.is_none_or(|v| v.kind() != "array") => {
+                Word::new(vec![Part::Quoted(format!("{old}{new}"))], span, true)
+            }
+            _ => Word::new(vec![Part::Unknown("+=".to_string())], span, false),
+        });
+    }
     Assignment {
         name,
         value,
         span: src.span(node),
     }
+}
+
+/// The elements of an array assignment (`a=(x y)`), each with its static value
+/// when it has one; `None` when the value is not an array literal.
+pub(super) fn array_elements(
+    node: Node,
+    src: Source,
+    scope: &Scope,
+) -> Option<Vec<Option<String>>> {
+    let value = node.child_by_field_name("value")?;
+    if value.kind() != "array" {
+        return None;
+    }
+    let mut elements = Vec::new();
+    let mut cursor = value.walk();
+    for child in value.named_children(&mut cursor) {
+        if child.kind() == "comment" {
+            continue;
+        }
+        if !is_word_kind(child.kind()) {
+            // `[3]=x` and other forms: the indices are not modelled.
+            return Some(vec![None; elements.len() + 1]);
+        }
+        let word = build_word_with(&[child], src.text, src.span(child), &known(src, scope));
+        let word = scope.substitute(word);
+        if word.has_brace_expansion() || word.has_glob() {
+            // One written element may become several.
+            return Some(vec![None; elements.len() + 1]);
+        }
+        elements.push(word.static_value());
+    }
+    Some(elements)
 }
 
 /// The parts of a `command` node: its words, its prefix assignments, and redirects
@@ -177,14 +263,16 @@ pub(super) fn command_parts(
 ) -> (Vec<Word>, Vec<Assignment>) {
     let mut assignments = Vec::new();
     let mut word_nodes = Vec::new();
+    let mut name = None;
     let mut cursor = node.walk();
     for child in node.children(&mut cursor) {
         match child.kind() {
             "variable_assignment" => assignments.push(assignment(child, src, scope)),
-            "command_name" => match child.named_child(0) {
-                Some(inner) => word_nodes.push(inner),
-                None => word_nodes.push(child),
-            },
+            "command_name" => {
+                let inner = child.named_child(0).unwrap_or(child);
+                name = Some(inner.start_byte());
+                word_nodes.push(inner);
+            }
             "file_redirect" | "herestring_redirect" | "heredoc_redirect" => {
                 redirects.push(redirect(child, src, scope, problems));
             }
@@ -194,7 +282,10 @@ pub(super) fn command_parts(
             _ => word_nodes.push(child),
         }
     }
-    (words(&word_nodes, src, scope, problems), assignments)
+    (
+        words_naming(&word_nodes, src, scope, problems, name),
+        assignments,
+    )
 }
 
 /// The words and assignments of a `declaration_command` or `unset_command`
@@ -216,7 +307,8 @@ pub(super) fn declaration_parts(
                 span: src.span(child),
             }),
             kind if is_word_kind(kind) => {
-                words.push(build_word(&[child], src.text, src.span(child)));
+                let word = build_word_with(&[child], src.text, src.span(child), &known(src, scope));
+                words.push(scope.substitute(word));
             }
             _ if !child.is_named() => words.push(Word::literal(src.slice(child), src.span(child))),
             _ => {}

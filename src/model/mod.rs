@@ -7,8 +7,10 @@
 //! `build` is the whole entry: the plain-words fast path when it applies, otherwise
 //! parse → walk.
 
+mod arithmetic;
 pub mod command;
 pub(crate) mod fastpath;
+mod known_output;
 mod lower;
 pub(crate) mod nested;
 pub mod path_roles;
@@ -18,9 +20,11 @@ mod scope;
 mod walk;
 pub mod word;
 pub mod wrappers;
+mod written;
 
 pub use command::SimpleCommand;
 pub use problem::{Problem, ProblemKind};
+pub use walk::ARITHMETIC;
 
 use crate::parse::{self, Parsed, SpanMap};
 use paths::Resolver;
@@ -51,11 +55,12 @@ pub struct Model {
 /// Builds the model of `source`.
 pub fn build(source: &str, env: &Env<'_>) -> Model {
     if env.fast_path
-        && let Some(commands) = fastpath::records(source)
+        && let Some(lexed) = fastpath::commands(source)
     {
+        let walked = walk::walk_lexed(lexed, source, env);
         return Model {
-            commands,
-            problems: Vec::new(),
+            commands: walked.commands,
+            problems: walked.problems,
         };
     }
     let mut problems = Vec::new();
@@ -74,11 +79,16 @@ pub fn build(source: &str, env: &Env<'_>) -> Model {
     }
 }
 
-/// The records the fast lexer builds for `source`, or `None` when it is not one of
-/// the shapes it knows (then [`build`] parses it). For the differential tests.
+/// The model the fast lexer builds for `source`, or `None` when it is not one of the
+/// shapes it knows (then [`build`] parses it). For the differential tests.
 #[doc(hidden)]
-pub fn fast_records(source: &str) -> Option<Vec<SimpleCommand>> {
-    fastpath::records(source)
+pub fn fast_model(source: &str, env: &Env<'_>) -> Option<Model> {
+    let lexed = fastpath::commands(source)?;
+    let walked = walk::walk_lexed(lexed, source, env);
+    Some(Model {
+        commands: walked.commands,
+        problems: walked.problems,
+    })
 }
 
 /// Parses `text` (the command, or a nested script whose positions `map` places in the

@@ -25,16 +25,107 @@ pub(crate) struct Scope {
     vars: Vec<(String, Option<String>)>,
     /// `IFS` was assigned: unquoted expansions may split anywhere.
     ifs_changed: bool,
+    /// Unknown variables proven relative paths below the working directory.
+    confined: Vec<String>,
+    /// Unknown variables proven numbers (`n=$(nproc)`, `for i in 1 2 3`).
+    numeric: Vec<String>,
 }
 
 impl Scope {
-    /// Records `name`'s value (`None`: only known at run time).
+    /// Records `name`'s value (`None`: only known at run time). Array elements are
+    /// variables named `a[0]`, `a[1]`...: assigning `a` replaces them all, and an
+    /// element with a computed index (`a[$i]=x`) makes every element unknown.
     pub fn set_var(&mut self, name: &str, value: Option<String>) {
         if name == "IFS" {
             self.ifs_changed = true;
         }
-        self.vars.retain(|(n, _)| n != name);
+        self.confined.retain(|n| n != name);
+        self.numeric.retain(|n| n != name);
+        match name.split_once('[') {
+            None => {
+                let prefix = format!("{name}[");
+                self.vars
+                    .retain(|(n, _)| n != name && !n.starts_with(&prefix));
+            }
+            Some((array, index)) => {
+                let index = index.strip_suffix(']').unwrap_or("");
+                if index.is_empty() || !index.bytes().all(|b| b.is_ascii_digit()) {
+                    let prefix = format!("{array}[");
+                    for (n, v) in &mut self.vars {
+                        if n == array || n.starts_with(&prefix) {
+                            *v = None;
+                        }
+                    }
+                    return;
+                }
+                let index = index.trim_start_matches('0');
+                let index = if index.is_empty() { "0" } else { index };
+                let element = format!("{array}[{index}]");
+                self.vars.retain(|(n, _)| n != &element);
+                if index == "0" {
+                    // `$a` is `${a[0]}`.
+                    self.vars.retain(|(n, _)| n != array);
+                    self.vars.push((array.to_string(), value.clone()));
+                }
+                self.vars.push((element, value));
+                return;
+            }
+        }
         self.vars.push((name.to_string(), value));
+    }
+
+    /// Records an array assignment `name=(…)`: each element, and `$name` as the first.
+    pub fn set_array(&mut self, name: &str, elements: Vec<Option<String>>) {
+        self.set_var(name, elements.first().cloned().flatten());
+        for (i, value) in elements.into_iter().enumerate() {
+            self.vars.push((format!("{name}[{i}]"), value));
+        }
+    }
+
+    /// Marks `name` (unknown) as a relative path below the working directory.
+    pub fn confine(&mut self, name: &str) {
+        self.confined.push(name.to_string());
+    }
+
+    /// The absolute path a word value names from the current directory, when known.
+    pub fn path_of(&self, name: &str, start: &Path) -> Option<PathBuf> {
+        let base = match &self.cwd {
+            Cwd::Start => start.to_path_buf(),
+            Cwd::Known(p) => p.clone(),
+            Cwd::Unknown => return None,
+        };
+        Some(super::paths::normalize_lexically(&base.join(name)))
+    }
+
+    /// Marks `name` (unknown) as a number.
+    pub fn mark_numeric(&mut self, name: &str) {
+        self.numeric.push(name.to_string());
+    }
+
+    /// True when `name` was marked by [`Scope::mark_numeric`].
+    pub fn is_numeric(&self, name: &str) -> bool {
+        self.numeric.iter().any(|n| n == name)
+    }
+
+    /// What the script assigned to `name`: `None` when it never did, `Some(None)`
+    /// when it made it unknown.
+    pub fn lookup(&self, name: &str) -> Option<Option<&str>> {
+        self.var(name).map(|v| v.as_deref())
+    }
+
+    /// The variables marked by [`Scope::confine`].
+    pub fn confined(&self) -> &[String] {
+        &self.confined
+    }
+
+    /// `IFS` was assigned in the script.
+    pub fn ifs_changed(&self) -> bool {
+        self.ifs_changed
+    }
+
+    /// The static value a script assignment gave `name`, if any.
+    pub fn value_of(&self, name: &str) -> Option<&str> {
+        self.var(name).and_then(|v| v.as_deref())
     }
 
     fn var(&self, name: &str) -> Option<&Option<String>> {
@@ -89,7 +180,10 @@ impl Scope {
         if record.origin == Origin::Bare || declares {
             for a in &record.assignments {
                 let value = a.value.as_ref().and_then(|v| v.value().map(str::to_string));
-                let value = if a.value.is_none() && declares {
+                let value = if a.value.is_none() && record.origin == Origin::Bare {
+                    // `X=` is the empty string.
+                    Some(String::new())
+                } else if a.value.is_none() && declares {
                     // `export X` keeps X's value.
                     match self.var(&a.name) {
                         Some(v) => v.clone(),
@@ -107,18 +201,51 @@ impl Scope {
                     self.vars.retain(|(n, _)| n != &a.name);
                 }
             }
-            Some("read" | "mapfile" | "readarray" | "getopts" | "printf") => {
-                for w in record.args() {
-                    if let Some(v) = w.value()
-                        && !v.starts_with('-')
-                        && wrappers::is_assignment(&format!("{v}=x"))
-                    {
-                        self.set_var(v, None);
+            Some("read") if record.origin != Origin::Declaration => {
+                if let Some((names, values)) = read_values(record) {
+                    for (name, value) in names.into_iter().zip(values) {
+                        self.set_var(&name, value);
                     }
+                    return;
+                }
+                self.unknown_names(record);
+            }
+            Some("printf") => {
+                let args = record.args();
+                match args.first().and_then(Word::value) {
+                    Some("-v") => {
+                        let name = args.get(1).and_then(Word::value);
+                        let value = printf_value(args.get(2..).unwrap_or_default());
+                        match name {
+                            Some(name) => self.set_var(name, value),
+                            None => self.unknown_names(record),
+                        }
+                    }
+                    _ => self.unknown_names(record),
                 }
             }
+            Some("mapfile" | "readarray" | "getopts" | "read") => self.unknown_names(record),
             _ => {}
         }
+    }
+
+    /// Every argument of `record` that could be a variable name becomes unknown.
+    fn unknown_names(&mut self, record: &SimpleCommand) {
+        for w in record.args() {
+            if let Some(v) = w.value()
+                && !v.starts_with('-')
+                && wrappers::is_assignment(&format!("{v}=x"))
+            {
+                self.set_var(v, None);
+            }
+        }
+    }
+
+    /// `CDPATH` was assigned in the script or on the command (the gate is not told
+    /// the caller's `CDPATH`: it judges commands as an agent's shell runs them).
+    fn cdpath_set(&self, record: &SimpleCommand) -> bool {
+        record.assignments.iter().any(|a| a.name == "CDPATH")
+            || self.var("CDPATH").is_some_and(|v| v.as_deref() != Some(""))
     }
 
     /// Tracks `cd`, `pushd` and `popd`: `start` is where the command began.
@@ -159,6 +286,16 @@ impl Scope {
             Some(word) if word.static_value().as_deref() == Some("-") => {
                 self.previous.clone().unwrap_or(Cwd::Unknown)
             }
+            // With `CDPATH` set, a relative operand may be found under any of its
+            // folders (`CDPATH=/etc cd ssh`).
+            Some(word)
+                if self.cdpath_set(record)
+                    && !word
+                        .value()
+                        .is_some_and(|v| v.starts_with(['/', '.']) || v.is_empty()) =>
+            {
+                Cwd::Unknown
+            }
             Some(word) => directory(word, current.as_deref(), resolver),
         };
         let old = std::mem::replace(&mut self.cwd, target);
@@ -166,6 +303,59 @@ impl Scope {
             self.stack.push(old.clone());
         }
         self.previous = Some(old);
+    }
+}
+
+/// `read NAME…` from a static here-string or heredoc (`read a <<< /etc`): the
+/// names and the values bash gives them (fields split at blanks, the last name taking
+/// the rest). `None` when the input or an option is not modelled.
+fn read_values(record: &SimpleCommand) -> Option<(Vec<String>, Vec<Option<String>>)> {
+    let mut names = Vec::new();
+    for word in record.args() {
+        let v = word.value()?;
+        match v {
+            "-r" => {}
+            _ if v.starts_with('-') => return None,
+            _ if wrappers::is_assignment(&format!("{v}=x")) => names.push(v.to_string()),
+            _ => return None,
+        }
+    }
+    let raw = record.args().iter().any(|w| w.value() == Some("-r"));
+    let input = record
+        .redirects
+        .iter()
+        .rev()
+        .find_map(|r| match r.operator.as_str() {
+            "<<<" => Some(r.target.as_ref()?.static_value()),
+            op if op.starts_with("<<") => Some(r.heredoc.as_ref()?.static_text.clone()),
+            _ => None,
+        })??;
+    if names.is_empty() || (!raw && input.contains('\\')) {
+        return None;
+    }
+    let line = input.split('\n').next().unwrap_or("");
+    let mut rest = line.trim_matches([' ', '\t']);
+    let mut values = Vec::new();
+    for i in 0..names.len() {
+        if i + 1 == names.len() {
+            values.push(Some(rest.to_string()));
+        } else {
+            let end = rest.find([' ', '\t']).unwrap_or(rest.len());
+            values.push(Some(rest[..end].to_string()));
+            rest = rest[end..].trim_start_matches([' ', '\t']);
+        }
+    }
+    Some((names, values))
+}
+
+/// The value `printf -v NAME FORMAT [ARG]` stores: a format with no directive or
+/// escape, or `%s` with one argument.
+fn printf_value(args: &[Word]) -> Option<String> {
+    let values: Vec<&str> = args.iter().map(Word::value).collect::<Option<_>>()?;
+    match values[..] {
+        [format] if !format.contains(['%', '\\']) => Some(format.to_string()),
+        ["%s", value] => Some(value.to_string()),
+        _ => None,
     }
 }
 

@@ -9,12 +9,15 @@
 //! stages, substitutions and background jobs each get a copy); what a scope tracks is
 //! `scope.rs`, and how nodes become values is `lower.rs`.
 
+use super::arithmetic;
 use super::command::{Context, InlineScript, Origin, Redirect, SimpleCommand};
+use super::fastpath::Lexed;
 use super::lower::{self, Source};
 use super::nested::{self, ScriptText};
 use super::problem::Problem;
 use super::scope::Scope;
-use super::word::Word;
+use super::word::{Part, Word};
+use super::written;
 use super::{Env, wrappers};
 use crate::parse::SpanMap;
 use crate::verdict::Span;
@@ -39,13 +42,57 @@ pub(super) fn walk(tree: &Tree, text: &str, source: &str, env: &Env<'_>) -> Walk
         out: Walked::default(),
         scopes: vec![Scope::default()],
         handled: HashSet::new(),
+        written: written::Files::default(),
         trailing: HashMap::new(),
     };
     let src = Source {
         text,
         map: SpanMap::identity(source.len()),
+        start: env.cwd,
     };
     walker.walk_tree(tree, src, 0, Frame::default());
+    walker.out
+}
+
+/// Walks the commands the fast lexer read: each goes through the same record step as
+/// a parsed command (pipeline stages in their own scopes, as bash runs them).
+pub(super) fn walk_lexed(lexed: Vec<Lexed>, source: &str, env: &Env<'_>) -> Walked {
+    let mut walker = Walker {
+        source,
+        env,
+        out: Walked::default(),
+        scopes: vec![Scope::default()],
+        handled: HashSet::new(),
+        written: written::Files::default(),
+        trailing: HashMap::new(),
+    };
+    for command in lexed {
+        let frame = Frame {
+            in_pipeline: command.in_pipeline,
+            piped_stdin: command.piped_stdin,
+            ..Frame::default()
+        };
+        if command.in_pipeline {
+            walker.push_scope();
+        }
+        let words = command
+            .words
+            .into_iter()
+            .map(|w| walker.scope().substitute(w))
+            .collect();
+        walker.record(
+            words,
+            command.assignments,
+            command.redirects,
+            command.span,
+            Origin::Simple,
+            &frame,
+            0,
+        );
+        if command.in_pipeline {
+            walker.pop_scope();
+        }
+    }
     walker.out
 }
 
@@ -74,6 +121,8 @@ struct Walker<'s> {
     scopes: Vec<Scope>,
     /// `command` nodes already recorded through their `redirected_statement`.
     handled: HashSet<usize>,
+    /// Files written so far, for scripts run after being written.
+    written: written::Files,
     /// Redirects the grammar hung on a whole list or pipeline (`a && b < f`) that
     /// bash gives to its last command, by that command's node id.
     trailing: HashMap<usize, Vec<Redirect>>,
@@ -200,6 +249,9 @@ impl<'s> Walker<'s> {
             }
             "subshell" | "command_substitution" | "process_substitution" => {
                 let substitution = node.kind() != "subshell";
+                if node.kind() == "command_substitution" {
+                    self.read_substitution(node, &frame, src, nesting);
+                }
                 let inner = Frame {
                     in_substitution: frame.in_substitution || substitution,
                     in_pipeline: !substitution && frame.in_pipeline,
@@ -237,6 +289,8 @@ impl<'s> Walker<'s> {
                     }
                 }
                 self.bare(node, assignments, Vec::new(), &frame, src, nesting);
+                self.track_arrays(node, src);
+                self.track_numeric(node, src);
                 let inner = Frame {
                     in_command: true,
                     ..frame
@@ -253,17 +307,43 @@ impl<'s> Walker<'s> {
                 record.program = (!words.is_empty()).then_some(0);
                 record.words = words;
                 record.assignments = assignments;
+                let codes = arithmetic::in_record(&record, self.scope());
                 self.push_record(record);
+                self.track_arrays(node, src);
+                self.track_numeric(node, src);
+                self.arithmetic(codes, &frame, nesting);
                 let inner = Frame {
                     in_command: true,
                     ..frame
                 };
                 push_children(node, &inner, stack);
             }
+            "arithmetic_expansion" => {
+                let codes = arithmetic::in_node(node, src, self.scope());
+                self.arithmetic(codes, &frame, nesting);
+                push_list(node, &frame, stack);
+            }
+            "compound_statement" if node.child(0).is_some_and(|c| c.kind() == "((") => {
+                let codes = arithmetic::in_node(node, src, self.scope());
+                self.arithmetic(codes, &frame, nesting);
+                push_list(node, &frame, stack);
+            }
             "for_statement" | "c_style_for_statement" => {
+                if node.kind() == "c_style_for_statement" {
+                    let codes = arithmetic::in_node(node, src, self.scope());
+                    self.arithmetic(codes, &frame, nesting);
+                }
                 if let Some(name) = node.child_by_field_name("variable") {
                     let name = src.slice(name);
+                    let confined = node.kind() == "for_statement" && self.loop_confined(node, src);
+                    let numeric = node.kind() == "for_statement" && loop_numeric(node, src);
                     self.scope_mut().set_var(name, None);
+                    if confined {
+                        self.scope_mut().confine(name);
+                    }
+                    if numeric {
+                        self.scope_mut().mark_numeric(name);
+                    }
                 }
                 push_children(node, &frame, stack);
             }
@@ -272,6 +352,8 @@ impl<'s> Walker<'s> {
                     SimpleCommand::new(Origin::Test, src.span(node), self.context(&frame, nesting));
                 record.words = lower::test_words(node, src);
                 self.push_record(record);
+                let codes = arithmetic::in_test(node, src, self.scope());
+                self.arithmetic(codes, &frame, nesting);
                 let inner = Frame {
                     in_command: true,
                     ..frame
@@ -398,6 +480,7 @@ impl<'s> Walker<'s> {
             background: frame.background,
             function: frame.function.as_deref().map(str::to_string),
             cwd: self.scope().cwd.clone(),
+            confined: self.scope().confined().to_vec(),
         }
     }
 
@@ -490,10 +573,31 @@ impl<'s> Walker<'s> {
         let is_eval = record
             .program_str()
             .is_some_and(|n| n == "eval" || n == "alias" || n == "trap");
+        // A file written earlier in the command and run now: its text is the script.
+        if record.script.is_none()
+            && let Some((name, at)) = written::script_run(&record)
+            && let Some(path) = self.scope().path_of(&name, self.env.cwd)
+            && let Some(text) = self.written.get(&path).cloned()
+        {
+            match text {
+                Some(text) => {
+                    record.script = Some(InlineScript::Parsed { span: at });
+                    parsed_scripts.push((text, SpanMap::Whole(at)));
+                }
+                None => record.script = Some(InlineScript::Dynamic { span: at }),
+            }
+        }
+        for write in written::writes(&record) {
+            if let Some(path) = self.scope().path_of(&write.name, self.env.cwd) {
+                self.written.note(path, write.text, write.append);
+            }
+        }
         let (start, resolver) = (self.env.cwd, self.env.resolver);
         let top = self.scopes.len() - 1;
         self.scopes[top].apply_cd(&record, start, resolver);
+        let codes = arithmetic::in_record(&record, &self.scopes[top]);
         self.push_record(record);
+        self.arithmetic(codes, frame, nesting);
         for (by, words) in embedded {
             self.record(
                 words,
@@ -534,10 +638,139 @@ impl<'s> Walker<'s> {
         let src = Source {
             text: &parsed.text,
             map,
+            start: self.env.cwd,
         };
         self.walk_tree(&parsed.tree, src, nesting, inner);
         if own_scope {
             self.pop_scope();
+        }
+    }
+
+    /// `for NAME in WORDS`: every word is static text or a glob naming relative paths
+    /// with no `..` (and no pattern that could match `..`), so NAME stays below the
+    /// working directory.
+    fn loop_confined(&mut self, node: Node, src: Source) -> bool {
+        let mut cursor = node.walk();
+        let values: Vec<Node> = node.children_by_field_name("value", &mut cursor).collect();
+        if values.is_empty() {
+            // `for f; do` loops over the positional parameters.
+            return false;
+        }
+        let words = lower::words(&values, src, top(&self.scopes), &mut Vec::new());
+        words.iter().all(|w| {
+            let text: String = w
+                .parts
+                .iter()
+                .map(|p| match p {
+                    Part::Literal(t) | Part::Quoted(t) => Some(t.as_str()),
+                    _ => None,
+                })
+                .collect::<Option<String>>()
+                .unwrap_or_else(|| "/".to_string());
+            !text.is_empty()
+                && !text.starts_with(['/', '-'])
+                && !text.split('/').any(|c| {
+                    c == ".." || c.starts_with(".*") || c.starts_with(".?") || c.starts_with(".[")
+                })
+        })
+    }
+
+    /// Records the code that reaches arithmetic evaluation: static text is walked as
+    /// the nested script `(( TEXT ))` (its commands judged like any other); text only
+    /// known at run time is a record with no script, which the evaluation rule asks
+    /// about.
+    fn arithmetic(&mut self, codes: Vec<arithmetic::Code>, frame: &Frame, nesting: u32) {
+        for code in codes {
+            let (span, text) = match code {
+                arithmetic::Code::Static { text, span } => (span, Some(text)),
+                arithmetic::Code::Unknown { span } => (span, None),
+            };
+            let mut record = SimpleCommand::new(
+                Origin::Embedded(ARITHMETIC.to_string()),
+                span,
+                self.context(frame, nesting),
+            );
+            record.script = text.as_ref().map(|_| InlineScript::Parsed { span });
+            self.out.commands.push(record);
+            if let Some(text) = text {
+                let script = format!("(( {text} ))");
+                self.nested(&script, SpanMap::Whole(span), nesting + 1, frame, true);
+            }
+        }
+    }
+
+    /// Assignments under `node` whose value is a number though unknown: the output
+    /// of a program that prints numbers (`n=$(nproc)`), `$?`, `$#`, `$$`, `$!`.
+    fn track_numeric(&mut self, node: Node, src: Source) {
+        let mut nodes = vec![node];
+        if node.kind() != "variable_assignment" {
+            let mut cursor = node.walk();
+            nodes = node
+                .named_children(&mut cursor)
+                .filter(|c| c.kind() == "variable_assignment")
+                .collect();
+        }
+        for assignment in nodes {
+            let (Some(name), Some(value)) = (
+                assignment.child_by_field_name("name"),
+                assignment.child_by_field_name("value"),
+            ) else {
+                continue;
+            };
+            if numeric_value(value, src) {
+                let name = src.slice(name).to_string();
+                self.scope_mut().mark_numeric(&name);
+            }
+        }
+    }
+
+    /// `$(< FILE)` reads FILE: recorded as a bare redirect, judged like `< FILE`.
+    fn read_substitution(&mut self, node: Node, frame: &Frame, src: Source, nesting: u32) {
+        let mut cursor = node.walk();
+        let redirects: Vec<Redirect> = node
+            .named_children(&mut cursor)
+            .filter(|c| c.kind() == "file_redirect")
+            .map(|c| lower::redirect(c, src, top(&self.scopes), &mut self.out.problems))
+            .collect();
+        if redirects.is_empty() {
+            return;
+        }
+        let inner = Frame {
+            in_substitution: true,
+            ..frame.clone()
+        };
+        self.bare(node, Vec::new(), redirects, &inner, src, nesting);
+    }
+
+    /// Array assignments (`a=(x y)`, `local -a a=(…)`) under `node`: their elements.
+    fn track_arrays(&mut self, node: Node, src: Source) {
+        let mut nodes = vec![node];
+        if node.kind() != "variable_assignment" {
+            let mut cursor = node.walk();
+            nodes = node
+                .named_children(&mut cursor)
+                .filter(|c| c.kind() == "variable_assignment")
+                .collect();
+        }
+        for assignment in nodes {
+            let name = assignment
+                .child_by_field_name("name")
+                .map(|n| src.slice(n))
+                .unwrap_or("");
+            if let Some(elements) = lower::array_elements(assignment, src, self.scope()) {
+                let appends = assignment
+                    .child_by_field_name("value")
+                    .and_then(|v| {
+                        src.text
+                            .get(assignment.start_byte() + name.len()..v.start_byte())
+                    })
+                    .is_some_and(|op| op.starts_with('+'));
+                if appends {
+                    self.scope_mut().set_var(&format!("{name}[?]"), None);
+                } else {
+                    self.scope_mut().set_array(name, elements);
+                }
+            }
         }
     }
 
@@ -556,6 +789,34 @@ impl<'s> Walker<'s> {
         record.redirects = redirects;
         self.push_record(record);
     }
+}
+
+/// The origin name of records that stand for code reaching arithmetic evaluation.
+pub const ARITHMETIC: &str = "arithmetic evaluation";
+
+/// A value node that is always a number: `$(nproc)` and other programs printing
+/// numbers, `$?`, `$#`, `$$`, `$!`, `$((…))`, digits (also inside double quotes).
+fn numeric_value(node: Node, src: Source) -> bool {
+    match node.kind() {
+        "number" => true,
+        "word" => src.slice(node).bytes().all(|b| b.is_ascii_digit()),
+        "arithmetic_expansion" => true,
+        "simple_expansion" => matches!(src.slice(node), "$?" | "$#" | "$$" | "$!"),
+        "command_substitution" => arithmetic::prints_number(node, src),
+        "string" => {
+            let mut cursor = node.walk();
+            let children: Vec<Node> = node.named_children(&mut cursor).collect();
+            children.len() == 1 && numeric_value(children[0], src)
+        }
+        _ => false,
+    }
+}
+
+/// `for i in 1 2 3` or `for i in $(seq …)`: the loop variable is a number.
+fn loop_numeric(node: Node, src: Source) -> bool {
+    let mut cursor = node.walk();
+    let values: Vec<Node> = node.children_by_field_name("value", &mut cursor).collect();
+    !values.is_empty() && values.iter().all(|v| numeric_value(*v, src))
 }
 
 /// Pushes a node's children (those that can hold commands) to visit in order.

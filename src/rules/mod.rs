@@ -11,7 +11,9 @@ use crate::verdict::{Capability, Decision, Finding, Span};
 pub mod denylist;
 pub mod destructive;
 pub mod dynamic_command;
+pub mod dynamic_path;
 pub mod environment;
+pub mod evaluation;
 pub mod inline_script;
 pub mod input;
 pub mod nested_shell;
@@ -80,6 +82,7 @@ pub static RULES: &[&Rule] = &[
     &paths::SENSITIVE_PATH,
     &paths::CWD_ESCAPE,
     &paths::SYMLINK_ESCAPE,
+    &dynamic_path::DYNAMIC_PATH,
     &denylist::DENYLISTED_EXECUTABLE,
     &rm::RM_GATE,
     &dynamic_command::DYNAMIC_COMMAND_NAME,
@@ -90,6 +93,8 @@ pub static RULES: &[&Rule] = &[
     &destructive::DESTRUCTIVE,
     &permission::PERMISSION_RULE,
     &remote_effect::REMOTE_OR_IRREVERSIBLE,
+    &evaluation::ARITHMETIC_CODE,
+    &evaluation::PROMPT_EXPANSION,
     &environment::LOADER_ENV,
     &environment::SECRET_ENV_READ,
     &taskdev::TASK_TOO_LONG,
@@ -126,6 +131,7 @@ pub type CommandCheck = fn(&SimpleCommand, &mut Checker);
 pub static CHECKS: &[CommandCheck] = &[
     input::check,
     paths::check,
+    dynamic_path::check,
     denylist::check,
     rm::check,
     dynamic_command::check,
@@ -136,6 +142,7 @@ pub static CHECKS: &[CommandCheck] = &[
     destructive::check,
     remote_effect::check,
     environment::check,
+    evaluation::check,
 ];
 
 /// What checks read and where they put findings.

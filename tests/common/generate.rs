@@ -5,7 +5,9 @@
 //! expansions with defaults, command and process substitutions, brace expansion,
 //! globs and tildes; redirects of every kind; pipelines, lists, subshells, groups,
 //! `if`/`for`/`while`/`case`, functions, heredocs, `bash -c` and `eval` with nested
-//! quoting, and wrappers. Program names come from both harmless and gated sets, and
+//! quoting, wrappers, values carried by variables (known substitutions, `read`,
+//! `printf -v`, arrays, `+=`), text reaching arithmetic (`$((x))`, `let`, `[[ -v ]]`)
+//! and trap callbacks. Program names come from both harmless and gated sets, and
 //! paths from inside the project, outside it, the home folder's secrets and a
 //! symlink planted in the project (see [`WORKSPACE_FILES`]).
 
@@ -254,6 +256,28 @@ pub fn simple(heredocs: bool) -> impl Strategy<Value = String> {
         })
 }
 
+/// A path carried by a value the gate computes: a known substitution, `read` from a
+/// here-string, `printf -v`, an array element, `+=`; then used by a program that
+/// reads or writes it.
+fn value_flow() -> impl Strategy<Value = String> {
+    (
+        pick(PATHS),
+        0u8..6,
+        pick(&["cat", "head -n1", "ls", "touch", "wc -c"]),
+    )
+        .prop_map(|(path, how, user)| {
+            let value = match how {
+                0 => format!("F=$(echo {path})"),
+                1 => format!("read -r F <<< {path}"),
+                2 => format!("printf -v F %s {path}"),
+                3 => format!("a=(x {path}); F=${{a[1]}}"),
+                4 => format!("F=$(dirname {path}/x)"),
+                _ => format!("F=; F+={path}"),
+            };
+            format!("{value}; {user} \"$F\"")
+        })
+}
+
 /// A whole command: any shell construct around simple commands, nested to `depth`.
 pub fn command(heredocs: bool) -> BoxedStrategy<String> {
     let leaf = simple(heredocs).boxed();
@@ -297,7 +321,20 @@ pub fn command(heredocs: bool) -> BoxedStrategy<String> {
                 .prop_map(|a| format!("eval {}", single_quote(&a))),
             inner.clone().prop_map(|a| format!("echo \"$({a}\n)\"")),
             inner2.prop_map(|a| format!("cat <({a}\n)")),
-            inner.prop_map(|a| background(&a)),
+            inner.clone().prop_map(|a| background(&a)),
+            // Text reaching arithmetic: a subscript in it runs the command.
+            inner
+                .clone()
+                .prop_map(|a| format!("x={}; echo $((x))", single_quote(&format!("a[$({a}\n)]")))),
+            inner
+                .clone()
+                .prop_map(|a| format!("let {}", single_quote(&format!("a[$({a}\n)]")))),
+            inner
+                .clone()
+                .prop_map(|a| format!("[[ -v {} ]]", single_quote(&format!("a[$({a}\n)]")))),
+            // A callback: the trap's text runs when the shell exits.
+            inner.prop_map(|a| format!("trap {} EXIT; true", single_quote(&a))),
+            value_flow(),
         ]
     })
     .boxed()

@@ -38,7 +38,9 @@ use trace::{Touch, Trace};
 const TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Rules whose ask or deny covers anything the command might start or touch.
-const COVERS_ALL: &[&str] = &["BG001", "BG002", "BG003", "BG203", "BG204", "BG205"];
+const COVERS_ALL: &[&str] = &[
+    "BG001", "BG002", "BG003", "BG203", "BG204", "BG205", "BG211", "BG212",
+];
 
 /// Programs a program starts on its own, which the gate does not list: bare `xargs`
 /// runs `echo`.

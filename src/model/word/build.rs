@@ -10,10 +10,21 @@ use tree_sitter::Node;
 /// splits one bash word into siblings, e.g. `$"x"`). `text` is the parsed text and
 /// `span` the word's span in the original command.
 pub fn build_word(nodes: &[Node], text: &str, span: Span) -> Word {
+    build_word_with(nodes, text, span, &|_| None)
+}
+
+/// What a `$(...)` node prints, when known without running anything (see
+/// `model/known_output.rs`); `None` keeps the substitution dynamic.
+pub type Evaluate<'e> = &'e dyn Fn(Node) -> Option<String>;
+
+/// [`build_word`], with command substitutions whose output `evaluate` knows replaced
+/// by that output (as bash would after running them).
+pub fn build_word_with(nodes: &[Node], text: &str, span: Span, evaluate: Evaluate) -> Word {
     let mut builder = WordBuilder {
         parts: Vec::new(),
         has_quotes: false,
         ansi_next: false,
+        evaluate,
     };
     for node in nodes {
         builder.node(*node, text, false);
@@ -27,7 +38,7 @@ pub fn build_word(nodes: &[Node], text: &str, span: Span) -> Word {
 /// Builds a [`Word`] from lexed pieces exactly as [`build_word`] builds it from the
 /// syntax nodes of the same text: the fast lexer feeds it the same raw pieces in the
 /// same order, so both paths apply one set of quote, escape and tilde rules.
-pub(crate) struct PartsBuilder(WordBuilder);
+pub(crate) struct PartsBuilder(WordBuilder<'static>);
 
 impl PartsBuilder {
     /// An empty word.
@@ -36,6 +47,8 @@ impl PartsBuilder {
             parts: Vec::new(),
             has_quotes: false,
             ansi_next: false,
+            // The lexer never meets a command substitution.
+            evaluate: &|_| None,
         })
     }
 
@@ -80,14 +93,16 @@ impl PartsBuilder {
     }
 }
 
-struct WordBuilder {
+struct WordBuilder<'e> {
     parts: Vec<Part>,
+    /// Knows the output of some command substitutions.
+    evaluate: Evaluate<'e>,
     has_quotes: bool,
     /// The next raw string follows a lone `$`: decode it as `$'...'`.
     ansi_next: bool,
 }
 
-impl WordBuilder {
+impl WordBuilder<'_> {
     fn push_literal(&mut self, text: &str) {
         if let Some(Part::Literal(last)) = self.parts.last_mut() {
             last.push_str(text);
@@ -219,9 +234,19 @@ impl WordBuilder {
                 });
             }
             "expansion" => self.expansion(node, text, in_double_quotes),
-            "command_substitution" => self.parts.push(Part::CommandSubstitution {
-                quoted: in_double_quotes,
-            }),
+            "command_substitution" => match (self.evaluate)(node) {
+                // Output that bash would neither split nor glob (or any output inside
+                // double quotes) is plain text; the rest stays dynamic.
+                Some(out)
+                    if in_double_quotes
+                        || !out.is_empty() && !out.contains([' ', '\t', '\n', '*', '?', '[']) =>
+                {
+                    self.push_quoted(&out)
+                }
+                _ => self.parts.push(Part::CommandSubstitution {
+                    quoted: in_double_quotes,
+                }),
+            },
             "arithmetic_expansion" => self.parts.push(Part::Arithmetic {
                 quoted: in_double_quotes,
             }),
@@ -254,6 +279,31 @@ impl WordBuilder {
             }
             match child.kind() {
                 "${" | "}" => {}
+                // `${a[0]}`: an element with a static index is a variable of its
+                // own, named `a[0]` (the scope records array elements so).
+                "subscript" if name.is_none() => {
+                    let index = child.child_by_field_name("index");
+                    let static_index = index.is_some_and(|i| {
+                        i.kind() == "number"
+                            && text
+                                .get(i.start_byte()..i.end_byte())
+                                .is_some_and(|t| t.bytes().all(|b| b.is_ascii_digit()))
+                    });
+                    let array = child
+                        .child_by_field_name("name")
+                        .and_then(|n| text.get(n.start_byte()..n.end_byte()));
+                    match (static_index, array, index) {
+                        (true, Some(array), Some(i)) => {
+                            let i = text.get(i.start_byte()..i.end_byte()).unwrap_or("");
+                            let i = i.trim_start_matches('0');
+                            name = Some(format!("{array}[{}]", if i.is_empty() { "0" } else { i }));
+                        }
+                        (_, array, _) => {
+                            name = array.map(str::to_string);
+                            plain = false;
+                        }
+                    }
+                }
                 "variable_name" | "special_variable_name" if name.is_none() => {
                     name = text
                         .get(child.start_byte()..child.end_byte())
@@ -265,6 +315,7 @@ impl WordBuilder {
                         parts: Vec::new(),
                         has_quotes: false,
                         ansi_next: false,
+                        evaluate: self.evaluate,
                     });
                 }
                 _ => plain = false,

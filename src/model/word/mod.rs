@@ -12,7 +12,7 @@ mod build;
 mod decode;
 
 pub(crate) use build::PartsBuilder;
-pub use build::{build_word, split_tilde};
+pub use build::{Evaluate, build_word, build_word_with, split_tilde};
 pub use decode::{decode_ansi_c, decode_double_quoted, decode_heredoc};
 
 use crate::verdict::Span;

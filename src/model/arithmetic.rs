@@ -1,0 +1,312 @@
+//! Arithmetic evaluation runs code: bash evaluates array subscripts inside it, and a
+//! subscript may hold `$(…)`, so the *text* of a variable, a quoted string or an
+//! argument that reaches `$(( ))`, `(( ))`, `let`, `declare -i`, `[[ a -eq b ]]`,
+//! `[[ -v x ]]`, `test -v`, `unset 'a[…]'`, `read 'a[…]'` or `printf -v 'a[…]'` can
+//! start programs (`x='a[$(rm -rf ~)]'; echo $((x))`).
+//!
+//! This file finds the text that reaches those contexts: static text that could hold
+//! code is returned to be walked as a nested script; a value only known at run time
+//! (from `read`, an unknown substitution...) is returned as unknown code. Plain
+//! numbers and plain names are not code; variables the script never assigned (the
+//! caller's environment) are not followed.
+
+use super::command::SimpleCommand;
+use super::lower::Source;
+use super::scope::Scope;
+use super::word::{Part, Word, build_word};
+use crate::verdict::Span;
+use tree_sitter::Node;
+
+/// Text evaluated as arithmetic that may run code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Code {
+    /// Static text with an expansion in it: walk `(( TEXT ))` as a nested script.
+    Static {
+        /// The text.
+        text: String,
+        /// Where it comes from in the command.
+        span: Span,
+    },
+    /// Text only known at run time reaches arithmetic.
+    Unknown {
+        /// Where.
+        span: Span,
+    },
+}
+
+/// Programs whose output is a number (to move into the program catalogue).
+const NUMERIC_OUTPUT: &[&str] = &[
+    "nproc", "wc", "id", "date", "getconf", "stat", "expr", "seq", "tput", "du",
+];
+
+/// Text that may hold code when evaluated arithmetically: anything with an
+/// expansion or a backtick.
+fn may_run(text: &str) -> bool {
+    text.contains(['$', '`'])
+}
+
+/// The code reaching an arithmetic node (`$(( ))`, `(( ))`, a `c_style_for`
+/// header): the values of the variables it names and the output of its
+/// substitutions.
+pub(super) fn in_node(node: Node, src: Source, scope: &Scope) -> Vec<Code> {
+    let mut out = Vec::new();
+    let mut pending = vec![node];
+    while let Some(current) = pending.pop() {
+        let mut cursor = current.walk();
+        for child in current.named_children(&mut cursor) {
+            match child.kind() {
+                "variable_name" | "word" => {
+                    reference(src.slice(child), src.span(child), scope, &mut out)
+                }
+                "simple_expansion" | "expansion" => {
+                    if let Some(name) = child.named_child(0).filter(|n| n.kind() == "variable_name")
+                    {
+                        reference(src.slice(name), src.span(child), scope, &mut out);
+                    }
+                }
+                "command_substitution" => {
+                    // Its commands are walked anyway; its output is evaluated.
+                    if !numeric_substitution(child, src) {
+                        out.push(Code::Unknown {
+                            span: src.span(child),
+                        });
+                    }
+                }
+                // Visited on its own by the walker: not again here (deep nests of
+                // `$(( $(( … )) ))` stay linear).
+                "arithmetic_expansion" => {}
+                "string" | "raw_string" => {
+                    let text = src.slice(child);
+                    let inner = text.get(1..text.len().saturating_sub(1)).unwrap_or("");
+                    if child.kind() == "raw_string" && may_run(inner) {
+                        out.push(Code::Static {
+                            text: inner.to_string(),
+                            span: src.span(child),
+                        });
+                    } else {
+                        pending.push(child);
+                    }
+                }
+                _ => pending.push(child),
+            }
+        }
+    }
+    out
+}
+
+/// A `$(…)` whose program prints a number.
+pub(super) fn prints_number(node: Node, src: Source) -> bool {
+    numeric_substitution(node, src)
+}
+
+/// A `$(…)` whose program prints a number.
+fn numeric_substitution(node: Node, src: Source) -> bool {
+    let mut inner = node.named_child(0);
+    if let Some(statement) = inner.filter(|c| c.kind() == "redirected_statement") {
+        // `$(wc -l < f)`: the redirect feeds the program; the output is its own.
+        inner = statement.child_by_field_name("body");
+    }
+    let Some(command) = inner.filter(|c| c.kind() == "command") else {
+        return false;
+    };
+    let Some(name) = command.child_by_field_name("name") else {
+        return false;
+    };
+    NUMERIC_OUTPUT.contains(&src.slice(name))
+}
+
+/// A variable named in arithmetic: its static value when it may hold code, unknown
+/// when the script made it unknown.
+fn reference(name: &str, span: Span, scope: &Scope, out: &mut Vec<Code>) {
+    if name.is_empty() || name.bytes().all(|b| b.is_ascii_digit()) {
+        return;
+    }
+    match scope.lookup(name) {
+        Some(Some(value)) if may_run(value) => out.push(Code::Static {
+            text: value.to_string(),
+            span,
+        }),
+        Some(None) if !scope.is_numeric(name) => out.push(Code::Unknown { span }),
+        _ => {}
+    }
+}
+
+/// The code reaching arithmetic through one command's words: `let EXPR…`,
+/// `declare -i`/`local -i` values, `test`/`[` with `-v` or an arithmetic comparison,
+/// and array-element names given to `unset`, `read`, `printf -v`, `declare`.
+pub(super) fn in_record(record: &SimpleCommand, scope: &Scope) -> Vec<Code> {
+    let mut out = Vec::new();
+    let program = record.program_str().unwrap_or("");
+    let args = record.args();
+    let words_of_test: Vec<&Word> = match program {
+        "test" | "[" => args.iter().collect(),
+        _ => Vec::new(),
+    };
+    match program {
+        "let" => args
+            .iter()
+            .for_each(|w| word_code(w, scope, true, &mut out)),
+        "declare" | "typeset" | "local" | "export" | "readonly" => {
+            let integer = args
+                .iter()
+                .filter_map(Word::value)
+                .any(|v| v.starts_with('-') && v.contains('i'));
+            if integer {
+                for a in &record.assignments {
+                    if let Some(value) = &a.value {
+                        word_code(value, scope, true, &mut out);
+                    }
+                }
+            }
+            for a in &record.assignments {
+                if a.name.contains('[') && may_run(&a.name) {
+                    out.push(Code::Static {
+                        text: a.name.clone(),
+                        span: a.span,
+                    });
+                }
+            }
+        }
+        "unset" | "read" | "mapfile" | "readarray" => {
+            for w in args {
+                word_code(w, scope, false, &mut out);
+            }
+        }
+        // `printf -v NAME`: only the name; the format and arguments are text.
+        "printf" => {
+            if let Some(name) = args
+                .windows(2)
+                .find(|pair| pair[0].value() == Some("-v"))
+                .map(|pair| &pair[1])
+            {
+                word_code(name, scope, false, &mut out);
+            }
+        }
+        _ => {}
+    }
+    // `test -v NAME`, `test A -eq B`: operands are evaluated.
+    for (i, w) in words_of_test.iter().enumerate() {
+        let v = w.value().unwrap_or("");
+        if matches!(v, "-v" | "-eq" | "-ne" | "-lt" | "-le" | "-gt" | "-ge") {
+            if v != "-v"
+                && let Some(left) = i.checked_sub(1).and_then(|j| words_of_test.get(j))
+            {
+                word_code(left, scope, true, &mut out);
+            }
+            if let Some(right) = words_of_test.get(i + 1) {
+                word_code(right, scope, true, &mut out);
+            }
+        }
+    }
+    out
+}
+
+/// The operands of `[[ … ]]` comparisons evaluated as arithmetic (`-eq`…) and of
+/// `-v`.
+pub(super) fn in_test(node: Node, src: Source, scope: &Scope) -> Vec<Code> {
+    let mut out = Vec::new();
+    let mut pending = vec![node];
+    while let Some(current) = pending.pop() {
+        let mut cursor = current.walk();
+        let children: Vec<Node> = current.named_children(&mut cursor).collect();
+        let operator = current
+            .child_by_field_name("operator")
+            .map(|o| src.slice(o))
+            .unwrap_or("");
+        let arithmetic = matches!(
+            operator,
+            "-eq" | "-ne" | "-lt" | "-le" | "-gt" | "-ge" | "-v"
+        );
+        for child in children {
+            if arithmetic && child.kind() != "test_operator" {
+                operand(child, src, scope, &mut out);
+            } else {
+                pending.push(child);
+            }
+        }
+    }
+    out
+}
+
+/// One operand of an arithmetic test: its static text (whatever the quoting) when
+/// it has one, else the expansions in it.
+fn operand(node: Node, src: Source, scope: &Scope, out: &mut Vec<Code>) {
+    if node.kind() == "number" {
+        return;
+    }
+    let word = build_word(&[node], src.text, src.span(node));
+    if let Some(text) = word.value() {
+        if may_run(text) {
+            out.push(Code::Static {
+                text: text.to_string(),
+                span: src.span(node),
+            });
+        } else {
+            reference(text, src.span(node), scope, out);
+        }
+        return;
+    }
+    let mut pending = vec![node];
+    // `$x`, `${x}`, `$(…)`: as in arithmetic.
+    while let Some(n) = pending.pop() {
+        match n.kind() {
+            "simple_expansion" | "expansion" => {
+                match n.named_child(0) {
+                    Some(name) if name.kind() == "variable_name" => {
+                        reference(src.slice(name), src.span(n), scope, out)
+                    }
+                    // `$#`, `$?`, `$1`: numbers or the caller's arguments.
+                    Some(name) if name.kind() == "special_variable_name" => {}
+                    _ => out.push(Code::Unknown { span: src.span(n) }),
+                }
+            }
+            "command_substitution" if !numeric_substitution(n, src) => {
+                out.push(Code::Unknown { span: src.span(n) })
+            }
+            "command_substitution" => {}
+            _ => {
+                let mut cursor = n.walk();
+                pending.extend(n.named_children(&mut cursor));
+            }
+        }
+    }
+}
+
+/// A word evaluated as arithmetic (`whole`) or only its array subscripts (a name
+/// given to `unset`, `read`...).
+fn word_code(word: &Word, scope: &Scope, whole: bool, out: &mut Vec<Code>) {
+    if let Some(v) = word.value() {
+        let relevant = if whole {
+            may_run(v)
+        } else {
+            v.contains('[') && may_run(v)
+        };
+        if relevant {
+            out.push(Code::Static {
+                text: v.to_string(),
+                span: word.span,
+            });
+        } else if whole {
+            reference(v, word.span, scope, out);
+        }
+        return;
+    }
+    // `unset "a[$i]"`: only a subscript is evaluated.
+    let subscript = word
+        .parts
+        .iter()
+        .any(|p| matches!(p, Part::Literal(t) | Part::Quoted(t) if t.contains('[')));
+    if !whole && !subscript {
+        return;
+    }
+    for part in &word.parts {
+        match part {
+            Part::Variable { name, .. } => reference(name, word.span, scope, out),
+            Part::CommandSubstitution { .. } | Part::Expansion { .. } | Part::Unknown(_) => {
+                out.push(Code::Unknown { span: word.span });
+                return;
+            }
+            _ => {}
+        }
+    }
+}

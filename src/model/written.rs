@@ -1,0 +1,167 @@
+//! Files written earlier in the command and run later in it: `echo 'rm -rf ~' > f.sh;
+//! bash f.sh`. The walker remembers what each command wrote (the text when it is
+//! known: a redirected `echo`/`printf` with static text, a static heredoc into `cat`
+//! or `tee`), and when a later command runs that file (`bash f`, `sh f`, `source f`,
+//! `. f`, `./f`) the text is walked as a nested script; when the text is not known
+//! the run is a script only known at run time.
+//!
+//! To move into the program catalogue: which programs write their input to a file,
+//! and which run a file as a script.
+
+use super::command::SimpleCommand;
+use crate::verdict::Span;
+use std::path::{Path, PathBuf};
+
+/// The files written so far in the whole command, by absolute path, with their
+/// text when known. Not scoped: a file written in a subshell stays on disk.
+#[derive(Debug, Default)]
+pub(super) struct Files(Vec<(PathBuf, Option<String>)>);
+
+impl Files {
+    /// Notes that the command wrote `path` (`text` when known; `append` adds to it).
+    pub fn note(&mut self, path: PathBuf, text: Option<String>, append: bool) {
+        let previous = self
+            .0
+            .iter()
+            .position(|(p, _)| p == &path)
+            .map(|i| self.0.remove(i).1);
+        let text = match (append, previous) {
+            (false, _) => text,
+            (true, Some(Some(old))) => text.map(|t| old + &t),
+            // Appended to a file whose earlier text is not known.
+            (true, Some(None)) => None,
+            // Appended to a file that was already there: its start is not known.
+            (true, None) => None,
+        };
+        self.0.push((path, text));
+    }
+
+    /// What the command wrote to `path`: `None` if it did not write it.
+    pub fn get(&self, path: &Path) -> Option<&Option<String>> {
+        self.0.iter().rev().find(|(p, _)| p == path).map(|(_, t)| t)
+    }
+}
+
+/// One file a command writes: its name as written and its text when known.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Write {
+    /// The target word's static value.
+    pub name: String,
+    /// The text written, when known.
+    pub text: Option<String>,
+    /// `>>`: appended to what was there.
+    pub append: bool,
+}
+
+/// What `record` writes through its redirects (and `tee` operands).
+pub(super) fn writes(record: &SimpleCommand) -> Vec<Write> {
+    let text = output_text(record);
+    let mut out = Vec::new();
+    for r in &record.redirects {
+        let to_stdout = r.fd.as_deref().is_none_or(|fd| fd == "1");
+        if !matches!(r.operator.as_str(), ">" | ">|" | ">>" | "&>" | "&>>") {
+            continue;
+        }
+        let Some(name) = r.target.as_ref().and_then(|t| t.static_value()) else {
+            continue;
+        };
+        out.push(Write {
+            name,
+            text: if to_stdout { text.clone() } else { None },
+            append: r.operator.ends_with(">>"),
+        });
+    }
+    if record.program_str() == Some("tee") {
+        let append = record
+            .args()
+            .iter()
+            .any(|w| matches!(w.value(), Some("-a" | "--append")));
+        for w in record.args() {
+            match w.value() {
+                Some(v) if !v.starts_with('-') => out.push(Write {
+                    name: v.to_string(),
+                    text: heredoc_text(record),
+                    append,
+                }),
+                Some(_) => {}
+                None => {}
+            }
+        }
+    }
+    out
+}
+
+/// What the command prints, when known: `echo`/`printf` of static text, `cat` of a
+/// static heredoc or here-string.
+fn output_text(record: &SimpleCommand) -> Option<String> {
+    let args: Vec<&str> = record
+        .args()
+        .iter()
+        .map(|w| w.value())
+        .collect::<Option<_>>()?;
+    match record.program_str()? {
+        "echo" => {
+            let (newline, rest) = match args.first() {
+                Some(&"-n") => (false, &args[1..]),
+                _ => (true, &args[..]),
+            };
+            if rest.iter().any(|a| a.starts_with('-') || a.contains('\\')) {
+                return None;
+            }
+            let mut text = rest.join(" ");
+            if newline {
+                text.push('\n');
+            }
+            Some(text)
+        }
+        "printf" => match args[..] {
+            [format] if !format.contains(['%', '\\']) && !format.starts_with('-') => {
+                Some(format.to_string())
+            }
+            ["%s", value] => Some(value.to_string()),
+            ["%s\\n", value] => Some(format!("{value}\n")),
+            _ => None,
+        },
+        "cat" if args.is_empty() => heredoc_text(record),
+        _ => None,
+    }
+}
+
+/// The static text of the command's heredoc or here-string (stdin).
+fn heredoc_text(record: &SimpleCommand) -> Option<String> {
+    record.redirects.iter().rev().find_map(|r| {
+        if r.operator == "<<<" {
+            return Some(r.target.as_ref()?.static_value().map(|v| format!("{v}\n")));
+        }
+        if r.operator.starts_with("<<") {
+            return Some(r.heredoc.as_ref()?.static_text.clone());
+        }
+        None
+    })?
+}
+
+/// The file `record` runs as a shell script, and the word naming it: `bash F`,
+/// `sh F`, `source F`, `. F`, or the program named by a path (`./F`).
+pub(super) fn script_run(record: &SimpleCommand) -> Option<(String, Span)> {
+    let name = record.name()?;
+    let value = name.value()?;
+    match record.base_name()? {
+        "bash" | "sh" | "dash" | "zsh" | "ksh" | "source" | "." => {
+            let options_with_c = record.args().iter().any(|w| {
+                w.value()
+                    .is_none_or(|v| v.starts_with('-') && !v.starts_with("--") && v.contains('c'))
+            });
+            if options_with_c {
+                // `bash -c TEXT`: a script string, judged elsewhere.
+                return None;
+            }
+            let first = record
+                .args()
+                .iter()
+                .find(|w| !w.value().is_some_and(|v| v.starts_with('-')))?;
+            Some((first.value()?.to_string(), first.span))
+        }
+        _ if value.contains('/') => Some((value.to_string(), name.span)),
+        _ => None,
+    }
+}

@@ -1,0 +1,114 @@
+//! BG110: a path whose value is only known at run time.
+
+use crate::declare_rule;
+use crate::model::command::{Origin, SimpleCommand};
+use crate::model::path_roles::{Role, path_uses};
+use crate::model::paths::PATH_VARIABLES;
+use crate::model::word::{Part, Word};
+use crate::rules::Checker;
+
+declare_rule! {
+    /// ## What it does
+    /// Asks when a word the command uses as a path (an operand, a redirect target, an
+    /// option's value, a `cd` target) holds a part whose value is only known at run
+    /// time — a variable the script never assigned a static value, a command
+    /// substitution whose output is not known (`$(cat list)`, `$(< f)`), an array
+    /// element with a computed index — unless that part can only be a number (`$$`,
+    /// `$?`, `$((…))`) and the static text keeps the path inside. Substitutions whose
+    /// output is known (`$(echo x)`, `$(pwd)`, `$(dirname x)`) and variables assigned
+    /// earlier in the script are followed, so those words are judged by their value.
+    ///
+    /// ## Why
+    /// `cat "$F"`, `echo x > "./$D/f"` and `cd "$(cat dir.txt)"` can name any file:
+    /// `./$D` climbs out with `D=../..`. Nothing about the word proves where it points.
+    ///
+    /// ## Example
+    /// - `cat "$F"` → ask
+    /// - `echo hi > "out/$NAME.txt"` → ask
+    /// - `cat "$(cat list.txt)"` → ask
+    /// - `F=notes.txt; cat "$F"` → allow
+    /// - `echo hi > "log.$$"` → allow
+    /// - `echo "$F"` → allow: `echo`'s arguments are text
+    pub static DYNAMIC_PATH = {
+        code: "BG110",
+        name: "dynamic-path",
+        default: Ask,
+        capability: FilesystemRead,
+        summary: "a path whose value is only known at run time",
+    };
+}
+
+/// Asks for each path word with a run-time part that could hold any path.
+pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
+    if matches!(cmd.origin, Origin::Test | Origin::Declaration) {
+        return;
+    }
+    // Most commands have no run-time part at all: skip listing their paths.
+    let dynamic = |w: &Word| w.parts.iter().any(Part::is_dynamic);
+    let any = cmd.words.iter().any(dynamic)
+        || cmd
+            .redirects
+            .iter()
+            .any(|r| r.target.as_ref().is_some_and(dynamic));
+    if !any {
+        return;
+    }
+    for usage in path_uses(cmd) {
+        if matches!(usage.role, Role::Program | Role::Assignment) {
+            continue;
+        }
+        if !unknown(&usage.word, &cmd.context.confined) {
+            continue;
+        }
+        cx.report(
+            &DYNAMIC_PATH,
+            usage.word.span,
+            format!(
+                "the path `{}` is only known at run time",
+                usage.word.display()
+            ),
+        );
+    }
+}
+
+/// True when a part of `word` can hold any text and nothing static proves the path
+/// stays inside. A leading `~` or path variable is judged by the path rules; the
+/// parts after it are not. Loop variables over relative words (`for f in src/*`)
+/// are confined to the working directory.
+fn unknown(word: &Word, confined: &[String]) -> bool {
+    let mut any_text = false;
+    for (i, part) in word.parts.iter().enumerate() {
+        match part {
+            Part::Literal(_) | Part::Quoted(_) | Part::ProcessSubstitution => {}
+            Part::Tilde(_) if i == 0 => {}
+            Part::Variable { name, .. } if i == 0 && PATH_VARIABLES.contains(&name.as_str()) => {}
+            Part::Expansion {
+                name: Some(name), ..
+            } if i == 0 && PATH_VARIABLES.contains(&name.as_str()) => {}
+            Part::Variable { name, .. } if confined.contains(name) => {}
+            part if numeric(part) => {}
+            _ => any_text = true,
+        }
+    }
+    if any_text {
+        return true;
+    }
+    // Only numbers or confined names vary: the static text decides, and `..` could
+    // climb with them.
+    word.parts.iter().any(|p| match p {
+        Part::Variable { name, .. } if confined.contains(name) => true,
+        p => numeric(p),
+    }) && word.parts.iter().any(|p| match p {
+        Part::Literal(t) | Part::Quoted(t) => t.split('/').any(|c| c == ".."),
+        _ => false,
+    })
+}
+
+/// Parts whose value is always a number: `$$`, `$?`, `$#`, `$!`, `$((…))`.
+fn numeric(part: &Part) -> bool {
+    match part {
+        Part::Arithmetic { .. } => true,
+        Part::Variable { name, .. } => matches!(name.as_str(), "$" | "?" | "#" | "!"),
+        _ => false,
+    }
+}
