@@ -41,16 +41,21 @@ fn corpus_commands() -> Vec<String> {
     out
 }
 
-/// Whether the fast lexer takes `command`.
-fn took(command: &str) -> bool {
-    let resolver = Default::default();
-    let env = bashgate::model::Env {
+/// The model's environment for these tests: the project at `/project`, no home.
+fn env() -> bashgate::model::Env<'static> {
+    static RESOLVER: std::sync::OnceLock<bashgate::model::paths::Resolver> =
+        std::sync::OnceLock::new();
+    bashgate::model::Env {
         cwd: Path::new("/project"),
-        resolver: &resolver,
+        resolver: RESOLVER.get_or_init(Default::default),
         max_nesting: 8,
         fast_path: false,
-    };
-    bashgate::model::fast_model(command, &env).is_some()
+    }
+}
+
+/// Whether the fast lexer takes `command`.
+fn took(command: &str) -> bool {
+    bashgate::model::fast_model(command, &env()).is_some()
 }
 
 fn agent_commands() -> Vec<String> {
@@ -267,13 +272,7 @@ fn fast_and_tree_records_agree_on_generated_commands() {
 #[test]
 fn a_difference_is_caught() {
     // The property compares whole records: a changed span must fail it.
-    let resolver = Default::default();
-    let env = bashgate::model::Env {
-        cwd: Path::new("/project"),
-        resolver: &resolver,
-        max_nesting: 8,
-        fast_path: false,
-    };
+    let env = env();
     let mut fast = bashgate::model::fast_model("ls -la", &env).expect("fast");
     fast.commands[0].span.end += 1;
     let tree = bashgate::model::build("ls -la", &env);

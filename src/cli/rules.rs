@@ -61,31 +61,29 @@ pub fn list(args: &RulesArgs) -> i32 {
         return 0;
     }
     for rule in RULES {
-        println!(
-            "{}  {:<28} {:<5} {}",
-            rule.code,
-            rule.name,
-            rule.default.as_str(),
-            rule.summary
-        );
+        print_line(rule);
     }
     0
 }
 
-/// Prints a rule's documentation, or what the program catalogue knows about a
-/// program when `code` names no rule.
+/// One rule as a line of `bashgate rules`.
+fn print_line(rule: &Rule) {
+    println!(
+        "{}  {:<28} {:<5} {}",
+        rule.code,
+        rule.name,
+        rule.default.as_str(),
+        rule.summary
+    );
+}
+
+/// What a preset turns on: its own rules, on top of the safe mode's.
 fn list_preset(preset: Preset) -> i32 {
     println!("preset {preset} (mode: safe)\n");
     println!("{}\n", preset.description());
     for code in preset.rule_codes() {
         if let Some(rule) = Rule::by_code(code) {
-            println!(
-                "{}  {:<28} {:<5} {}",
-                rule.code,
-                rule.name,
-                rule.default.as_str(),
-                rule.summary
-            );
+            print_line(rule);
         }
     }
     if preset == Preset::BashToolDenylist {
@@ -95,6 +93,8 @@ fn list_preset(preset: Preset) -> i32 {
     0
 }
 
+/// Prints a rule's documentation, or what the program catalogue knows about a
+/// program when `code` names no rule.
 pub fn explain(code: &str) -> i32 {
     let Some(rule) = Rule::by_code(code) else {
         if let Some(entry) = bashgate::catalogue::lookup(code) {
