@@ -4,17 +4,19 @@
 //! either bails or builds exactly the records the tree path builds — and it never
 //! takes a command the parser has a problem with. Any difference is a bypass.
 //!
-//! Deterministic by default (fixed seed, 2,000 cases per property). Run long and
-//! random with `BASHGATE_PROPTEST_RANDOM=1 PROPTEST_CASES=200000 cargo test --release
-//! --test fastpath`.
+//! Deterministic by default (the shared fixed seed, 2,000 cases per property). Run
+//! long and random with `.ci/proptest-long`, or alone with
+//! `BASHGATE_PROPTEST=random cargo test --release --test fastpath`.
 
 #[path = "common/generate.rs"]
 mod generate;
 #[path = "../fuzz/properties.rs"]
 mod properties;
+#[path = "common/proptest_config.rs"]
+mod proptest_config;
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use proptest::test_runner::TestRunner;
 use std::path::Path;
 
 fn corpus_commands() -> Vec<String> {
@@ -209,43 +211,10 @@ fn lexer_soup() -> impl Strategy<Value = String> {
     })
 }
 
-fn config() -> (Config, TestRng) {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(2000);
-    let rng = if std::env::var_os("BASHGATE_PROPTEST_RANDOM").is_some() {
-        TestRng::from_seed(RngAlgorithm::ChaCha, &rand_seed())
-    } else {
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[11; 32])
-    };
-    (
-        Config {
-            cases,
-            failure_persistence: None,
-            ..Config::default()
-        },
-        rng,
-    )
-}
-
-fn rand_seed() -> [u8; 32] {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0);
-    let mut seed = [0u8; 32];
-    for (i, b) in nanos.to_le_bytes().iter().enumerate() {
-        seed[i] = *b;
-        seed[i + 16] = b.wrapping_mul(31);
-    }
-    eprintln!("random seed: {seed:?}");
-    seed
-}
-
 fn agree(strategy: impl Strategy<Value = String>) {
-    let (config, rng) = config();
-    let mut runner = TestRunner::new_with_rng(config, rng);
+    let mut config = proptest_config::config(2000);
+    config.failure_persistence = None;
+    let mut runner = TestRunner::new(config);
     let result = runner.run(&strategy, |command| {
         let outcome = std::panic::catch_unwind(|| properties::check_fastpath(command.as_bytes()));
         prop_assert!(

@@ -511,6 +511,21 @@ fn command(
     if !scripts.is_empty() || !unwrapped.embedded.is_empty() {
         return None;
     }
+    // Arithmetic contexts (`let`, `test -eq`, `read` into an array element, `printf
+    // -v`) are walked as nested scripts too: the tree path's.
+    let program = unwrapped
+        .program
+        .and_then(|i| words.get(i))
+        .and_then(Word::value)
+        .map(super::command::basename);
+    let arithmetic = matches!(
+        program,
+        Some("let" | "test" | "read" | "unset" | "mapfile" | "readarray")
+    ) || (program == Some("printf")
+        && words.iter().any(|w| w.value() == Some("-v")));
+    if arithmetic {
+        return None;
+    }
     let span = Span::new(start?, end);
     Some(Lexed {
         words,
