@@ -1,21 +1,12 @@
 //! Meta-tests tying the program catalogue to the corpus: every program the corpus
 //! starts has a catalogue entry, and every entry is exercised by a corpus case.
 
+#[path = "common/corpus_commands.rs"]
+mod corpus_commands;
+
 use bashgate::Gate;
-use serde::Deserialize;
+use corpus_commands::corpus_commands;
 use std::collections::BTreeSet;
-use std::path::Path;
-
-#[derive(Deserialize)]
-struct CorpusFile {
-    #[serde(rename = "case", default)]
-    cases: Vec<Case>,
-}
-
-#[derive(Deserialize)]
-struct Case {
-    cmd: String,
-}
 
 /// Names the corpus starts that are not programs anyone installs: stand-ins in
 /// cases about syntax (`x`, `foo`), files of the fixture project run by path, and
@@ -52,20 +43,6 @@ const NOT_PROGRAMS: &[&str] = &[
     "сudo",
     "ｒｍ",
 ];
-
-fn corpus_commands() -> Vec<String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).expect("corpus dir") {
-        let path = entry.expect("entry").path();
-        if path.extension().is_some_and(|e| e == "toml") {
-            let text = std::fs::read_to_string(&path).expect("read");
-            let file: CorpusFile = toml::from_str(&text).expect("corpus file");
-            out.extend(file.cases.into_iter().map(|c| c.cmd));
-        }
-    }
-    out
-}
 
 /// The static basenames of every program (and wrapper) the corpus starts.
 fn corpus_programs() -> BTreeSet<String> {

@@ -8,8 +8,12 @@
 //! long and random with `.ci/proptest-long`, or alone with
 //! `BASHGATE_PROPTEST=random cargo test --release --test fastpath`.
 
+#[path = "common/corpus_commands.rs"]
+mod corpus_commands;
 #[path = "common/generate.rs"]
 mod generate;
+
+use corpus_commands::corpus_commands;
 #[path = "../fuzz/properties.rs"]
 mod properties;
 #[path = "common/proptest_config.rs"]
@@ -18,30 +22,6 @@ mod proptest_config;
 use proptest::prelude::*;
 use proptest::test_runner::TestRunner;
 use std::path::Path;
-
-fn corpus_commands() -> Vec<String> {
-    #[derive(serde::Deserialize)]
-    struct File {
-        #[serde(rename = "case", default)]
-        cases: Vec<Case>,
-    }
-    #[derive(serde::Deserialize)]
-    struct Case {
-        cmd: String,
-    }
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).expect("corpus") {
-        let path = entry.expect("entry").path();
-        if path.extension().is_some_and(|e| e == "toml") {
-            let text = std::fs::read_to_string(&path).expect("corpus file");
-            if let Ok(file) = toml::from_str::<File>(&text) {
-                out.extend(file.cases.into_iter().map(|c| c.cmd));
-            }
-        }
-    }
-    out
-}
 
 /// The model's environment for these tests: the project at `/project`, no home.
 fn env() -> bashgate::model::Env<'static> {

@@ -496,36 +496,6 @@ fn command(
     if !redirects.is_empty() && words.iter().any(|w| w.value() == Some("-")) {
         return None;
     }
-    // Scripts in strings, heredocs or stdin (`bash -c`, `trap`, `eval`, `| sh`) and
-    // `find -exec` take the full path: a nested script's walk depends on how its
-    // text was lowered, which only the tree path knows.
-    let unwrapped = wrappers::unwrap(&words);
-    let scripts = super::nested::scripts_of(
-        &words,
-        unwrapped.program,
-        unwrapped.script.clone(),
-        &redirects,
-        piped_stdin,
-        source,
-    );
-    if !scripts.is_empty() || !unwrapped.embedded.is_empty() {
-        return None;
-    }
-    // Arithmetic contexts (`let`, `test -eq`, `read` into an array element, `printf
-    // -v`) are walked as nested scripts too: the tree path's.
-    let program = unwrapped
-        .program
-        .and_then(|i| words.get(i))
-        .and_then(Word::value)
-        .map(super::command::basename);
-    let arithmetic = matches!(
-        program,
-        Some("let" | "test" | "read" | "unset" | "mapfile" | "readarray")
-    ) || (program == Some("printf")
-        && words.iter().any(|w| w.value() == Some("-v")));
-    if arithmetic {
-        return None;
-    }
     let span = Span::new(start?, end);
     Some(Lexed {
         words,

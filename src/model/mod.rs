@@ -55,9 +55,9 @@ pub struct Model {
 /// Builds the model of `source`.
 pub fn build(source: &str, env: &Env<'_>) -> Model {
     if env.fast_path
-        && let Some(lexed) = fastpath::commands(source)
+        && let Some(walked) =
+            fastpath::commands(source).and_then(|lexed| walk::walk_lexed(lexed, source, env))
     {
-        let walked = walk::walk_lexed(lexed, source, env);
         return Model {
             commands: walked.commands,
             problems: walked.problems,
@@ -83,8 +83,7 @@ pub fn build(source: &str, env: &Env<'_>) -> Model {
 /// shapes it knows (then [`build`] parses it). For the differential tests.
 #[doc(hidden)]
 pub fn fast_model(source: &str, env: &Env<'_>) -> Option<Model> {
-    let lexed = fastpath::commands(source)?;
-    let walked = walk::walk_lexed(lexed, source, env);
+    let walked = walk::walk_lexed(fastpath::commands(source)?, source, env)?;
     Some(Model {
         commands: walked.commands,
         problems: walked.problems,

@@ -44,6 +44,8 @@ pub(super) fn walk(tree: &Tree, text: &str, source: &str, env: &Env<'_>) -> Walk
         handled: HashSet::new(),
         written: written::Files::default(),
         trailing: HashMap::new(),
+        lexed: false,
+        declined: false,
     };
     let src = Source {
         text,
@@ -55,8 +57,11 @@ pub(super) fn walk(tree: &Tree, text: &str, source: &str, env: &Env<'_>) -> Walk
 }
 
 /// Walks the commands the fast lexer read: each goes through the same record step as
-/// a parsed command (pipeline stages in their own scopes, as bash runs them).
-pub(super) fn walk_lexed(lexed: Vec<Lexed>, source: &str, env: &Env<'_>) -> Walked {
+/// a parsed command (pipeline stages in their own scopes, as bash runs them). `None`
+/// when a command turns out to carry a nested script, a `find -exec` command or code
+/// for arithmetic evaluation: walking those depends on syntax nodes, so the caller
+/// parses instead.
+pub(super) fn walk_lexed(lexed: Vec<Lexed>, source: &str, env: &Env<'_>) -> Option<Walked> {
     let mut walker = Walker {
         source,
         env,
@@ -65,6 +70,8 @@ pub(super) fn walk_lexed(lexed: Vec<Lexed>, source: &str, env: &Env<'_>) -> Walk
         handled: HashSet::new(),
         written: written::Files::default(),
         trailing: HashMap::new(),
+        lexed: true,
+        declined: false,
     };
     for command in lexed {
         let frame = Frame {
@@ -89,11 +96,14 @@ pub(super) fn walk_lexed(lexed: Vec<Lexed>, source: &str, env: &Env<'_>) -> Walk
             &frame,
             0,
         );
+        if walker.declined {
+            return None;
+        }
         if command.in_pipeline {
             walker.pop_scope();
         }
     }
-    walker.out
+    Some(walker.out)
 }
 
 /// What a node inherits from where it stands.
@@ -126,6 +136,10 @@ struct Walker<'s> {
     /// Redirects the grammar hung on a whole list or pipeline (`a && b < f`) that
     /// bash gives to its last command, by that command's node id.
     trailing: HashMap<usize, Vec<Redirect>>,
+    /// The commands come from the fast lexer, not from syntax nodes.
+    lexed: bool,
+    /// A lexed command needed the tree after all (see [`walk_lexed`]).
+    declined: bool,
 }
 
 /// The last simple command of a list or pipeline (`c` in `a && b | c`), when the
@@ -596,6 +610,10 @@ impl<'s> Walker<'s> {
         let top = self.scopes.len() - 1;
         self.scopes[top].apply_cd(&record, start, resolver);
         let codes = arithmetic::in_record(&record, &self.scopes[top]);
+        if self.lexed && (record.script.is_some() || !embedded.is_empty() || !codes.is_empty()) {
+            self.declined = true;
+            return;
+        }
         self.push_record(record);
         self.arithmetic(codes, frame, nesting);
         for (by, words) in embedded {
@@ -702,15 +720,7 @@ impl<'s> Walker<'s> {
     /// Assignments under `node` whose value is a number though unknown: the output
     /// of a program that prints numbers (`n=$(nproc)`), `$?`, `$#`, `$$`, `$!`.
     fn track_numeric(&mut self, node: Node, src: Source) {
-        let mut nodes = vec![node];
-        if node.kind() != "variable_assignment" {
-            let mut cursor = node.walk();
-            nodes = node
-                .named_children(&mut cursor)
-                .filter(|c| c.kind() == "variable_assignment")
-                .collect();
-        }
-        for assignment in nodes {
+        for assignment in assignments_under(node) {
             let (Some(name), Some(value)) = (
                 assignment.child_by_field_name("name"),
                 assignment.child_by_field_name("value"),
@@ -744,15 +754,7 @@ impl<'s> Walker<'s> {
 
     /// Array assignments (`a=(x y)`, `local -a a=(…)`) under `node`: their elements.
     fn track_arrays(&mut self, node: Node, src: Source) {
-        let mut nodes = vec![node];
-        if node.kind() != "variable_assignment" {
-            let mut cursor = node.walk();
-            nodes = node
-                .named_children(&mut cursor)
-                .filter(|c| c.kind() == "variable_assignment")
-                .collect();
-        }
-        for assignment in nodes {
+        for assignment in assignments_under(node) {
             let name = assignment
                 .child_by_field_name("name")
                 .map(|n| src.slice(n))
@@ -817,6 +819,18 @@ fn loop_numeric(node: Node, src: Source) -> bool {
     let mut cursor = node.walk();
     let values: Vec<Node> = node.children_by_field_name("value", &mut cursor).collect();
     !values.is_empty() && values.iter().all(|v| numeric_value(*v, src))
+}
+
+/// The `variable_assignment` node itself, or the ones directly under `node` (a
+/// `variable_assignments` or declaration node).
+fn assignments_under(node: Node) -> Vec<Node> {
+    if node.kind() == "variable_assignment" {
+        return vec![node];
+    }
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor)
+        .filter(|c| c.kind() == "variable_assignment")
+        .collect()
 }
 
 /// Pushes a node's children (those that can hold commands) to visit in order.

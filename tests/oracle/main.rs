@@ -20,10 +20,14 @@
 //!
 //! A longer run: `BASHGATE_ORACLE_CASES=20000 cargo test --release --test oracle`.
 
+#[path = "../common/corpus_commands.rs"]
+mod corpus_commands;
 #[path = "../common/generate.rs"]
 mod generate;
 mod sandbox;
 mod trace;
+
+use corpus_commands::corpus_commands;
 
 use bashgate::{Decision, Gate, Inspection};
 use proptest::strategy::{Strategy, ValueTree};
@@ -408,29 +412,6 @@ fn run_all(label: &str, commands: Vec<String>) {
         }
         panic!("{} bypasses found by the oracle:{report}", bypasses.len());
     }
-}
-
-fn corpus_commands() -> Vec<String> {
-    #[derive(serde::Deserialize)]
-    struct File {
-        #[serde(rename = "case", default)]
-        cases: Vec<Case>,
-    }
-    #[derive(serde::Deserialize)]
-    struct Case {
-        cmd: String,
-    }
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(&dir).expect("corpus folder") {
-        let path = entry.expect("corpus entry").path();
-        if path.extension().is_some_and(|e| e == "toml") {
-            let text = std::fs::read_to_string(&path).expect("read corpus");
-            let file: File = toml::from_str(&text).expect("parse corpus");
-            out.extend(file.cases.into_iter().map(|c| c.cmd));
-        }
-    }
-    out
 }
 
 /// `count` generated commands from a fixed seed (or `BASHGATE_ORACLE_SEED`).
