@@ -5,6 +5,7 @@ mod cli;
 
 fn main() {
     install_fail_closed_panic_hook();
+    install_quiet_broken_pipe();
     std::process::exit(cli::run());
 }
 
@@ -24,5 +25,28 @@ fn install_fail_closed_panic_hook() {
             println!(r#"{{"decision":"deny","reason":"bashgate failed internally"}}"#);
         }
         std::process::exit(2);
+    }));
+}
+
+/// `bashgate rules | head` closes the pipe early; printing then fails with a broken
+/// pipe, which `println!` reports as a panic. Outside hook mode that is not a bug worth
+/// a backtrace: exit as a shell does after SIGPIPE (141), never 0, so a `check` whose
+/// verdict could not be written is never read as allow.
+fn install_quiet_broken_pipe() {
+    if std::env::args().nth(1).as_deref() == Some("hook") {
+        return;
+    }
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.contains("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(141);
+        }
+        default(info);
     }));
 }

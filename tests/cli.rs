@@ -386,3 +386,30 @@ fn test_runs_a_users_case_file_and_reports_differences() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("line 4"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_closed_stdout_ends_quietly() {
+    let closed = || {
+        let (reader, writer) = std::io::pipe().expect("pipe");
+        drop(reader);
+        writer
+    };
+    // Listings exit as a shell does after SIGPIPE, without a panic message.
+    for args in [&["rules"][..], &["explain", "BG101"][..]] {
+        let output = bin().args(args).stdout(closed()).output().expect("run");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(output.status.code(), Some(141), "{args:?}: {stderr}");
+    }
+    // A check's decision is its exit code, whether or not the text got out.
+    for (command, code) in [("ls", 0), ("rm -rf /", 2)] {
+        let output = bin()
+            .args(["check", "--root", &root(), "--", command])
+            .stdout(closed())
+            .output()
+            .expect("run");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!stderr.contains("panicked"), "{command}: {stderr}");
+        assert_eq!(output.status.code(), Some(code), "{command}: {stderr}");
+    }
+}
