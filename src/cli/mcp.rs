@@ -1,7 +1,7 @@
 //! `bashgate mcp`: serve the gate and the runner to MCP clients over stdio.
 
 use super::exec::SandboxArg;
-use super::{EXIT_CONFIG, PolicyArgs};
+use super::{EXIT_CONFIG, EXIT_USAGE, PolicyArgs};
 use bashgate::exec::SandboxMode;
 use bashgate::mcp::{ServerOptions, ShellLimits};
 use clap::Args;
@@ -25,6 +25,14 @@ pub struct McpArgs {
     /// Most bytes of background output held in all (each shell reserves 1 MiB).
     #[arg(long, value_name = "BYTES", default_value_t = bashgate::mcp::shells::DEFAULT_MAX_BUFFERED)]
     max_buffered: usize,
+    /// Serve Streamable HTTP at http://ADDR/mcp instead of stdio; ADDR must be
+    /// loopback (127.0.0.1:PORT or [::1]:PORT).
+    #[arg(long, value_name = "ADDR")]
+    http: Option<String>,
+    /// The bearer token HTTP clients must send (default: BASHGATE_MCP_TOKEN, else a
+    /// fresh one printed to stderr).
+    #[arg(long, value_name = "TOKEN", requires = "http")]
+    token: Option<String>,
 }
 
 pub fn run(args: &McpArgs) -> i32 {
@@ -48,11 +56,49 @@ pub fn run(args: &McpArgs) -> i32 {
             ..ShellLimits::default()
         },
     };
-    match bashgate::mcp::serve_stdio(gate, options) {
+    let served = match &args.http {
+        None => bashgate::mcp::serve_stdio(gate, options),
+        Some(addr) => match http_options(addr, args.token.as_deref()) {
+            Ok(http) => bashgate::mcp::serve_http(gate, options, http),
+            Err(message) => {
+                eprintln!("bashgate mcp: {message}");
+                return EXIT_USAGE;
+            }
+        },
+    };
+    match served {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("bashgate mcp: {e}");
             1
         }
+    }
+}
+
+/// The listening address (loopback only) and the token: given, from the
+/// environment, or generated.
+fn http_options(addr: &str, token: Option<&str>) -> Result<bashgate::mcp::HttpOptions, String> {
+    use bashgate::mcp::http;
+    let addr = http::parse_bind(addr)?;
+    let given = match token {
+        Some(token) => Some(token.to_string()),
+        None => std::env::var(http::TOKEN_ENV)
+            .ok()
+            .filter(|t| !t.is_empty()),
+    };
+    match given {
+        Some(token) => {
+            http::check_token(&token)?;
+            Ok(bashgate::mcp::HttpOptions {
+                addr,
+                token,
+                token_generated: false,
+            })
+        }
+        None => Ok(bashgate::mcp::HttpOptions {
+            addr,
+            token: http::generate_token(),
+            token_generated: true,
+        }),
     }
 }

@@ -27,11 +27,13 @@
 //! ```
 
 pub mod ask;
+pub mod http;
 mod server;
 pub mod shells;
 mod stdio;
 mod tools;
 
+pub use http::{HttpOptions, serve_http};
 pub use server::{BashgateServer, ServerOptions};
 pub use shells::{ShellLimits, ShellRegistry};
 pub use stdio::{LineTransport, MAX_LINE_BYTES};

@@ -4,6 +4,7 @@
 //! the server keeps serving.
 
 mod ask;
+mod http;
 mod inspector;
 mod run;
 
