@@ -309,9 +309,10 @@ impl BashgateServer {
         timeout: Option<Duration>,
         approval: Approval,
     ) -> Result<CallToolResult, ErrorData> {
-        if let Err(why) = self.shells.admit() {
-            return Ok(error_result(&why));
-        }
+        let admission = match self.shells.admit() {
+            Ok(admission) => admission,
+            Err(why) => return Ok(error_result(&why)),
+        };
         let limits = self.shells.limits();
         let deadline = timeout.unwrap_or(limits.deadline).min(limits.deadline);
         let runner = self.runner(DEFAULT_TIMEOUT, Some(limits.buffer_cap));
@@ -326,9 +327,9 @@ impl BashgateServer {
             Ok(Started::Refused(verdict)) => Ok(refusal(&args.command, &verdict)),
             Ok(Started::Running(job)) => {
                 let pid = job.pid();
-                let id = self
-                    .shells
-                    .insert(*job, &args.command, &args.description, deadline);
+                let id =
+                    self.shells
+                        .insert(admission, *job, &args.command, &args.description, deadline);
                 let structured = json!({
                     "shell_id": id,
                     "pid": pid,

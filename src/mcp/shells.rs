@@ -182,6 +182,33 @@ struct Shells {
     by_id: BTreeMap<String, Shell>,
     /// Ids in the order their shells ended (the oldest are forgotten first).
     ended_order: VecDeque<String>,
+    /// Admitted shells not started yet: they count as running.
+    pending: usize,
+}
+
+impl Shells {
+    fn live(&self) -> usize {
+        self.pending + self.by_id.values().filter(|s| s.ended.is_none()).count()
+    }
+
+    fn held(&self, buffer_cap: usize) -> usize {
+        self.pending * buffer_cap + self.by_id.values().map(Shell::reserved).sum::<usize>()
+    }
+}
+
+/// A place for one shell, taken by [`ShellRegistry::admit`] and used by
+/// [`ShellRegistry::insert`]; dropped unused (the start failed or was refused), it
+/// frees the place.
+#[derive(Debug)]
+pub struct Admission {
+    registry: ShellRegistry,
+}
+
+impl Drop for Admission {
+    fn drop(&mut self) {
+        let mut shells = self.registry.lock();
+        shells.pending = shells.pending.saturating_sub(1);
+    }
 }
 
 /// The shells of one server. Cheap to clone (shared).
@@ -209,11 +236,11 @@ impl ShellRegistry {
         self.shells.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Whether one more shell fits; forgets fully read finished shells to make room.
-    /// The error says which bound was reached.
-    pub fn admit(&self) -> Result<(), String> {
+    /// A place for one more shell, if it fits; forgets fully read finished shells to
+    /// make room. The error says which bound was reached.
+    pub fn admit(&self) -> Result<Admission, String> {
         let mut shells = self.lock();
-        let live = shells.by_id.values().filter(|s| s.ended.is_none()).count();
+        let live = shells.live();
         if live >= self.limits.max_live {
             return Err(format!(
                 "too many background shells: {live} are running (at most {}); end one \
@@ -221,10 +248,8 @@ impl ShellRegistry {
                 self.limits.max_live
             ));
         }
-        let fits = |shells: &Shells| {
-            let held: usize = shells.by_id.values().map(Shell::reserved).sum();
-            held + self.limits.buffer_cap <= self.limits.max_buffered
-        };
+        let cap = self.limits.buffer_cap;
+        let fits = |shells: &Shells| shells.held(cap) + cap <= self.limits.max_buffered;
         while !fits(&shells) {
             let read_up = shells.ended_order.iter().position(|id| {
                 shells
@@ -239,7 +264,7 @@ impl ShellRegistry {
                     }
                 }
                 None => {
-                    let held: usize = shells.by_id.values().map(Shell::reserved).sum();
+                    let held = shells.held(cap);
                     return Err(format!(
                         "too much buffered output: the shells hold {held} bytes and a new \
                          one needs {} (at most {} in all); read finished shells' output \
@@ -249,12 +274,17 @@ impl ShellRegistry {
                 }
             }
         }
-        Ok(())
+        shells.pending += 1;
+        Ok(Admission {
+            registry: self.clone(),
+        })
     }
 
-    /// Registers a started job under a fresh UUID and starts draining its output.
+    /// Registers a started job in the place `admission` holds, under a fresh UUID,
+    /// and starts draining its output.
     pub fn insert(
         &self,
+        admission: Admission,
         job: Background,
         command: &str,
         description: &str,
@@ -273,6 +303,8 @@ impl ShellRegistry {
             ended: None,
         };
         self.lock().by_id.insert(id.clone(), shell);
+        // The shell now holds its own place (for a moment it counted twice).
+        drop(admission);
         let registry = self.clone();
         let shell_id = id.clone();
         std::thread::spawn(move || registry.drain(&shell_id, &job));
@@ -409,6 +441,35 @@ mod tests {
             bytes: bytes.to_vec(),
             dropped,
         }
+    }
+
+    #[test]
+    fn an_admission_holds_its_place_until_dropped() {
+        let registry = ShellRegistry::new(ShellLimits {
+            max_live: 2,
+            max_buffered: 3 * DEFAULT_BUFFER_CAP,
+            ..ShellLimits::default()
+        });
+        let first = registry.admit().unwrap();
+        let second = registry.admit().unwrap();
+        let third = registry.admit().unwrap_err();
+        assert!(third.contains("too many background shells"), "{third}");
+        drop(first);
+        let again = registry.admit().unwrap();
+        drop((second, again));
+        let tight = ShellRegistry::new(ShellLimits {
+            max_buffered: DEFAULT_BUFFER_CAP,
+            ..ShellLimits::default()
+        });
+        let only = tight.admit().unwrap();
+        assert!(
+            tight
+                .admit()
+                .unwrap_err()
+                .contains("too much buffered output")
+        );
+        drop(only);
+        assert!(tight.admit().is_ok());
     }
 
     #[test]
