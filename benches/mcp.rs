@@ -1,6 +1,9 @@
-//! Round-trip latency of `bashgate mcp` as a client sees it: one `tools/call` of
-//! `check_command` over stdio, sent by the official Rust SDK's client to a running
-//! server (JSON-RPC framing, the gate, the reply).
+//! Round-trip latency of `bashgate mcp` as a client sees it: one `tools/call` over
+//! stdio, sent by the official Rust SDK's client to a running server. For
+//! `check_command`: JSON-RPC framing, the gate, the reply. For a foreground
+//! `run_command 'true'`: the same plus the whole run — private folders, Landlock,
+//! limits, the pids cgroup where one can be made, `bash -c true`, reaping the
+//! group, the drained pipe and the cleanup.
 //!
 //! `cargo bench --bench mcp`
 
@@ -42,6 +45,21 @@ fn round_trip(c: &mut Criterion) {
             })
         });
     }
+    let arguments = json!({ "command": "true", "description": "do nothing" })
+        .as_object()
+        .expect("object")
+        .clone();
+    c.bench_function("run_command true (foreground)", |b| {
+        b.iter(|| {
+            runtime.block_on(async {
+                let params =
+                    CallToolRequestParams::new("run_command").with_arguments(arguments.clone());
+                let result = client.call_tool(params).await.expect("call");
+                assert_ne!(result.is_error, Some(true), "{result:?}");
+                result
+            })
+        })
+    });
     runtime.block_on(async { client.cancel().await.expect("close") });
 }
 

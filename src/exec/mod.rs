@@ -276,7 +276,7 @@ impl Runner {
         }
         #[cfg(target_os = "linux")]
         {
-            let job = self.start(command)?;
+            let job = self.start(command, self.timeout())?;
             let mut finished = job.wait();
             finished.verdict = verdict;
             Ok(Outcome::Finished(Box::new(finished)))
@@ -293,14 +293,40 @@ impl Runner {
         }
         #[cfg(target_os = "linux")]
         {
-            Ok(Started::Running(Box::new(self.start(command)?)))
+            Ok(Started::Running(Box::new(
+                self.start(command, self.timeout())?,
+            )))
         }
         #[cfg(not(target_os = "linux"))]
         Err(unsupported())
     }
 
+    /// Like [`Runner::spawn`], but the background command's deadline is `deadline`,
+    /// not the clamped foreground timeout: a server that keeps shells for an agent
+    /// (the MCP server's `run_in_background`, default 30 minutes) sets its own.
+    pub fn spawn_with_deadline(
+        &self,
+        command: &str,
+        approval: Approval,
+        deadline: Duration,
+    ) -> Result<Started, ExecError> {
+        let (verdict, runs) = self.judge(command, approval);
+        if !runs {
+            return Ok(Started::Refused(verdict.unwrap_or_default()));
+        }
+        #[cfg(target_os = "linux")]
+        {
+            Ok(Started::Running(Box::new(self.start(command, deadline)?)))
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            let _ = deadline;
+            Err(unsupported())
+        }
+    }
+
     #[cfg(target_os = "linux")]
-    fn start(&self, command: &str) -> Result<Background, ExecError> {
+    fn start(&self, command: &str, timeout: Duration) -> Result<Background, ExecError> {
         let policy = self.gate.policy();
         let sandbox = &policy.sandbox;
         let cwd = self.working_folder()?;
@@ -354,7 +380,7 @@ impl Runner {
             shell,
             cwd,
             env,
-            timeout: self.timeout(),
+            timeout,
             output_cap: self.options.output_cap,
             mode: self.options.sandbox,
             plan,

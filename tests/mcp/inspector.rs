@@ -45,6 +45,7 @@ fn run(root: &std::path::Path, method: &[&str]) -> Value {
         .arg(env!("CARGO_BIN_EXE_bashgate"))
         .args(["mcp", "--no-config", "--root"])
         .arg(root)
+        .args(["--sandbox", super::sandbox_mode()])
         .arg("--method")
         .args(method)
         .env("XDG_CONFIG_HOME", root.join("no-config"));
@@ -99,4 +100,56 @@ fn the_mcp_inspector_lists_and_calls_check_command() {
         let parsed: Value = serde_json::from_str(text).expect("verdict JSON");
         assert_eq!(parsed, result["structuredContent"], "{command}");
     }
+}
+
+#[test]
+fn the_mcp_inspector_runs_a_command() {
+    if inspector().is_none() {
+        eprintln!("skipped: no npx and BASHGATE_MCP_INSPECTOR unset");
+        return;
+    }
+    let root = super::fresh_project("inspector-run");
+    let tools = run(&root, &["tools/list"]);
+    let names: Vec<&str> = tools["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    for tool in ["run_command", "read_output", "kill_shell", "list_shells"] {
+        assert!(names.contains(&tool), "{tool}: {tools}");
+    }
+    let result = run(
+        &root,
+        &[
+            "tools/call",
+            "--tool-name",
+            "run_command",
+            "--tool-arg",
+            "command=echo hello > greeting.txt; cat greeting.txt; exit 4",
+            "--tool-arg",
+            "description=write and read a greeting",
+        ],
+    );
+    assert_eq!(result["content"][0]["text"], "hello\nexit: 4\n", "{result}");
+    assert_eq!(result["structuredContent"]["exit_code"], 4, "{result}");
+    assert!(root.join("greeting.txt").exists());
+    let refused = run(
+        &root,
+        &[
+            "tools/call",
+            "--tool-name",
+            "run_command",
+            "--tool-arg",
+            "command=rm greeting.txt",
+            "--tool-arg",
+            "description=x",
+        ],
+    );
+    assert_eq!(refused["isError"], true, "{refused}");
+    assert_eq!(
+        refused["structuredContent"]["status"], "permission_required",
+        "{refused}"
+    );
+    assert!(root.join("greeting.txt").exists());
 }

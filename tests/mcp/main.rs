@@ -3,7 +3,10 @@
 //! arguments; a raw JSON-RPC session checks that malformed input gets an error and
 //! the server keeps serving.
 
+mod ask;
+mod http;
 mod inspector;
+mod run;
 
 use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, CallToolResult};
@@ -22,18 +25,51 @@ fn project() -> PathBuf {
     std::fs::canonicalize(&dir).expect("canonical project")
 }
 
+/// A project root of its own for one test (tests that run commands change files).
+fn fresh_project(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bashgate-mcp-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("src")).expect("create project");
+    std::fs::write(dir.join("src/main.rs"), "fn main() {}\n").expect("write project");
+    std::fs::canonicalize(&dir).expect("canonical project")
+}
+
+/// `--sandbox require` when CI requires the sandbox (`BASHGATE_EXEC_SANDBOX=require`),
+/// so the commands the server runs are proven confined there; best-effort otherwise.
+fn sandbox_mode() -> &'static str {
+    if std::env::var("BASHGATE_EXEC_SANDBOX").is_ok_and(|v| v == "require") {
+        "require"
+    } else {
+        "best-effort"
+    }
+}
+
 fn server_args(root: &std::path::Path) -> Vec<String> {
     vec![
         "mcp".into(),
         "--no-config".into(),
         "--root".into(),
         root.display().to_string(),
+        "--sandbox".into(),
+        sandbox_mode().into(),
     ]
 }
 
 async fn client(extra: &[&str]) -> RunningService<RoleClient, ()> {
-    let root = project();
-    let mut args = server_args(&root);
+    client_in(&project(), extra).await
+}
+
+async fn client_in(root: &std::path::Path, extra: &[&str]) -> RunningService<RoleClient, ()> {
+    serve_client((), root, extra).await
+}
+
+/// Spawns `bashgate mcp` at `root` and initialises `handler` as its client.
+async fn serve_client<H: rmcp::ClientHandler>(
+    handler: H,
+    root: &std::path::Path,
+    extra: &[&str],
+) -> RunningService<RoleClient, H> {
+    let mut args = server_args(root);
     args.extend(extra.iter().map(|s| s.to_string()));
     let command = tokio::process::Command::new(env!("CARGO_BIN_EXE_bashgate")).configure(|cmd| {
         cmd.args(&args)
@@ -41,15 +77,15 @@ async fn client(extra: &[&str]) -> RunningService<RoleClient, ()> {
             .stderr(Stdio::null());
     });
     let transport = TokioChildProcess::new(command).expect("spawn bashgate mcp");
-    ().serve(transport).await.expect("initialize")
+    handler.serve(transport).await.expect("initialize")
 }
 
 fn args(value: Value) -> rmcp::model::JsonObject {
     value.as_object().expect("object").clone()
 }
 
-async fn call(
-    client: &RunningService<RoleClient, ()>,
+async fn call<H: rmcp::ClientHandler>(
+    client: &RunningService<RoleClient, H>,
     tool: &str,
     arguments: Value,
 ) -> CallToolResult {
