@@ -8,6 +8,7 @@
 //! parse → walk.
 
 mod arithmetic;
+mod callbacks;
 pub mod command;
 pub(crate) mod fastpath;
 mod known_output;

@@ -1,5 +1,6 @@
 //! Commands that run a script given as text: `bash -c STRING`, `eval ARGS`, a shell
-//! fed by a heredoc, a here-string or a pipe, `alias x='...'`, `trap 'CODE' SIG`,
+//! fed by a heredoc, a here-string or a pipe, `alias x='...'`, callbacks (`trap`,
+//! `mapfile -C`, `complete -C`, `bind -x`: `callbacks.rs`),
 //! `su -c`, and wrappers that run their words through a shell (`watch`, `parallel`).
 //!
 //! A static script is parsed again and walked as a nested script, its spans mapped
@@ -73,14 +74,8 @@ pub fn scripts_of(
                     out.push(alias_value(arg));
                 }
             }
-            "trap" => {
-                if let Some(first) = args.first() {
-                    let value = first.static_value();
-                    let is_option = value.as_deref().is_some_and(|v| v.starts_with('-'));
-                    if !is_option && args.len() > 1 {
-                        out.push(single(first, source));
-                    }
-                }
+            _ if super::callbacks::is_callback_builtin(base) => {
+                out.extend(super::callbacks::scripts(base, args, source));
             }
             "source" | "." => {
                 if let Some(first) = args.first()
@@ -336,7 +331,7 @@ fn shell(
 }
 
 /// One word as a script.
-fn single(word: &Word, source: &str) -> ScriptText {
+pub(super) fn single(word: &Word, source: &str) -> ScriptText {
     match word.static_value() {
         Some(text) => {
             let map = quoted_map(word, &text, source);

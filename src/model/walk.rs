@@ -584,9 +584,14 @@ impl<'s> Walker<'s> {
             .iter()
             .filter_map(|(by, range)| Some((by.clone(), record.words.get(range.clone())?.to_vec())))
             .collect();
-        let is_eval = record
-            .program_str()
-            .is_some_and(|n| n == "eval" || n == "alias" || n == "trap");
+        // Scripts run in this shell (their `cd` and assignments last): `eval`, and
+        // callbacks run now (`mapfile -C`, `compgen -C`) or later in it (`trap`).
+        let is_eval = record.program_str().is_some_and(|n| {
+            matches!(
+                n,
+                "eval" | "alias" | "trap" | "mapfile" | "readarray" | "compgen"
+            )
+        });
         // A file written earlier in the command and run now: its text is the script.
         if record.script.is_none()
             && let Some((name, at)) = written::script_run(&record)
