@@ -8,6 +8,7 @@
 //! parse → walk.
 
 mod arithmetic;
+mod builtin_assignments;
 mod callbacks;
 pub mod command;
 pub(crate) mod fastpath;

@@ -37,19 +37,31 @@ pub enum ScriptText {
 }
 
 /// The scripts a command runs from text. `source` is the original command text, used
-/// to decide whether a quoted word is a byte-for-byte copy of its value.
+/// to decide whether a quoted word is a byte-for-byte copy of its value. A wrapper's
+/// script is a range of words and how many bytes of its first word's value are the
+/// option, not the script (`env -SCMD`: 2, `env --split-string=CMD`: 15).
 pub fn scripts_of(
     words: &[Word],
     program: Option<usize>,
-    wrapper_script: Option<Range<usize>>,
+    wrapper_script: Option<(Range<usize>, usize)>,
     redirects: &[Redirect],
     piped_stdin: bool,
     source: &str,
 ) -> Vec<ScriptText> {
     let mut out = Vec::new();
-    if let Some(range) = wrapper_script {
-        if let Some(words) = words.get(range) {
-            out.push(joined(words, source));
+    if let Some((range, offset)) = wrapper_script {
+        match words.get(range) {
+            Some([word]) if offset > 0 => {
+                out.push(match word.value().and_then(|v| v.get(offset..)) {
+                    Some(text) => ScriptText::Static {
+                        text: text.to_string(),
+                        map: SpanMap::Whole(word.span),
+                    },
+                    None => ScriptText::Dynamic(word.span),
+                })
+            }
+            Some(words) => out.push(joined(words, source)),
+            None => {}
         }
         return out;
     }

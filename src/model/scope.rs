@@ -29,6 +29,8 @@ pub(crate) struct Scope {
     confined: Vec<String>,
     /// Unknown variables proven numbers (`n=$(nproc)`, `for i in 1 2 3`).
     numeric: Vec<String>,
+    /// Namerefs (`declare -n r=PATH`): assigning `r` assigns `PATH`.
+    namerefs: Vec<(String, String)>,
 }
 
 impl Scope {
@@ -80,6 +82,20 @@ impl Scope {
         for (i, value) in elements.into_iter().enumerate() {
             self.vars.push((format!("{name}[{i}]"), value));
         }
+    }
+
+    /// The variable the nameref `name` refers to (`declare -n r=PATH`: `r` → `PATH`),
+    /// followed through chains of namerefs (bounded: a cycle is not followed).
+    pub fn nameref(&self, name: &str) -> Option<&str> {
+        let mut current: Option<&str> = None;
+        for _ in 0..self.namerefs.len() {
+            let key = current.unwrap_or(name);
+            match self.namerefs.iter().rev().find(|(n, _)| n == key) {
+                Some((_, target)) => current = Some(target),
+                None => break,
+            }
+        }
+        current
     }
 
     /// Marks `name` (unknown) as a relative path below the working directory.
@@ -177,6 +193,24 @@ impl Scope {
     pub fn track_vars(&mut self, record: &SimpleCommand) {
         let program = record.program_str();
         let declares = record.origin == Origin::Declaration && !matches!(program, Some("unset"));
+        let nameref = declares
+            && record.words.iter().skip(1).any(|w| {
+                w.value()
+                    .is_some_and(|v| v.starts_with('-') && v.contains('n'))
+            });
+        if nameref {
+            for a in &record.assignments {
+                self.namerefs.retain(|(n, _)| n != &a.name);
+                // A target only known at run time may be any variable.
+                let target = a
+                    .value
+                    .as_ref()
+                    .and_then(|v| v.value().map(str::to_string))
+                    .unwrap_or_else(|| "?".to_string());
+                self.namerefs.push((a.name.clone(), target));
+            }
+            return;
+        }
         if record.origin == Origin::Bare || declares {
             for a in &record.assignments {
                 let value = a.value.as_ref().and_then(|v| v.value().map(str::to_string));

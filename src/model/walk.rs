@@ -10,6 +10,7 @@
 //! `scope.rs`, and how nodes become values is `lower.rs`.
 
 use super::arithmetic;
+use super::builtin_assignments;
 use super::command::{Context, InlineScript, Origin, Redirect, SimpleCommand};
 use super::fastpath::Lexed;
 use super::lower::{self, Source};
@@ -498,9 +499,13 @@ impl<'s> Walker<'s> {
         }
     }
 
-    /// Adds a record to the walk, after noting the variables it assigns.
-    fn push_record(&mut self, record: SimpleCommand) {
+    /// Adds a record to the walk, after noting the variables it assigns (through
+    /// namerefs, and by builtins such as `read` and `printf -v`, which become
+    /// assignments of the record).
+    fn push_record(&mut self, mut record: SimpleCommand) {
+        builtin_assignments::through_namerefs(&mut record, self.scope());
         self.scope_mut().track_vars(&record);
+        builtin_assignments::note(&mut record, self.scope());
         self.out.commands.push(record);
     }
 
@@ -553,7 +558,10 @@ impl<'s> Walker<'s> {
         let scripts = nested::scripts_of(
             &words,
             unwrapped.program,
-            unwrapped.script.clone(),
+            unwrapped
+                .script
+                .clone()
+                .map(|r| (r, unwrapped.script_offset)),
             &redirects,
             frame.piped_stdin,
             self.source,

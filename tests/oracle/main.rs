@@ -281,7 +281,12 @@ fn counts(command: &str, touch: &Touch, path: &Path) -> bool {
             });
         // The C library reads its own memory map.
         let own_map = touch.path.starts_with("/proc/") && touch.path.ends_with("/maps");
-        if startup {
+        // The `bind` builtin starts readline, which reads its own configuration
+        // (`/etc/inputrc`, `~/.inputrc`) and the terminal's description.
+        let readline = !touch.write
+            && command.contains("bind")
+            && (touch.path.ends_with("inputrc") || touch.path.contains("/terminfo/"));
+        if startup || readline {
             return false;
         }
         return touch.write || !touch.cloexec && !script_lookup && !own_map;
