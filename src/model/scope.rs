@@ -6,6 +6,7 @@
 //! "$HOME/x"` name the same place.
 
 use super::command::{Cwd, Origin, SimpleCommand};
+use super::definitions::{Definitions, Effects};
 use super::paths::{Resolved, Resolver};
 use super::word::{Part, Word};
 use super::wrappers;
@@ -31,6 +32,8 @@ pub(crate) struct Scope {
     numeric: Vec<String>,
     /// Namerefs (`declare -n r=PATH`): assigning `r` assigns `PATH`.
     namerefs: Vec<(String, String)>,
+    /// Functions and aliases defined so far, which shadow programs of their name.
+    pub definitions: Definitions,
 }
 
 impl Scope {
@@ -81,6 +84,59 @@ impl Scope {
         self.set_var(name, elements.first().cloned().flatten());
         for (i, value) in elements.into_iter().enumerate() {
             self.vars.push((format!("{name}[{i}]"), value));
+        }
+    }
+
+    /// What happened in this scope since `before` (the scope it was copied from):
+    /// the effects of running a definition whose body was walked in it.
+    pub fn effects_since(&self, before: &Scope, start: &Path) -> Effects {
+        let place = |cwd: &Cwd| match cwd {
+            Cwd::Start => Some(start.to_path_buf()),
+            Cwd::Known(p) => Some(p.clone()),
+            Cwd::Unknown => None,
+        };
+        let (now, then) = (place(&self.cwd), place(&before.cwd));
+        let mut vars: Vec<String> = Vec::new();
+        for (name, value) in &self.vars {
+            let base = name.split('[').next().unwrap_or(name);
+            if before.var(name) != Some(value) && !vars.iter().any(|v| v == base) {
+                vars.push(base.to_string());
+            }
+        }
+        Effects {
+            cwd: now != then || self.stack != before.stack,
+            moves: then.zip(now),
+            alias_text: None,
+            vars,
+            unknown: false,
+            defines: self.definitions.added_since(&before.definitions),
+        }
+    }
+
+    /// Applies a call of a definition: the directory it may move becomes unknown,
+    /// the variables it may assign become unknown (all of them when its text is
+    /// unknown), and the definitions it makes are made.
+    pub fn apply_call(&mut self, effects: &Effects, start: &Path) {
+        let here = match &self.cwd {
+            Cwd::Start => Some(start.to_path_buf()),
+            Cwd::Known(p) => Some(p.clone()),
+            Cwd::Unknown => None,
+        };
+        self.cwd = super::definitions::cwd_after(effects, &self.cwd, here.as_deref());
+        if effects.cwd {
+            self.previous = Some(Cwd::Unknown);
+        }
+        if effects.unknown {
+            for (_, value) in &mut self.vars {
+                *value = None;
+            }
+            self.ifs_changed = true;
+        }
+        for name in &effects.vars {
+            self.set_var(name, None);
+        }
+        for (name, inner) in &effects.defines {
+            self.definitions.define(name, inner.clone());
         }
     }
 

@@ -11,7 +11,8 @@
 
 use super::arithmetic;
 use super::builtin_assignments;
-use super::command::{Context, InlineScript, Origin, Redirect, SimpleCommand};
+use super::command::{Context, Cwd, InlineScript, Origin, Redirect, SimpleCommand};
+use super::definitions::Effects;
 use super::fastpath::Lexed;
 use super::lower::{self, Source};
 use super::nested::{self, ScriptText};
@@ -123,6 +124,9 @@ enum Task<'t> {
     Visit(Node<'t>, Frame),
     PushScope,
     PopScope,
+    /// The end of a function body: defines the function, with what its body
+    /// changed, in the scope around it (run before that body's `PopScope`).
+    EndDefinition(Rc<str>),
 }
 
 struct Walker<'s> {
@@ -180,12 +184,31 @@ impl<'s> Walker<'s> {
         }
     }
 
+    /// The effects of the body just walked in the innermost scope, compared with
+    /// the scope around it.
+    fn body_effects(&self) -> Effects {
+        match self.scopes.len() {
+            n if n >= 2 => self.scopes[n - 1].effects_since(&self.scopes[n - 2], self.env.cwd),
+            _ => Effects::unknown(),
+        }
+    }
+
+    /// Defines the function whose body was just walked in the scope around it.
+    fn end_definition(&mut self, name: &str) {
+        let effects = self.body_effects();
+        let n = self.scopes.len();
+        if n >= 2 {
+            self.scopes[n - 2].definitions.define(name, effects);
+        }
+    }
+
     fn walk_tree(&mut self, tree: &Tree, src: Source, nesting: u32, base: Frame) {
         let mut stack: Vec<Task> = vec![Task::Visit(tree.root_node(), base)];
         while let Some(task) = stack.pop() {
             match task {
                 Task::PushScope => self.push_scope(),
                 Task::PopScope => self.pop_scope(),
+                Task::EndDefinition(name) => self.end_definition(&name),
                 Task::Visit(node, frame) => self.visit(node, frame, src, nesting, &mut stack),
             }
         }
@@ -283,11 +306,14 @@ impl<'s> Walker<'s> {
                     .child_by_field_name("name")
                     .map(|n| Rc::from(src.slice(n)));
                 let inner = Frame {
-                    function: name.or(frame.function.clone()),
+                    function: name.clone().or(frame.function.clone()),
                     in_command: false,
                     ..frame
                 };
                 stack.push(Task::PopScope);
+                if let Some(name) = name {
+                    stack.push(Task::EndDefinition(name));
+                }
                 push_children(node, &inner, stack);
                 stack.push(Task::PushScope);
             }
@@ -566,22 +592,39 @@ impl<'s> Walker<'s> {
             frame.piped_stdin,
             self.source,
         );
+        // A call of a function or alias defined earlier runs the definition.
+        let called = self.called_definition(&words, &origin);
+        // `alias NAME=TEXT…`: which definition each script is.
+        let alias_names: Vec<Option<String>> = alias_names(&words, unwrapped.program);
         let mut record = SimpleCommand::new(origin, span, self.context(frame, nesting));
+        record.shadowed = called.is_some() && unwrapped.program == Some(0);
+        record.moves_cwd = called.as_ref().is_some_and(|e| {
+            let here = self.scope().path_of(".", self.env.cwd);
+            super::definitions::cwd_after(e, &Cwd::Start, here.as_deref()) == Cwd::Unknown
+        });
         record.program = unwrapped.program;
         record.wrappers = unwrapped.wrappers.clone();
         record.assignments = assignments;
         record.redirects = redirects;
         record.words = words;
         let mut parsed_scripts = Vec::new();
-        for script in scripts {
+        for (k, script) in scripts.into_iter().enumerate() {
+            let alias = alias_names.get(k).cloned().flatten();
             match script {
                 ScriptText::Static { text, map } => {
                     record.script = Some(InlineScript::Parsed {
                         span: map.map(0, text.len()),
                     });
-                    parsed_scripts.push((text, map));
+                    parsed_scripts.push((text, map, alias));
                 }
-                ScriptText::Dynamic(span) => record.script = Some(InlineScript::Dynamic { span }),
+                ScriptText::Dynamic(span) => {
+                    if let Some(alias) = alias {
+                        self.scope_mut()
+                            .definitions
+                            .define(&alias, Effects::unknown());
+                    }
+                    record.script = Some(InlineScript::Dynamic { span });
+                }
                 ScriptText::UnknownStdin(span) => {
                     record.script = Some(InlineScript::UnknownStdin { span });
                 }
@@ -609,7 +652,7 @@ impl<'s> Walker<'s> {
             match text {
                 Some(text) => {
                     record.script = Some(InlineScript::Parsed { span: at });
-                    parsed_scripts.push((text, SpanMap::Whole(at)));
+                    parsed_scripts.push((text, SpanMap::Whole(at), None));
                 }
                 None => record.script = Some(InlineScript::Dynamic { span: at }),
             }
@@ -621,7 +664,22 @@ impl<'s> Walker<'s> {
         }
         let (start, resolver) = (self.env.cwd, self.env.resolver);
         let top = self.scopes.len() - 1;
-        self.scopes[top].apply_cd(&record, start, resolver);
+        // An alias call with known arguments is walked as its expansion below,
+        // which moves the directory as it does.
+        let alias_call = called.as_ref().and_then(|e| {
+            let text = e.alias_text.as_deref()?;
+            // Words as written are only in the command's own text at the top level.
+            let source = (nesting == 0).then_some(self.source);
+            super::definitions::expand_alias(text, record.words.get(1..).unwrap_or(&[]), source)
+        });
+        if alias_call.is_some() {
+            record.moves_cwd = false;
+        }
+        match &called {
+            Some(_) if alias_call.is_some() => {}
+            Some(effects) => self.scopes[top].apply_call(effects, start),
+            None => self.scopes[top].apply_cd(&record, start, resolver),
+        }
         let codes = arithmetic::in_record(&record, &self.scopes[top]);
         if self.lexed && (record.script.is_some() || !embedded.is_empty() || !codes.is_empty()) {
             self.declined = true;
@@ -640,25 +698,56 @@ impl<'s> Walker<'s> {
                 nesting,
             );
         }
-        for (text, map) in parsed_scripts {
-            self.nested(&text, map, nesting + 1, frame, !is_eval);
+        for (text, map, alias) in parsed_scripts {
+            // An alias's text is walked where it is defined, in its own scope; a
+            // call of it applies what it changed.
+            let own_scope = !is_eval || alias.is_some();
+            let effects = self.nested(&text, map, nesting + 1, frame, own_scope);
+            if let Some(alias) = alias {
+                let mut effects = effects.unwrap_or_else(Effects::unknown);
+                effects.alias_text = Some(text);
+                self.scope_mut().definitions.define(&alias, effects);
+            }
+        }
+        // A call of an alias runs its text with the call's arguments, in this shell.
+        if let Some(script) = alias_call {
+            self.nested(&script, SpanMap::Whole(span), nesting + 1, frame, false);
         }
     }
 
+    /// The effects of the definition the first word of `words` calls, when it names
+    /// a function or alias defined earlier (an alias only when written plainly:
+    /// quoting or escaping a word stops alias expansion). `command`, `builtin`,
+    /// `exec` and other wrappers before the name bypass functions and aliases.
+    fn called_definition(&self, words: &[Word], origin: &Origin) -> Option<Effects> {
+        if *origin != Origin::Simple {
+            return None;
+        }
+        let first = words.first()?;
+        let name = first.value()?;
+        self.scope().definitions.get(name).cloned()
+    }
+
     /// Parses and walks a nested script; its own scope unless it runs in this shell
-    /// (`eval`).
-    fn nested(&mut self, text: &str, map: SpanMap, nesting: u32, frame: &Frame, own_scope: bool) {
+    /// (`eval`). In its own scope, returns what the script changed there (`None`
+    /// when it was not walked).
+    fn nested(
+        &mut self,
+        text: &str,
+        map: SpanMap,
+        nesting: u32,
+        frame: &Frame,
+        own_scope: bool,
+    ) -> Option<Effects> {
         let span = map.map(0, text.len());
         if nesting > self.env.max_nesting {
             self.out.problems.push(Problem::NestingLimit {
                 span,
                 limit: self.env.max_nesting,
             });
-            return;
+            return None;
         }
-        let Some(parsed) = super::parse_into(text, map, true, &mut self.out.problems) else {
-            return;
-        };
+        let parsed = super::parse_into(text, map, true, &mut self.out.problems)?;
         if own_scope {
             self.push_scope();
         }
@@ -673,8 +762,11 @@ impl<'s> Walker<'s> {
         };
         self.walk_tree(&parsed.tree, src, nesting, inner);
         if own_scope {
+            let effects = self.body_effects();
             self.pop_scope();
+            return Some(effects);
         }
+        None
     }
 
     /// `for NAME in WORDS`: every word is static text or a glob naming relative paths
@@ -804,6 +896,34 @@ impl<'s> Walker<'s> {
         record.redirects = redirects;
         self.push_record(record);
     }
+}
+
+/// For `alias NAME=TEXT…` (run as the program itself), the alias each argument
+/// defines, aligned with the scripts [`nested::scripts_of`] finds (one per argument).
+fn alias_names(words: &[Word], program: Option<usize>) -> Vec<Option<String>> {
+    let Some(index) = program else {
+        return Vec::new();
+    };
+    if words.get(index).and_then(Word::value) != Some("alias") {
+        return Vec::new();
+    }
+    words
+        .get(index + 1..)
+        .unwrap_or(&[])
+        .iter()
+        .map(|w| {
+            // The name is static even when the text is not (`alias ls="$X"`).
+            let value = match w.static_value() {
+                Some(v) => v,
+                None => match w.parts.first()? {
+                    Part::Literal(t) | Part::Quoted(t) => t.clone(),
+                    _ => return None,
+                },
+            };
+            let (name, _) = value.split_once('=')?;
+            Some(name.to_string())
+        })
+        .collect()
 }
 
 /// The origin name of records that stand for code reaching arithmetic evaluation.

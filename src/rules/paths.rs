@@ -184,7 +184,9 @@ declare_rule! {
     /// allowed folders, `cd` alone or `cd ~`), or goes somewhere only known at run
     /// time (`cd $X`, `cd "$(dirname x)"`); and for relative paths named after such a
     /// `cd`. The working directory is tracked in order; a subshell's or a pipeline
-    /// stage's `cd` does not leak out.
+    /// stage's `cd` does not leak out. A call of a function or alias defined in the
+    /// command whose body changes directory is such a `cd` (`up() { cd ..; }; up`),
+    /// and a function named `cd` is not the builtin: calling it is not tracked.
     ///
     /// ## Why
     /// After `cd /`, every relative path is outside the project; after `cd $X`,
@@ -227,6 +229,18 @@ declare_rule! {
 
 /// Judges every path the command names.
 pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
+    if cmd.moves_cwd
+        && let Some(word) = cmd.words.first()
+    {
+        cx.report(
+            &CWD_ESCAPE,
+            word.span,
+            format!(
+                "calls `{}`, defined in the command, which changes the working directory: where the commands after it run is unknown",
+                word.value().unwrap_or("?")
+            ),
+        );
+    }
     let uses = path_uses(cmd);
     if uses.is_empty() {
         return;
