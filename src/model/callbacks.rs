@@ -20,14 +20,6 @@ pub fn scripts(name: &str, args: &[Word], source: &str) -> Vec<ScriptText> {
     }
 }
 
-/// True for the builtins [`scripts`] reads.
-pub fn is_callback_builtin(name: &str) -> bool {
-    matches!(
-        name,
-        "trap" | "mapfile" | "readarray" | "complete" | "compgen" | "bind"
-    )
-}
-
 /// `trap [-lpP] [--] [CODE] SIGNAL…`: CODE is a script unless it is `-` (reset), a
 /// signal number (reset, as bash reads `trap 0 1`), or the only operand.
 fn trap(args: &[Word], source: &str) -> Vec<ScriptText> {
@@ -199,6 +191,27 @@ fn bound_command(binding: &str) -> Option<String> {
         }
     }
     Some(command.to_string())
+}
+
+/// `env 'BASH_FUNC_NAME%%=() { BODY; }' …`: the function every bash started with
+/// that environment defines, as the script `NAME () { BODY; }` (its body is walked
+/// like any function's); a body only known at run time is a dynamic script. `None`
+/// for any other word.
+pub fn exported_function(word: &Word) -> Option<ScriptText> {
+    let prefix = match word.parts.first()? {
+        super::word::Part::Literal(t) | super::word::Part::Quoted(t) => t.as_str(),
+        _ => return None,
+    };
+    let (name, _) = prefix.split_once('=')?;
+    let function = name.strip_prefix("BASH_FUNC_")?.strip_suffix("%%")?;
+    let Some(value) = word.value() else {
+        return Some(ScriptText::Dynamic(word.span));
+    };
+    let (_, body) = value.split_once('=')?;
+    Some(ScriptText::Static {
+        text: format!("{function} {body}"),
+        map: SpanMap::Whole(word.span),
+    })
 }
 
 #[cfg(test)]

@@ -163,6 +163,10 @@ pub struct Context {
     /// directory: loop variables over static relative words without `..`
     /// (`for f in src/*.rs`).
     pub confined: Vec<String>,
+    /// Files the command created before this point whose names start with `-`
+    /// (`None`: in a folder only known at run time), which a glob can pass to a
+    /// program as options.
+    pub dash_named: Vec<Option<PathBuf>>,
 }
 
 /// The working directory as far as the walker can tell.

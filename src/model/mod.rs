@@ -11,6 +11,7 @@ mod arithmetic;
 mod builtin_assignments;
 mod callbacks;
 pub mod command;
+pub mod dash_names;
 mod definitions;
 pub(crate) mod fastpath;
 mod known_output;

@@ -86,9 +86,8 @@ pub fn scripts_of(
                     out.push(alias_value(arg));
                 }
             }
-            _ if super::callbacks::is_callback_builtin(base) => {
-                out.extend(super::callbacks::scripts(base, args, source));
-            }
+            // Their callbacks are read by `callbacks.rs`, which the walker asks.
+            "trap" | "mapfile" | "readarray" | "complete" | "compgen" | "bind" => {}
             "source" | "." => {
                 if let Some(first) = args.first()
                     && first

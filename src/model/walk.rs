@@ -12,6 +12,7 @@
 use super::arithmetic;
 use super::builtin_assignments;
 use super::command::{Context, Cwd, InlineScript, Origin, Redirect, SimpleCommand};
+use super::dash_names;
 use super::definitions::Effects;
 use super::fastpath::Lexed;
 use super::lower::{self, Source};
@@ -48,6 +49,7 @@ pub(super) fn walk(tree: &Tree, text: &str, source: &str, env: &Env<'_>) -> Walk
         trailing: HashMap::new(),
         lexed: false,
         declined: false,
+        dash_named: Vec::new(),
     };
     let src = Source {
         text,
@@ -74,6 +76,7 @@ pub(super) fn walk_lexed(lexed: Vec<Lexed>, source: &str, env: &Env<'_>) -> Opti
         trailing: HashMap::new(),
         lexed: true,
         declined: false,
+        dash_named: Vec::new(),
     };
     for command in lexed {
         let frame = Frame {
@@ -145,6 +148,9 @@ struct Walker<'s> {
     lexed: bool,
     /// A lexed command needed the tree after all (see [`walk_lexed`]).
     declined: bool,
+    /// Files named like options created so far (files outlive the subshell that
+    /// made them, so this is not scoped).
+    dash_named: Vec<Option<std::path::PathBuf>>,
 }
 
 /// The last simple command of a list or pipeline (`c` in `a && b | c`), when the
@@ -522,6 +528,7 @@ impl<'s> Walker<'s> {
             function: frame.function.as_deref().map(str::to_string),
             cwd: self.scope().cwd.clone(),
             confined: self.scope().confined().to_vec(),
+            dash_named: self.dash_named.clone(),
         }
     }
 
@@ -532,6 +539,11 @@ impl<'s> Walker<'s> {
         builtin_assignments::through_namerefs(&mut record, self.scope());
         self.scope_mut().track_vars(&record);
         builtin_assignments::note(&mut record, self.scope());
+        if may_create_dash_name(&record) {
+            let cwd = self.scope().path_of(".", self.env.cwd);
+            let created = dash_names::created_dash_name(&record, cwd.as_deref());
+            self.dash_named.extend(created);
+        }
         self.out.commands.push(record);
     }
 
@@ -581,7 +593,16 @@ impl<'s> Walker<'s> {
                 assignments.push(lower::assignment_word(word));
             }
         }
-        let scripts = nested::scripts_of(
+        // Functions exported through `env` to the shells it starts (first: the
+        // record keeps the last script, the command's own).
+        let mut scripts: Vec<ScriptText> = unwrapped
+            .env_assignments
+            .iter()
+            .filter_map(|&i| words.get(i))
+            .filter_map(super::callbacks::exported_function)
+            .collect();
+        let exported = scripts.len();
+        scripts.extend(nested::scripts_of(
             &words,
             unwrapped.program,
             unwrapped
@@ -591,7 +612,15 @@ impl<'s> Walker<'s> {
             &redirects,
             frame.piped_stdin,
             self.source,
-        );
+        ));
+        // Callbacks of builtins (`trap`, `mapfile -C`, `bind -x`...), also behind
+        // `builtin` or `command`.
+        if let Some(i) = unwrapped.program
+            && let Some(name) = words.get(i).and_then(Word::value)
+        {
+            let args = words.get(i + 1..).unwrap_or(&[]);
+            scripts.extend(super::callbacks::scripts(name, args, self.source));
+        }
         // A call of a function or alias defined earlier runs the definition.
         let called = self.called_definition(&words, &origin);
         // `alias NAME=TEXT…`: which definition each script is.
@@ -609,12 +638,20 @@ impl<'s> Walker<'s> {
         record.words = words;
         let mut parsed_scripts = Vec::new();
         for (k, script) in scripts.into_iter().enumerate() {
-            let alias = alias_names.get(k).cloned().flatten();
+            let alias = k
+                .checked_sub(exported)
+                .and_then(|k| alias_names.get(k).cloned().flatten());
             match script {
                 ScriptText::Static { text, map } => {
-                    record.script = Some(InlineScript::Parsed {
-                        span: map.map(0, text.len()),
-                    });
+                    // A script only known at run time keeps the record asking.
+                    if !matches!(
+                        record.script,
+                        Some(InlineScript::Dynamic { .. } | InlineScript::UnknownStdin { .. })
+                    ) {
+                        record.script = Some(InlineScript::Parsed {
+                            span: map.map(0, text.len()),
+                        });
+                    }
                     parsed_scripts.push((text, map, alias));
                 }
                 ScriptText::Dynamic(span) => {
@@ -924,6 +961,18 @@ fn alias_names(words: &[Word], program: Option<usize>) -> Vec<Option<String>> {
             Some(name.to_string())
         })
         .collect()
+}
+
+/// A cheap test before [`dash_names::created_dash_name`]: only a write redirect, or an
+/// operand after `--` or with a folder (`./-x`), can create a name starting with
+/// `-` (any other such word is an option).
+fn may_create_dash_name(record: &SimpleCommand) -> bool {
+    record.redirects.iter().any(|r| r.writes())
+        || record
+            .words
+            .iter()
+            .filter_map(Word::value)
+            .any(|v| v == "--" || v.contains("/-"))
 }
 
 /// The origin name of records that stand for code reaching arithmetic evaluation.
