@@ -15,6 +15,7 @@ pub mod dash_names;
 mod definitions;
 pub(crate) mod fastpath;
 mod known_output;
+mod links;
 mod lower;
 pub(crate) mod nested;
 pub mod path_roles;

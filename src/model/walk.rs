@@ -15,6 +15,7 @@ use super::command::{Context, Cwd, InlineScript, Origin, Redirect, SimpleCommand
 use super::dash_names;
 use super::definitions::Effects;
 use super::fastpath::Lexed;
+use super::links;
 use super::lower::{self, Source};
 use super::nested::{self, ScriptText};
 use super::problem::Problem;
@@ -50,6 +51,7 @@ pub(super) fn walk(tree: &Tree, text: &str, source: &str, env: &Env<'_>) -> Walk
         lexed: false,
         declined: false,
         dash_named: Vec::new(),
+        links: Vec::new(),
     };
     let src = Source {
         text,
@@ -77,6 +79,7 @@ pub(super) fn walk_lexed(lexed: Vec<Lexed>, source: &str, env: &Env<'_>) -> Opti
         lexed: true,
         declined: false,
         dash_named: Vec::new(),
+        links: Vec::new(),
     };
     for command in lexed {
         let frame = Frame {
@@ -148,6 +151,8 @@ struct Walker<'s> {
     lexed: bool,
     /// A lexed command needed the tree after all (see [`walk_lexed`]).
     declined: bool,
+    /// Symbolic links made so far (like files, they outlive subshells).
+    links: Vec<links::Link>,
     /// Files named like options created so far (files outlive the subshell that
     /// made them, so this is not scoped).
     dash_named: Vec<Option<std::path::PathBuf>>,
@@ -579,14 +584,24 @@ impl<'s> Walker<'s> {
     #[allow(clippy::too_many_arguments)]
     fn record(
         &mut self,
-        words: Vec<Word>,
+        mut words: Vec<Word>,
         mut assignments: Vec<super::command::Assignment>,
-        redirects: Vec<Redirect>,
+        mut redirects: Vec<Redirect>,
         span: Span,
         origin: Origin,
         frame: &Frame,
         nesting: u32,
     ) {
+        // Paths through links made earlier lead where the links do.
+        let here = self.scope().path_of(".", self.env.cwd);
+        if !self.links.is_empty() {
+            let targets = redirects.iter_mut().filter_map(|r| r.target.as_mut());
+            for word in words.iter_mut().chain(targets) {
+                if let Some(moved) = links::through(word, here.as_deref(), &self.links) {
+                    *word = moved;
+                }
+            }
+        }
         let unwrapped = wrappers::unwrap(&words);
         for &i in &unwrapped.env_assignments {
             if let Some(word) = words.get(i) {
@@ -694,6 +709,8 @@ impl<'s> Walker<'s> {
                 None => record.script = Some(InlineScript::Dynamic { span: at }),
             }
         }
+        self.links
+            .extend(links::made_by(&record, here.as_deref(), self.env.resolver));
         for write in written::writes(&record) {
             if let Some(path) = self.scope().path_of(&write.name, self.env.cwd) {
                 self.written.note(path, write.text, write.append);
