@@ -334,7 +334,10 @@ impl Scope {
     /// `CDPATH` was assigned in the script or on the command (the gate is not told
     /// the caller's `CDPATH`: it judges commands as an agent's shell runs them).
     fn cdpath_set(&self, record: &SimpleCommand) -> bool {
-        record.assignments.iter().any(|a| a.name == "CDPATH")
+        record
+            .assignments
+            .iter()
+            .any(|a| a.name == "CDPATH" && a.value.as_ref().is_some_and(|v| v.value() != Some("")))
             || self.var("CDPATH").is_some_and(|v| v.as_deref() != Some(""))
     }
 

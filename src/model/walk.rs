@@ -729,10 +729,22 @@ impl<'s> Walker<'s> {
         if alias_call.is_some() {
             record.moves_cwd = false;
         }
+        let known_before = self.scopes[top].cwd != Cwd::Unknown;
         match &called {
             Some(_) if alias_call.is_some() => {}
             Some(effects) => self.scopes[top].apply_call(effects, start),
             None => self.scopes[top].apply_cd(&record, start, resolver),
+        }
+        // `CDPATH=/etc cd ssh`: a static operand that still leads somewhere unknown.
+        // (`popd` past the stack the command built fails in a fresh shell and
+        // leaves the directory unknown without a finding, as before.)
+        if called.is_none()
+            && known_before
+            && record.program_str() != Some("popd")
+            && self.scopes[top].cwd == Cwd::Unknown
+            && record.args().iter().all(Word::is_static)
+        {
+            record.moves_cwd = true;
         }
         let codes = arithmetic::in_record(&record, &self.scopes[top]);
         if self.lexed && (record.script.is_some() || !embedded.is_empty() || !codes.is_empty()) {
