@@ -85,7 +85,15 @@ fn world() -> &'static World {
             (home.join(".bashrc"), "# rc\n"),
             (home.join(".aws/credentials"), "[default]\n"),
             (home.join("notes.txt"), "notes\n"),
+            // A folder holding a file named like an option: a glob there passes it.
+            (root.join("scripts/dashed/-rf"), "\n"),
+            (root.join("scripts/dashed/a.txt"), "\n"),
+            // A repository: `git rev-parse --show-toplevel` is the root.
+            (root.join(".git/HEAD"), "ref: refs/heads/main\n"),
         ] {
+            if let Some(folder) = file.parent() {
+                std::fs::create_dir_all(folder).expect("create fixture folder");
+            }
             std::fs::write(&file, text).expect("write fixture file");
         }
         #[cfg(unix)]

@@ -41,6 +41,13 @@ pub struct SimpleCommand {
     pub origin: Origin,
     /// A script this command runs from a string, heredoc or stdin.
     pub script: Option<InlineScript>,
+    /// The program word names a function or alias defined earlier in the command:
+    /// bash runs that definition, not the program of the name, so what the
+    /// catalogue knows of the program (and `cd` tracking) does not apply.
+    pub shadowed: bool,
+    /// A call of a definition that may move the working directory: where the
+    /// commands after it run is unknown from here on.
+    pub moves_cwd: bool,
 }
 
 /// The syntax a record came from.
@@ -156,6 +163,10 @@ pub struct Context {
     /// directory: loop variables over static relative words without `..`
     /// (`for f in src/*.rs`).
     pub confined: Vec<String>,
+    /// Files the command created before this point whose names start with `-`
+    /// (`None`: in a folder only known at run time), which a glob can pass to a
+    /// program as options.
+    pub dash_named: Vec<Option<PathBuf>>,
 }
 
 /// The working directory as far as the walker can tell.
@@ -184,6 +195,8 @@ impl SimpleCommand {
             context,
             origin,
             script: None,
+            shadowed: false,
+            moves_cwd: false,
         }
     }
 

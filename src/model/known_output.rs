@@ -1,6 +1,7 @@
 //! Command substitutions whose output is known without running anything: `$(echo
 //! X)`, `$(printf X)`, `$(pwd)`, `$(dirname X)`, `$(basename X)`, `$(realpath -m X)`,
-//! `$(readlink -m X)`. Their output flows into the word that holds them, so `cat
+//! `$(readlink -m X)`, `$(git rev-parse --show-toplevel)` (the repository's top
+//! folder, found as git finds it). Their output flows into the word that holds them, so `cat
 //! "$(echo /etc/passwd)"` is judged as `cat /etc/passwd`. Anything else (another
 //! program, a redirect, an option not modelled, an operand that is itself dynamic)
 //! stays a dynamic part of the word.
@@ -79,9 +80,35 @@ pub(super) fn output(node: Node, text: &str, scope: &Scope, start: &Path) -> Opt
             [flag, path] if flag == "-m" && !path.starts_with('-') => missing_ok(path, cwd)?,
             _ => return None,
         },
+        "git" => match args {
+            [rev_parse, flag]
+                if rev_parse == "rev-parse"
+                    && flag == "--show-toplevel"
+                    && !git_location_set(scope) =>
+            {
+                git_toplevel(cwd.as_deref()?)?.to_str()?.to_string()
+            }
+            _ => return None,
+        },
         _ => return None,
     };
     Some(out.trim_end_matches('\n').to_string())
+}
+
+/// The script assigned a variable that moves where git looks for its repository.
+fn git_location_set(scope: &Scope) -> bool {
+    ["GIT_DIR", "GIT_WORK_TREE", "GIT_CEILING_DIRECTORIES"]
+        .iter()
+        .any(|v| scope.lookup(v).is_some())
+}
+
+/// `git rev-parse --show-toplevel` from `cwd`: the nearest folder at or above it that
+/// holds `.git` (a folder, or a file for worktrees and submodules), as git finds it
+/// (one `stat` per level). `None` outside a repository.
+fn git_toplevel(cwd: &Path) -> Option<PathBuf> {
+    cwd.ancestors()
+        .find(|dir| dir.join(".git").exists())
+        .map(Path::to_path_buf)
 }
 
 /// `echo` without escapes: its operands joined by spaces.
@@ -160,6 +187,17 @@ fn missing_ok(path: &str, cwd: Option<PathBuf>) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_git_toplevel_is_the_nearest_folder_holding_git() {
+        let base = std::env::temp_dir().join(format!("bashgate-toplevel-{}", std::process::id()));
+        let deep = base.join("repo/src/deep");
+        std::fs::create_dir_all(&deep).expect("create folders");
+        std::fs::create_dir_all(base.join("repo/.git")).expect("create .git");
+        assert_eq!(git_toplevel(&deep), Some(base.join("repo")));
+        assert_eq!(git_toplevel(&base.join("repo")), Some(base.join("repo")));
+        let _ = std::fs::remove_dir_all(&base);
+    }
 
     #[test]
     fn dirname_and_basename_follow_posix() {

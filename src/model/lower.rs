@@ -477,13 +477,14 @@ pub(super) fn assignment_word(word: &Word) -> Assignment {
             // Dynamic value: drop the static `NAME=` from the first part.
             let mut parts = word.parts.clone();
             let mut name = String::new();
-            if let Some(Part::Literal(first)) = parts.first_mut()
+            // (`env "NAME=$V"`: the name may be quoted too.)
+            if let Some(Part::Literal(first) | Part::Quoted(first)) = parts.first_mut()
                 && let Some((n, rest)) = first.split_once('=')
             {
                 name = n.to_string();
                 *first = rest.to_string();
             }
-            if matches!(parts.first(), Some(Part::Literal(t)) if t.is_empty()) {
+            if matches!(parts.first(), Some(Part::Literal(t) | Part::Quoted(t)) if t.is_empty()) {
                 parts.remove(0);
             }
             (name, Some(Word::new(parts, word.span, word.has_quotes)))

@@ -8,9 +8,14 @@
 //! parse → walk.
 
 mod arithmetic;
+mod builtin_assignments;
+mod callbacks;
 pub mod command;
+pub mod dash_names;
+mod definitions;
 pub(crate) mod fastpath;
 mod known_output;
+mod links;
 mod lower;
 pub(crate) mod nested;
 pub mod path_roles;

@@ -1,5 +1,6 @@
 //! Commands that run a script given as text: `bash -c STRING`, `eval ARGS`, a shell
-//! fed by a heredoc, a here-string or a pipe, `alias x='...'`, `trap 'CODE' SIG`,
+//! fed by a heredoc, a here-string or a pipe, `alias x='...'`, callbacks (`trap`,
+//! `mapfile -C`, `complete -C`, `bind -x`: `callbacks.rs`),
 //! `su -c`, and wrappers that run their words through a shell (`watch`, `parallel`).
 //!
 //! A static script is parsed again and walked as a nested script, its spans mapped
@@ -36,19 +37,31 @@ pub enum ScriptText {
 }
 
 /// The scripts a command runs from text. `source` is the original command text, used
-/// to decide whether a quoted word is a byte-for-byte copy of its value.
+/// to decide whether a quoted word is a byte-for-byte copy of its value. A wrapper's
+/// script is a range of words and how many bytes of its first word's value are the
+/// option, not the script (`env -SCMD`: 2, `env --split-string=CMD`: 15).
 pub fn scripts_of(
     words: &[Word],
     program: Option<usize>,
-    wrapper_script: Option<Range<usize>>,
+    wrapper_script: Option<(Range<usize>, usize)>,
     redirects: &[Redirect],
     piped_stdin: bool,
     source: &str,
 ) -> Vec<ScriptText> {
     let mut out = Vec::new();
-    if let Some(range) = wrapper_script {
-        if let Some(words) = words.get(range) {
-            out.push(joined(words, source));
+    if let Some((range, offset)) = wrapper_script {
+        match words.get(range) {
+            Some([word]) if offset > 0 => {
+                out.push(match word.value().and_then(|v| v.get(offset..)) {
+                    Some(text) => ScriptText::Static {
+                        text: text.to_string(),
+                        map: SpanMap::Whole(word.span),
+                    },
+                    None => ScriptText::Dynamic(word.span),
+                })
+            }
+            Some(words) => out.push(joined(words, source)),
+            None => {}
         }
         return out;
     }
@@ -73,15 +86,8 @@ pub fn scripts_of(
                     out.push(alias_value(arg));
                 }
             }
-            "trap" => {
-                if let Some(first) = args.first() {
-                    let value = first.static_value();
-                    let is_option = value.as_deref().is_some_and(|v| v.starts_with('-'));
-                    if !is_option && args.len() > 1 {
-                        out.push(single(first, source));
-                    }
-                }
-            }
+            // Their callbacks are read by `callbacks.rs`, which the walker asks.
+            "trap" | "mapfile" | "readarray" | "complete" | "compgen" | "bind" => {}
             "source" | "." => {
                 if let Some(first) = args.first()
                     && first
@@ -336,7 +342,7 @@ fn shell(
 }
 
 /// One word as a script.
-fn single(word: &Word, source: &str) -> ScriptText {
+pub(super) fn single(word: &Word, source: &str) -> ScriptText {
     match word.static_value() {
         Some(text) => {
             let map = quoted_map(word, &text, source);

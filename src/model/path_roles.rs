@@ -172,12 +172,14 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
     }
     let program = cmd.program_str().unwrap_or("");
     let program = program.rsplit('/').next().unwrap_or(program);
-    let entry = catalogue::lookup(program);
+    // A call of a function or alias defined in the command is not the program of
+    // its name: its arguments are judged as any unknown program's.
+    let entry = catalogue::lookup(program).filter(|_| !cmd.shadowed);
     let program = entry.map_or(program, |e| e.name);
     if entry.is_some_and(|e| e.has(Fact::TextOnly)) || cmd.origin == Origin::Declaration {
         return uses;
     }
-    if matches!(program, "cd" | "pushd") {
+    if matches!(program, "cd" | "pushd") && !cmd.shadowed {
         let target = cmd
             .args()
             .iter()

@@ -6,6 +6,7 @@
 //! "$HOME/x"` name the same place.
 
 use super::command::{Cwd, Origin, SimpleCommand};
+use super::definitions::{Definitions, Effects};
 use super::paths::{Resolved, Resolver};
 use super::word::{Part, Word};
 use super::wrappers;
@@ -29,6 +30,10 @@ pub(crate) struct Scope {
     confined: Vec<String>,
     /// Unknown variables proven numbers (`n=$(nproc)`, `for i in 1 2 3`).
     numeric: Vec<String>,
+    /// Namerefs (`declare -n r=PATH`): assigning `r` assigns `PATH`.
+    namerefs: Vec<(String, String)>,
+    /// Functions and aliases defined so far, which shadow programs of their name.
+    pub definitions: Definitions,
 }
 
 impl Scope {
@@ -80,6 +85,73 @@ impl Scope {
         for (i, value) in elements.into_iter().enumerate() {
             self.vars.push((format!("{name}[{i}]"), value));
         }
+    }
+
+    /// What happened in this scope since `before` (the scope it was copied from):
+    /// the effects of running a definition whose body was walked in it.
+    pub fn effects_since(&self, before: &Scope, start: &Path) -> Effects {
+        let place = |cwd: &Cwd| match cwd {
+            Cwd::Start => Some(start.to_path_buf()),
+            Cwd::Known(p) => Some(p.clone()),
+            Cwd::Unknown => None,
+        };
+        let (now, then) = (place(&self.cwd), place(&before.cwd));
+        let mut vars: Vec<String> = Vec::new();
+        for (name, value) in &self.vars {
+            let base = name.split('[').next().unwrap_or(name);
+            if before.var(name) != Some(value) && !vars.iter().any(|v| v == base) {
+                vars.push(base.to_string());
+            }
+        }
+        Effects {
+            cwd: now != then || self.stack != before.stack,
+            moves: then.zip(now),
+            alias_text: None,
+            vars,
+            unknown: false,
+            defines: self.definitions.added_since(&before.definitions),
+        }
+    }
+
+    /// Applies a call of a definition: the directory it may move becomes unknown,
+    /// the variables it may assign become unknown (all of them when its text is
+    /// unknown), and the definitions it makes are made.
+    pub fn apply_call(&mut self, effects: &Effects, start: &Path) {
+        let here = match &self.cwd {
+            Cwd::Start => Some(start.to_path_buf()),
+            Cwd::Known(p) => Some(p.clone()),
+            Cwd::Unknown => None,
+        };
+        self.cwd = super::definitions::cwd_after(effects, &self.cwd, here.as_deref());
+        if effects.cwd {
+            self.previous = Some(Cwd::Unknown);
+        }
+        if effects.unknown {
+            for (_, value) in &mut self.vars {
+                *value = None;
+            }
+            self.ifs_changed = true;
+        }
+        for name in &effects.vars {
+            self.set_var(name, None);
+        }
+        for (name, inner) in &effects.defines {
+            self.definitions.define(name, inner.clone());
+        }
+    }
+
+    /// The variable the nameref `name` refers to (`declare -n r=PATH`: `r` → `PATH`),
+    /// followed through chains of namerefs (bounded: a cycle is not followed).
+    pub fn nameref(&self, name: &str) -> Option<&str> {
+        let mut current: Option<&str> = None;
+        for _ in 0..self.namerefs.len() {
+            let key = current.unwrap_or(name);
+            match self.namerefs.iter().rev().find(|(n, _)| n == key) {
+                Some((_, target)) => current = Some(target),
+                None => break,
+            }
+        }
+        current
     }
 
     /// Marks `name` (unknown) as a relative path below the working directory.
@@ -177,6 +249,24 @@ impl Scope {
     pub fn track_vars(&mut self, record: &SimpleCommand) {
         let program = record.program_str();
         let declares = record.origin == Origin::Declaration && !matches!(program, Some("unset"));
+        let nameref = declares
+            && record.words.iter().skip(1).any(|w| {
+                w.value()
+                    .is_some_and(|v| v.starts_with('-') && v.contains('n'))
+            });
+        if nameref {
+            for a in &record.assignments {
+                self.namerefs.retain(|(n, _)| n != &a.name);
+                // A target only known at run time may be any variable.
+                let target = a
+                    .value
+                    .as_ref()
+                    .and_then(|v| v.value().map(str::to_string))
+                    .unwrap_or_else(|| "?".to_string());
+                self.namerefs.push((a.name.clone(), target));
+            }
+            return;
+        }
         if record.origin == Origin::Bare || declares {
             for a in &record.assignments {
                 let value = a.value.as_ref().and_then(|v| v.value().map(str::to_string));
@@ -244,7 +334,10 @@ impl Scope {
     /// `CDPATH` was assigned in the script or on the command (the gate is not told
     /// the caller's `CDPATH`: it judges commands as an agent's shell runs them).
     fn cdpath_set(&self, record: &SimpleCommand) -> bool {
-        record.assignments.iter().any(|a| a.name == "CDPATH")
+        record
+            .assignments
+            .iter()
+            .any(|a| a.name == "CDPATH" && a.value.as_ref().is_some_and(|v| v.value() != Some("")))
             || self.var("CDPATH").is_some_and(|v| v.as_deref() != Some(""))
     }
 

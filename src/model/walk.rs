@@ -10,8 +10,12 @@
 //! `scope.rs`, and how nodes become values is `lower.rs`.
 
 use super::arithmetic;
-use super::command::{Context, InlineScript, Origin, Redirect, SimpleCommand};
+use super::builtin_assignments;
+use super::command::{Context, Cwd, InlineScript, Origin, Redirect, SimpleCommand};
+use super::dash_names;
+use super::definitions::Effects;
 use super::fastpath::Lexed;
+use super::links;
 use super::lower::{self, Source};
 use super::nested::{self, ScriptText};
 use super::problem::Problem;
@@ -46,6 +50,8 @@ pub(super) fn walk(tree: &Tree, text: &str, source: &str, env: &Env<'_>) -> Walk
         trailing: HashMap::new(),
         lexed: false,
         declined: false,
+        dash_named: Vec::new(),
+        links: Vec::new(),
     };
     let src = Source {
         text,
@@ -72,6 +78,8 @@ pub(super) fn walk_lexed(lexed: Vec<Lexed>, source: &str, env: &Env<'_>) -> Opti
         trailing: HashMap::new(),
         lexed: true,
         declined: false,
+        dash_named: Vec::new(),
+        links: Vec::new(),
     };
     for command in lexed {
         let frame = Frame {
@@ -122,6 +130,9 @@ enum Task<'t> {
     Visit(Node<'t>, Frame),
     PushScope,
     PopScope,
+    /// The end of a function body: defines the function, with what its body
+    /// changed, in the scope around it (run before that body's `PopScope`).
+    EndDefinition(Rc<str>),
 }
 
 struct Walker<'s> {
@@ -140,6 +151,11 @@ struct Walker<'s> {
     lexed: bool,
     /// A lexed command needed the tree after all (see [`walk_lexed`]).
     declined: bool,
+    /// Symbolic links made so far (like files, they outlive subshells).
+    links: Vec<links::Link>,
+    /// Files named like options created so far (files outlive the subshell that
+    /// made them, so this is not scoped).
+    dash_named: Vec<Option<std::path::PathBuf>>,
 }
 
 /// The last simple command of a list or pipeline (`c` in `a && b | c`), when the
@@ -179,12 +195,31 @@ impl<'s> Walker<'s> {
         }
     }
 
+    /// The effects of the body just walked in the innermost scope, compared with
+    /// the scope around it.
+    fn body_effects(&self) -> Effects {
+        match self.scopes.len() {
+            n if n >= 2 => self.scopes[n - 1].effects_since(&self.scopes[n - 2], self.env.cwd),
+            _ => Effects::unknown(),
+        }
+    }
+
+    /// Defines the function whose body was just walked in the scope around it.
+    fn end_definition(&mut self, name: &str) {
+        let effects = self.body_effects();
+        let n = self.scopes.len();
+        if n >= 2 {
+            self.scopes[n - 2].definitions.define(name, effects);
+        }
+    }
+
     fn walk_tree(&mut self, tree: &Tree, src: Source, nesting: u32, base: Frame) {
         let mut stack: Vec<Task> = vec![Task::Visit(tree.root_node(), base)];
         while let Some(task) = stack.pop() {
             match task {
                 Task::PushScope => self.push_scope(),
                 Task::PopScope => self.pop_scope(),
+                Task::EndDefinition(name) => self.end_definition(&name),
                 Task::Visit(node, frame) => self.visit(node, frame, src, nesting, &mut stack),
             }
         }
@@ -282,11 +317,14 @@ impl<'s> Walker<'s> {
                     .child_by_field_name("name")
                     .map(|n| Rc::from(src.slice(n)));
                 let inner = Frame {
-                    function: name.or(frame.function.clone()),
+                    function: name.clone().or(frame.function.clone()),
                     in_command: false,
                     ..frame
                 };
                 stack.push(Task::PopScope);
+                if let Some(name) = name {
+                    stack.push(Task::EndDefinition(name));
+                }
                 push_children(node, &inner, stack);
                 stack.push(Task::PushScope);
             }
@@ -495,12 +533,22 @@ impl<'s> Walker<'s> {
             function: frame.function.as_deref().map(str::to_string),
             cwd: self.scope().cwd.clone(),
             confined: self.scope().confined().to_vec(),
+            dash_named: self.dash_named.clone(),
         }
     }
 
-    /// Adds a record to the walk, after noting the variables it assigns.
-    fn push_record(&mut self, record: SimpleCommand) {
+    /// Adds a record to the walk, after noting the variables it assigns (through
+    /// namerefs, and by builtins such as `read` and `printf -v`, which become
+    /// assignments of the record).
+    fn push_record(&mut self, mut record: SimpleCommand) {
+        builtin_assignments::through_namerefs(&mut record, self.scope());
         self.scope_mut().track_vars(&record);
+        builtin_assignments::note(&mut record, self.scope());
+        if may_create_dash_name(&record) {
+            let cwd = self.scope().path_of(".", self.env.cwd);
+            let created = dash_names::created_dash_name(&record, cwd.as_deref());
+            self.dash_named.extend(created);
+        }
         self.out.commands.push(record);
     }
 
@@ -536,44 +584,99 @@ impl<'s> Walker<'s> {
     #[allow(clippy::too_many_arguments)]
     fn record(
         &mut self,
-        words: Vec<Word>,
+        mut words: Vec<Word>,
         mut assignments: Vec<super::command::Assignment>,
-        redirects: Vec<Redirect>,
+        mut redirects: Vec<Redirect>,
         span: Span,
         origin: Origin,
         frame: &Frame,
         nesting: u32,
     ) {
+        // Paths through links made earlier lead where the links do.
+        let here = self.scope().path_of(".", self.env.cwd);
+        if !self.links.is_empty() {
+            let targets = redirects.iter_mut().filter_map(|r| r.target.as_mut());
+            for word in words.iter_mut().chain(targets) {
+                if let Some(moved) = links::through(word, here.as_deref(), &self.links) {
+                    *word = moved;
+                }
+            }
+        }
         let unwrapped = wrappers::unwrap(&words);
         for &i in &unwrapped.env_assignments {
             if let Some(word) = words.get(i) {
                 assignments.push(lower::assignment_word(word));
             }
         }
-        let scripts = nested::scripts_of(
+        // Functions exported through `env` to the shells it starts (first: the
+        // record keeps the last script, the command's own).
+        let mut scripts: Vec<ScriptText> = unwrapped
+            .env_assignments
+            .iter()
+            .filter_map(|&i| words.get(i))
+            .filter_map(super::callbacks::exported_function)
+            .collect();
+        let exported = scripts.len();
+        scripts.extend(nested::scripts_of(
             &words,
             unwrapped.program,
-            unwrapped.script.clone(),
+            unwrapped
+                .script
+                .clone()
+                .map(|r| (r, unwrapped.script_offset)),
             &redirects,
             frame.piped_stdin,
             self.source,
-        );
+        ));
+        // Callbacks of builtins (`trap`, `mapfile -C`, `bind -x`...), also behind
+        // `builtin` or `command`.
+        if let Some(i) = unwrapped.program
+            && let Some(name) = words.get(i).and_then(Word::value)
+        {
+            let args = words.get(i + 1..).unwrap_or(&[]);
+            scripts.extend(super::callbacks::scripts(name, args, self.source));
+        }
+        // A call of a function or alias defined earlier runs the definition.
+        let called = self.called_definition(&words, &origin);
+        // `alias NAME=TEXT…`: which definition each script is.
+        let alias_names: Vec<Option<String>> = alias_names(&words, unwrapped.program);
         let mut record = SimpleCommand::new(origin, span, self.context(frame, nesting));
+        record.shadowed = called.is_some() && unwrapped.program == Some(0);
+        record.moves_cwd = called.as_ref().is_some_and(|e| {
+            let here = self.scope().path_of(".", self.env.cwd);
+            super::definitions::cwd_after(e, &Cwd::Start, here.as_deref()) == Cwd::Unknown
+        });
         record.program = unwrapped.program;
         record.wrappers = unwrapped.wrappers.clone();
         record.assignments = assignments;
         record.redirects = redirects;
         record.words = words;
         let mut parsed_scripts = Vec::new();
-        for script in scripts {
+        for (k, script) in scripts.into_iter().enumerate() {
+            let alias = k
+                .checked_sub(exported)
+                .and_then(|k| alias_names.get(k).cloned().flatten());
             match script {
                 ScriptText::Static { text, map } => {
-                    record.script = Some(InlineScript::Parsed {
-                        span: map.map(0, text.len()),
-                    });
-                    parsed_scripts.push((text, map));
+                    // A script only known at run time keeps the record asking.
+                    if !matches!(
+                        record.script,
+                        Some(InlineScript::Dynamic { .. } | InlineScript::UnknownStdin { .. })
+                    ) {
+                        record.script = Some(InlineScript::Parsed {
+                            span: map.map(0, text.len()),
+                        });
+                    }
+                    parsed_scripts.push((text, map, alias));
                 }
-                ScriptText::Dynamic(span) => record.script = Some(InlineScript::Dynamic { span }),
+                ScriptText::Dynamic(span) => {
+                    if let Some(alias) = alias {
+                        self.scope_mut()
+                            .definitions
+                            .define(&alias, Effects::unknown());
+                    }
+                    record.script = Some(InlineScript::Dynamic { span });
+                }
                 ScriptText::UnknownStdin(span) => {
                     record.script = Some(InlineScript::UnknownStdin { span });
                 }
@@ -584,9 +687,14 @@ impl<'s> Walker<'s> {
             .iter()
             .filter_map(|(by, range)| Some((by.clone(), record.words.get(range.clone())?.to_vec())))
             .collect();
-        let is_eval = record
-            .program_str()
-            .is_some_and(|n| n == "eval" || n == "alias" || n == "trap");
+        // Scripts run in this shell (their `cd` and assignments last): `eval`, and
+        // callbacks run now (`mapfile -C`, `compgen -C`) or later in it (`trap`).
+        let is_eval = record.program_str().is_some_and(|n| {
+            matches!(
+                n,
+                "eval" | "alias" | "trap" | "mapfile" | "readarray" | "compgen"
+            )
+        });
         // A file written earlier in the command and run now: its text is the script.
         if record.script.is_none()
             && let Some((name, at)) = written::script_run(&record)
@@ -596,11 +704,13 @@ impl<'s> Walker<'s> {
             match text {
                 Some(text) => {
                     record.script = Some(InlineScript::Parsed { span: at });
-                    parsed_scripts.push((text, SpanMap::Whole(at)));
+                    parsed_scripts.push((text, SpanMap::Whole(at), None));
                 }
                 None => record.script = Some(InlineScript::Dynamic { span: at }),
             }
         }
+        self.links
+            .extend(links::made_by(&record, here.as_deref(), self.env.resolver));
         for write in written::writes(&record) {
             if let Some(path) = self.scope().path_of(&write.name, self.env.cwd) {
                 self.written.note(path, write.text, write.append);
@@ -608,7 +718,34 @@ impl<'s> Walker<'s> {
         }
         let (start, resolver) = (self.env.cwd, self.env.resolver);
         let top = self.scopes.len() - 1;
-        self.scopes[top].apply_cd(&record, start, resolver);
+        // An alias call with known arguments is walked as its expansion below,
+        // which moves the directory as it does.
+        let alias_call = called.as_ref().and_then(|e| {
+            let text = e.alias_text.as_deref()?;
+            // Words as written are only in the command's own text at the top level.
+            let source = (nesting == 0).then_some(self.source);
+            super::definitions::expand_alias(text, record.words.get(1..).unwrap_or(&[]), source)
+        });
+        if alias_call.is_some() {
+            record.moves_cwd = false;
+        }
+        let known_before = self.scopes[top].cwd != Cwd::Unknown;
+        match &called {
+            Some(_) if alias_call.is_some() => {}
+            Some(effects) => self.scopes[top].apply_call(effects, start),
+            None => self.scopes[top].apply_cd(&record, start, resolver),
+        }
+        // `CDPATH=/etc cd ssh`: a static operand that still leads somewhere unknown.
+        // (`popd` past the stack the command built fails in a fresh shell and
+        // leaves the directory unknown without a finding, as before.)
+        if called.is_none()
+            && known_before
+            && record.program_str() != Some("popd")
+            && self.scopes[top].cwd == Cwd::Unknown
+            && record.args().iter().all(Word::is_static)
+        {
+            record.moves_cwd = true;
+        }
         let codes = arithmetic::in_record(&record, &self.scopes[top]);
         if self.lexed && (record.script.is_some() || !embedded.is_empty() || !codes.is_empty()) {
             self.declined = true;
@@ -627,25 +764,56 @@ impl<'s> Walker<'s> {
                 nesting,
             );
         }
-        for (text, map) in parsed_scripts {
-            self.nested(&text, map, nesting + 1, frame, !is_eval);
+        for (text, map, alias) in parsed_scripts {
+            // An alias's text is walked where it is defined, in its own scope; a
+            // call of it applies what it changed.
+            let own_scope = !is_eval || alias.is_some();
+            let effects = self.nested(&text, map, nesting + 1, frame, own_scope);
+            if let Some(alias) = alias {
+                let mut effects = effects.unwrap_or_else(Effects::unknown);
+                effects.alias_text = Some(text);
+                self.scope_mut().definitions.define(&alias, effects);
+            }
+        }
+        // A call of an alias runs its text with the call's arguments, in this shell.
+        if let Some(script) = alias_call {
+            self.nested(&script, SpanMap::Whole(span), nesting + 1, frame, false);
         }
     }
 
+    /// The effects of the definition the first word of `words` calls, when it names
+    /// a function or alias defined earlier (an alias only when written plainly:
+    /// quoting or escaping a word stops alias expansion). `command`, `builtin`,
+    /// `exec` and other wrappers before the name bypass functions and aliases.
+    fn called_definition(&self, words: &[Word], origin: &Origin) -> Option<Effects> {
+        if *origin != Origin::Simple {
+            return None;
+        }
+        let first = words.first()?;
+        let name = first.value()?;
+        self.scope().definitions.get(name).cloned()
+    }
+
     /// Parses and walks a nested script; its own scope unless it runs in this shell
-    /// (`eval`).
-    fn nested(&mut self, text: &str, map: SpanMap, nesting: u32, frame: &Frame, own_scope: bool) {
+    /// (`eval`). In its own scope, returns what the script changed there (`None`
+    /// when it was not walked).
+    fn nested(
+        &mut self,
+        text: &str,
+        map: SpanMap,
+        nesting: u32,
+        frame: &Frame,
+        own_scope: bool,
+    ) -> Option<Effects> {
         let span = map.map(0, text.len());
         if nesting > self.env.max_nesting {
             self.out.problems.push(Problem::NestingLimit {
                 span,
                 limit: self.env.max_nesting,
             });
-            return;
+            return None;
         }
-        let Some(parsed) = super::parse_into(text, map, true, &mut self.out.problems) else {
-            return;
-        };
+        let parsed = super::parse_into(text, map, true, &mut self.out.problems)?;
         if own_scope {
             self.push_scope();
         }
@@ -660,8 +828,11 @@ impl<'s> Walker<'s> {
         };
         self.walk_tree(&parsed.tree, src, nesting, inner);
         if own_scope {
+            let effects = self.body_effects();
             self.pop_scope();
+            return Some(effects);
         }
+        None
     }
 
     /// `for NAME in WORDS`: every word is static text or a glob naming relative paths
@@ -791,6 +962,46 @@ impl<'s> Walker<'s> {
         record.redirects = redirects;
         self.push_record(record);
     }
+}
+
+/// For `alias NAME=TEXT…` (run as the program itself), the alias each argument
+/// defines, aligned with the scripts [`nested::scripts_of`] finds (one per argument).
+fn alias_names(words: &[Word], program: Option<usize>) -> Vec<Option<String>> {
+    let Some(index) = program else {
+        return Vec::new();
+    };
+    if words.get(index).and_then(Word::value) != Some("alias") {
+        return Vec::new();
+    }
+    words
+        .get(index + 1..)
+        .unwrap_or(&[])
+        .iter()
+        .map(|w| {
+            // The name is static even when the text is not (`alias ls="$X"`).
+            let value = match w.static_value() {
+                Some(v) => v,
+                None => match w.parts.first()? {
+                    Part::Literal(t) | Part::Quoted(t) => t.clone(),
+                    _ => return None,
+                },
+            };
+            let (name, _) = value.split_once('=')?;
+            Some(name.to_string())
+        })
+        .collect()
+}
+
+/// A cheap test before [`dash_names::created_dash_name`]: only a write redirect, or an
+/// operand after `--` or with a folder (`./-x`), can create a name starting with
+/// `-` (any other such word is an option).
+fn may_create_dash_name(record: &SimpleCommand) -> bool {
+    record.redirects.iter().any(|r| r.writes())
+        || record
+            .words
+            .iter()
+            .filter_map(Word::value)
+            .any(|v| v == "--" || v.contains("/-"))
 }
 
 /// The origin name of records that stand for code reaching arithmetic evaluation.

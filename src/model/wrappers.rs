@@ -27,6 +27,9 @@ pub struct Unwrapped {
     pub embedded: Vec<(String, Range<usize>)>,
     /// Words a wrapper runs as a shell script (joined with spaces).
     pub script: Option<Range<usize>>,
+    /// Bytes of the first script word's value that are the option, not the script
+    /// (`-Scmd`: 2, `--split-string=cmd`: 15); 0 when the script is a word of its own.
+    pub script_offset: usize,
 }
 
 /// How one wrapper takes its options: read from its catalogue entry.
@@ -136,7 +139,7 @@ fn parse_options(words: &[Word], start: usize, spec: &Spec) -> Parsed {
             i += step;
             continue;
         }
-        if spec.entry.assignments && is_assignment(value) {
+        if spec.entry.assignments && (is_assignment(value) || is_exported_function(value)) {
             parsed.assignments.push(i);
             i += 1;
             continue;
@@ -168,9 +171,11 @@ pub fn wrapper_operands(words: &[Word], at: usize) -> Vec<usize> {
 /// A word whose static beginning is `NAME=` (its value may be dynamic).
 fn is_assignment_prefix(word: &Word) -> bool {
     match word.parts.first() {
-        Some(super::word::Part::Literal(text)) => text
-            .split_once('=')
-            .is_some_and(|(name, _)| is_assignment(&format!("{name}="))),
+        Some(super::word::Part::Literal(text) | super::word::Part::Quoted(text)) => {
+            text.split_once('=').is_some_and(|(name, _)| {
+                is_assignment(&format!("{name}=")) || is_exported_function(&format!("{name}="))
+            })
+        }
         _ => false,
     }
 }
@@ -185,6 +190,17 @@ pub fn is_assignment(word: &str) -> bool {
         }
         None => false,
     }
+}
+
+/// `BASH_FUNC_NAME%%=() { …; }`: a function exported through the environment, which
+/// every bash started with it defines (and runs when NAME is called). `env` passes
+/// any name, though the shell itself would not take this one as an assignment.
+pub fn is_exported_function(word: &str) -> bool {
+    word.split_once('=').is_some_and(|(name, _)| {
+        name.strip_prefix("BASH_FUNC_")
+            .and_then(|n| n.strip_suffix("%%"))
+            .is_some_and(|n| !n.is_empty())
+    })
 }
 
 /// Finds the program that `words` runs, unwrapping wrappers from `start`.
@@ -253,6 +269,11 @@ pub fn unwrap(words: &[Word]) -> Unwrapped {
                 let c = letters.next()?;
                 letters.next().is_none().then_some(c)
             });
+        if let Some((at, offset)) = script_word(words, i + 1, parsed.next, entry) {
+            out.script = Some(at..(at + 1).min(words.len()));
+            out.script_offset = offset;
+            return out;
+        }
         if let Some(c) = script_option {
             if let Some(found) = parsed
                 .value_of
@@ -295,6 +316,62 @@ pub fn unwrap(words: &[Word]) -> Unwrapped {
         i = parsed.next;
     }
     out
+}
+
+/// The word holding the value of a wrapper's shell-text option among its options
+/// `words[from..to]`, and where the script starts in it: `env -S CMD`, `env -SCMD`,
+/// `env -iS CMD`, `env --split-string=CMD`, `env --split-string CMD`. A missing value
+/// is the option word itself at its end (an empty script that still runs nothing).
+fn script_word(words: &[Word], from: usize, to: usize, entry: &Entry) -> Option<(usize, usize)> {
+    let names: Vec<&str> = entry
+        .options
+        .iter()
+        .filter(|o| o.role == Role::Shell)
+        .flat_map(|o| o.names.iter().copied())
+        .collect();
+    let separate = |k: usize| Some((k + 1, 0)).filter(|_| k + 1 < words.len());
+    let end = to.min(words.len());
+    for (k, word) in words.iter().enumerate().take(end).skip(from) {
+        let Some(value) = word.value() else {
+            continue;
+        };
+        for name in &names {
+            if let Some(long) = name.strip_prefix("--") {
+                let Some(rest) = value.strip_prefix("--") else {
+                    continue;
+                };
+                if rest == long {
+                    return separate(k);
+                }
+                if rest.strip_prefix(long).is_some_and(|r| r.starts_with('=')) {
+                    return Some((k, long.len() + 3));
+                }
+                continue;
+            }
+            let Some(letter) = name.strip_prefix('-').filter(|l| l.len() == 1) else {
+                continue;
+            };
+            if value.starts_with("--") || !value.starts_with('-') {
+                continue;
+            }
+            // A cluster of flags: the letter's value is the rest of the word or the
+            // next word, unless a letter before it takes a value itself.
+            for (at, c) in value.char_indices().skip(1) {
+                if c.to_string() == letter {
+                    let rest = at + c.len_utf8();
+                    return if rest < value.len() {
+                        Some((k, rest))
+                    } else {
+                        separate(k)
+                    };
+                }
+                if entry.short_takes_value(c) {
+                    break;
+                }
+            }
+        }
+    }
+    None
 }
 
 /// Commands run through an option or an operand of a program that is not a wrapper

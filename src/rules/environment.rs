@@ -11,10 +11,11 @@ declare_rule! {
     /// ## What it does
     /// Denies setting a variable that makes other programs load or run code — as a
     /// prefix (`LD_PRELOAD=x cmd`), through `env VAR=...`, `export`, `declare -x`,
-    /// `readonly`, or a plain assignment: `LD_PRELOAD`, `LD_AUDIT`, `DYLD_*`,
+    /// `readonly`, `read`, `printf -v`, `mapfile`, `getopts`, a nameref, or a plain
+    /// assignment: `LD_PRELOAD`, `LD_AUDIT`, `DYLD_*`,
     /// `BASH_ENV`, `ENV`, `PROMPT_COMMAND`, `BASH_FUNC_*`, `GIT_SSH`,
     /// `GIT_SSH_COMMAND`, `GIT_EXTERNAL_DIFF`, `GIT_PROXY_COMMAND`, `GIT_ASKPASS`,
-    /// `SSH_ASKPASS`, `GIT_CONFIG_*`, `LESSOPEN`, `PS4` with a substitution,
+    /// `SSH_ASKPASS`, `GIT_CONFIG_*`, `LESSOPEN`, `PS0`–`PS4` with a substitution,
     /// `PYTHONSTARTUP`, `RUBYOPT`, `PERL5OPT`, `PATHEXT`; `NODE_OPTIONS` with `--require`,
     /// `--import`, `--loader` or `--eval`; pagers and editors (`PAGER`, `GIT_PAGER`,
     /// `MANPAGER`, `EDITOR`, `VISUAL`, `GIT_EDITOR`) set to anything but a plain
@@ -158,6 +159,13 @@ fn loads_code(
         && value.is_some_and(|w| w.has_substitution() || text.contains("$(") || text.contains('`'))
     {
         return Some("`PS4` with a command substitution runs it on every traced line".into());
+    }
+    if matches!(name, "PS0" | "PS1" | "PS2" | "PS3")
+        && value.is_some_and(|w| w.has_substitution() || text.contains("$(") || text.contains('`'))
+    {
+        return Some(format!(
+            "`{name}` with a command substitution runs it at every prompt of an interactive shell"
+        ));
     }
     if name == "NODE_OPTIONS" {
         let v = static_value.unwrap_or("--require");

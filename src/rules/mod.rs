@@ -18,6 +18,7 @@ pub mod inline_script;
 pub mod input;
 pub mod nested_shell;
 pub mod network;
+pub mod option_glob;
 pub mod paths;
 pub mod permission;
 pub mod privilege;
@@ -95,6 +96,7 @@ pub static RULES: &[&Rule] = &[
     &remote_effect::REMOTE_OR_IRREVERSIBLE,
     &evaluation::ARITHMETIC_CODE,
     &evaluation::PROMPT_EXPANSION,
+    &option_glob::OPTION_GLOB,
     &environment::LOADER_ENV,
     &environment::SECRET_ENV_READ,
     &taskdev::TASK_TOO_LONG,
@@ -143,6 +145,7 @@ pub static CHECKS: &[CommandCheck] = &[
     remote_effect::check,
     environment::check,
     evaluation::check,
+    option_glob::check,
 ];
 
 /// What checks read and where they put findings.

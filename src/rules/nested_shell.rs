@@ -7,7 +7,8 @@ use crate::rules::Checker;
 declare_rule! {
     /// ## What it does
     /// The strings of `bash -c` / `sh -c` (any flag order: `-lc`, `-ec`), `eval`,
-    /// `su -c`, `env -S`, `flock -c`, `watch`, `parallel`, `trap`, `alias`, and the
+    /// `su -c`, `env -S`, `flock -c`, `watch`, `parallel`, `alias`, the callbacks of
+    /// `trap`, `mapfile -C`, `complete`/`compgen -C`/`-F`/`-W` and `bind -x`, and the
     /// heredocs and here-strings fed to a shell are parsed and analysed as nested
     /// scripts: their commands are judged like any other, with spans in the original
     /// command. This rule asks when such a script is only known at run time

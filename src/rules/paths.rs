@@ -184,7 +184,10 @@ declare_rule! {
     /// allowed folders, `cd` alone or `cd ~`), or goes somewhere only known at run
     /// time (`cd $X`, `cd "$(dirname x)"`); and for relative paths named after such a
     /// `cd`. The working directory is tracked in order; a subshell's or a pipeline
-    /// stage's `cd` does not leak out.
+    /// stage's `cd` does not leak out. A call of a function or alias defined in the
+    /// command whose body changes directory is such a `cd` (`up() { cd ..; }; up`),
+    /// and a function named `cd` is not the builtin: calling it is not tracked. So
+    /// is a `cd` whose operand `CDPATH` may send anywhere (`CDPATH=/etc cd ssh`).
     ///
     /// ## Why
     /// After `cd /`, every relative path is outside the project; after `cd $X`,
@@ -227,6 +230,21 @@ declare_rule! {
 
 /// Judges every path the command names.
 pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
+    if cmd.moves_cwd
+        && let Some(word) = cmd.words.first()
+    {
+        let name = word.value().unwrap_or("?");
+        let message = if cmd.shadowed {
+            format!(
+                "calls `{name}`, defined in the command, which changes the working directory: where the commands after it run is unknown"
+            )
+        } else {
+            format!(
+                "`{name}` goes to a directory only known at run time (`CDPATH` may send it anywhere): where the commands after it run is unknown"
+            )
+        };
+        cx.report(&CWD_ESCAPE, word.span, message);
+    }
     let uses = path_uses(cmd);
     if uses.is_empty() {
         return;

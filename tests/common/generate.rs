@@ -6,8 +6,10 @@
 //! globs and tildes; redirects of every kind; pipelines, lists, subshells, groups,
 //! `if`/`for`/`while`/`case`, functions, heredocs, `bash -c` and `eval` with nested
 //! quoting, wrappers, values carried by variables (known substitutions, `read`,
-//! `printf -v`, arrays, `+=`), text reaching arithmetic (`$((x))`, `let`, `[[ -v ]]`)
-//! and trap callbacks. Program names come from both harmless and gated sets, and
+//! `printf -v`, arrays, `+=`), text reaching arithmetic (`$((x))`, `let`, `[[ -v ]]`),
+//! callbacks (`trap`, `mapfile -C`, `compgen -C`), aliases and functions shadowing a
+//! program, functions exported with `env BASH_FUNC_f%%=…`, `env -S`, paths through
+//! links the command makes, and files named like options before a glob. Program names come from both harmless and gated sets, and
 //! paths from inside the project, outside it, the home folder's secrets and a
 //! symlink planted in the project (see [`WORKSPACE_FILES`]).
 
@@ -278,6 +280,33 @@ fn value_flow() -> impl Strategy<Value = String> {
         })
 }
 
+/// A path through a symbolic link the command makes: `ln -s TARGET l; cat l/x`.
+fn link_flow() -> impl Strategy<Value = String> {
+    (
+        pick(&["..", "/etc", "src", "~", "~/.ssh", "../..", "."]),
+        pick(&["hostname", "lib.rs", "id_rsa", "a.txt", "passwd", "x"]),
+        pick(&["cat", "ls", "wc -c", "touch"]),
+    )
+        .prop_map(|(target, name, user)| format!("ln -s {target} l; {user} l/{name}"))
+}
+
+/// Files named like options, then a glob a program receives.
+fn option_glob() -> impl Strategy<Value = String> {
+    (
+        pick(&["-n", "-l", "--help", "-rf", "--version"]),
+        0u8..3,
+        pick(&["wc -l", "cat", "ls", "head -n1", "grep x"]),
+    )
+        .prop_map(|(name, how, user)| {
+            let make = match how {
+                0 => format!("touch -- {name}"),
+                1 => format!("echo x > ./{name}"),
+                _ => format!("printf x > {}", single_quote(&name)),
+            };
+            format!("{make}; {user} *")
+        })
+}
+
 /// A whole command: any shell construct around simple commands, nested to `depth`.
 pub fn command(heredocs: bool) -> BoxedStrategy<String> {
     let leaf = simple(heredocs).boxed();
@@ -333,8 +362,35 @@ pub fn command(heredocs: bool) -> BoxedStrategy<String> {
                 .clone()
                 .prop_map(|a| format!("[[ -v {} ]]", single_quote(&format!("a[$({a}\n)]")))),
             // A callback: the trap's text runs when the shell exits.
-            inner.prop_map(|a| format!("trap {} EXIT; true", single_quote(&a))),
+            inner
+                .clone()
+                .prop_map(|a| format!("trap {} EXIT; true", single_quote(&a))),
+            // Callbacks run now: once per line read, and for a completion.
+            inner.clone().prop_map(|a| format!(
+                "mapfile -C {} -c 1 lines < a.txt",
+                single_quote(&format!("{a}\n#"))
+            )),
+            inner
+                .clone()
+                .prop_map(|a| format!("compgen -C {} x", single_quote(&format!("{a}\n#")))),
+            // Definitions that shadow a program: an alias (expanded from the next
+            // line on) and a function named like one.
+            inner.clone().prop_map(|a| format!(
+                "shopt -s expand_aliases\nalias ls={}\nls",
+                single_quote(&format!("{a}\n#"))
+            )),
+            inner
+                .clone()
+                .prop_map(|a| format!("ls() {{ {} }}; ls", with_semicolon(&a))),
+            // Shell code carried by the environment.
+            inner.prop_map(|a| format!(
+                "env {} bash -c f",
+                single_quote(&format!("BASH_FUNC_f%%=() {{ {}\n}}", a))
+            )),
+            simple(false).prop_map(|a| format!("env -S {}", single_quote(&a))),
             value_flow(),
+            link_flow(),
+            option_glob(),
         ]
     })
     .boxed()

@@ -226,7 +226,7 @@ fn compare(
         if touch.path.starts_with("/dev/fd/") || touch.path.starts_with("/proc/self/fd/") {
             continue;
         }
-        let path = canonical(Path::new(&touch.path));
+        let path = written_path(touch);
         if path.starts_with(&workspace) || !counts(command, touch, &path) {
             continue;
         }
@@ -281,7 +281,12 @@ fn counts(command: &str, touch: &Touch, path: &Path) -> bool {
             });
         // The C library reads its own memory map.
         let own_map = touch.path.starts_with("/proc/") && touch.path.ends_with("/maps");
-        if startup {
+        // The `bind` builtin starts readline, which reads its own configuration
+        // (`/etc/inputrc`, `~/.inputrc`) and the terminal's description.
+        let readline = !touch.write
+            && command.contains("bind")
+            && (touch.path.ends_with("inputrc") || touch.path.contains("/terminfo/"));
+        if startup || readline {
             return false;
         }
         return touch.write || !touch.cloexec && !script_lookup && !own_map;
@@ -332,6 +337,21 @@ fn covered(path: &Path, inspection: &Inspection) -> bool {
             .map(|g| g.compile_matcher().is_match(path))
             .unwrap_or(false)
     })
+}
+
+/// Where a touch lands. Making a symlink writes the link itself, not what it
+/// points to (which the link, made by then, would lead the resolution to): only
+/// its folder is resolved.
+fn written_path(touch: &Touch) -> PathBuf {
+    let path = Path::new(&touch.path);
+    let makes_link = touch
+        .line
+        .split_whitespace()
+        .any(|word| word.starts_with("symlink(") || word.starts_with("symlinkat("));
+    match (makes_link, path.parent(), path.file_name()) {
+        (true, Some(parent), Some(name)) => canonical(parent).join(name),
+        _ => canonical(path),
+    }
 }
 
 /// The path with symlinks of its longest existing prefix resolved, `..` removed.

@@ -1,0 +1,62 @@
+//! BG213: a glob that can hand a program options the gate never saw.
+
+use crate::catalogue::{self, Fact};
+use crate::declare_rule;
+use crate::model::command::{Origin, SimpleCommand};
+use crate::model::dash_names::option_glob;
+use crate::rules::Checker;
+
+declare_rule! {
+    /// ## What it does
+    /// Asks when an unquoted glob passed to a program can expand to a name that
+    /// starts with `-`: the command created such a file earlier (`touch --
+    /// --checkpoint-action=exec=x`, `> -e`, `echo > '-rf'`), or the folder the glob
+    /// matches in already holds one (one `readdir`). A `--` before the glob ends the
+    /// program's options, and programs whose arguments are only text (`echo`) are
+    /// left alone.
+    ///
+    /// ## Why
+    /// The shell expands `*` before the program runs, and the program cannot tell a
+    /// file called `-rf` or `--checkpoint-action=exec=sh x` from an option:
+    /// `tar cf a.tar *` runs a command, `rm *` recurses. The gate judges the words
+    /// it sees; a glob hides which options the program gets.
+    ///
+    /// ## Example
+    /// - `touch -- -n; wc -l *` → ask
+    /// - `touch -- --checkpoint-action=exec=sh; tar cf a.tar *` → ask
+    /// - `touch -- -n; wc -l src/*` → allow: the expansions start with `src/`
+    pub static OPTION_GLOB = {
+        code: "BG213",
+        name: "option-glob",
+        default: Ask,
+        capability: ShellExpansion,
+        summary: "an unquoted glob can expand to file names a program reads as options",
+    };
+}
+
+/// Asks for glob arguments that can expand to option-like names.
+pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
+    if matches!(
+        cmd.origin,
+        Origin::Test | Origin::Bare | Origin::Declaration
+    ) {
+        return;
+    }
+    let Some(program) = cmd.program_str() else {
+        return;
+    };
+    let base = program.rsplit('/').next().unwrap_or(program);
+    if !cmd.shadowed && catalogue::has_fact(base, Fact::TextOnly) {
+        return;
+    }
+    let cwd = cx.paths.cwd_of(&cmd.context.cwd, &cx.cwd);
+    for word in cmd.args() {
+        if word.value() == Some("--") {
+            return;
+        }
+        if let Some(reason) = option_glob(word, cwd.as_deref(), &cmd.context.dash_named) {
+            cx.report(&OPTION_GLOB, word.span, reason);
+            return;
+        }
+    }
+}
