@@ -169,8 +169,21 @@ fn finish(
             Some(roles) => roles.get(position).or(roles.last()).copied(),
             None => entry.operand_role(position, count),
         };
-        // A subcommand the catalogue does not know has no role.
-        if let Some(role) = role.filter(|r| *r != Role::Subcommand) {
+        // A subcommand the catalogue does not know is still a subcommand name (never
+        // a path) at its own position; the words after it, read with no entry,
+        // have no role.
+        if role == Some(Role::Subcommand) {
+            if mode.is_none() && entry.operands.get(position) == Some(&Role::Subcommand) {
+                out.push(Arg {
+                    index,
+                    role: Role::Subcommand,
+                    offset: 0,
+                    option_value: false,
+                });
+            }
+            continue;
+        }
+        if let Some(role) = role {
             out.push(Arg {
                 index,
                 role,
@@ -249,7 +262,10 @@ mod tests {
                 (5, "path-read")
             ]
         );
-        assert_eq!(roles("git", &["frobnicate", "x"]), vec![]);
+        assert_eq!(
+            roles("git", &["frobnicate", "/etc/x"]),
+            vec![(0, "subcommand")]
+        );
     }
 
     #[test]
