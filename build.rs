@@ -134,6 +134,21 @@ fn roles(list: &[String], mask: &mut u32) -> String {
     format!("&[{}]", parts.join(", "))
 }
 
+/// The generated expression for a checked list of facts.
+fn fact_list(facts: &[String]) -> String {
+    let parts: Vec<String> = facts
+        .iter()
+        .map(|f| {
+            let (_, variant) = FACTS
+                .iter()
+                .find(|(n, _)| n == f)
+                .expect("the schema checked the fact");
+            format!("Fact::{variant}")
+        })
+        .collect();
+    format!("&[{}]", parts.join(", "))
+}
+
 fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, u32) {
     let mut mask = 0u32;
     let Some(summary) = &spec.summary else {
@@ -153,19 +168,7 @@ fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, u32)
         subs.push(code);
     }
     let subcommands = format!("&[{}]", subs.join(", "));
-    let facts: Vec<String> = spec
-        .facts
-        .iter()
-        .flatten()
-        .map(|f| {
-            let (_, variant) = FACTS
-                .iter()
-                .find(|(n, _)| n == f)
-                .expect("the schema checked the fact");
-            format!("Fact::{variant}")
-        })
-        .collect();
-    let facts = format!("&[{}]", facts.join(", "));
+    let facts = fact_list(spec.facts.as_deref().unwrap_or_default());
     let options: Vec<String> = spec
         .options
         .iter()
@@ -204,6 +207,18 @@ fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, u32)
         .map(|(key, r)| format!("({key:?}, {})", role(r, &mut mask)))
         .collect();
     let config_keys = format!("&[{}]", config_keys.join(", "));
+    let flag_facts: Vec<String> = spec
+        .flag_facts
+        .iter()
+        .flatten()
+        .map(|(flags, facts)| {
+            format!(
+                "FlagFacts {{ flags: &{flags:?}, facts: {} }}",
+                fact_list(facts)
+            )
+        })
+        .collect();
+    let flag_facts = format!("&[{}]", flag_facts.join(", "));
     let interpreter = match &spec.interpreter {
         Some(s) => format!("Some({s:?})"),
         None => "None".into(),
@@ -213,7 +228,7 @@ fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, u32)
          facts: {facts}, options: {options}, flags: &{flags:?}, operands: {operands}, last: {last}, \
          modes: {modes}, assignments: {assignments}, clustering: {clustering}, \
          options_after_operands: {after}, interpreter: {interpreter}, runs_files: &{runs_files:?}, \
-         config_keys: {config_keys}, subcommands: {subcommands}, role_mask: {mask} }}",
+         config_keys: {config_keys}, flag_facts: {flag_facts}, subcommands: {subcommands}, role_mask: {mask} }}",
         assignments = spec.assignments.unwrap_or(false),
         clustering = spec.clustering.unwrap_or(true),
         after = spec.options_after_operands.unwrap_or(true),

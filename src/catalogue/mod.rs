@@ -23,10 +23,12 @@
 mod args;
 mod explain;
 pub(crate) mod schema;
+mod usage;
 mod user;
 
 pub use args::{Arg, classify};
 pub use explain::describe;
+pub use usage::{Usage, usage};
 use user::intern;
 pub use user::{Catalogue, Scope};
 
@@ -233,6 +235,12 @@ pub enum Fact {
     Debugger,
     /// Destroys data beyond recovery.
     DestroysData,
+    /// Deletes the files it names (`rm`), or those it matches or leaves out when a
+    /// flag says so (`find -delete`, `git clean -f`, `rsync --delete`).
+    DeletesFiles,
+    /// This use only queries (`systemctl status`, `crontab -l`): the program's facts
+    /// about changing the system do not apply.
+    ReadOnly,
 }
 
 impl Fact {
@@ -261,6 +269,8 @@ impl Fact {
         Fact::ChangesMode,
         Fact::Debugger,
         Fact::DestroysData,
+        Fact::DeletesFiles,
+        Fact::ReadOnly,
     ];
 
     /// The fact spelled as in the catalogue files; `None` for a name that is no fact.
@@ -294,6 +304,8 @@ impl Fact {
             Fact::ChangesMode => "changes-mode",
             Fact::Debugger => "debugger",
             Fact::DestroysData => "destroys-data",
+            Fact::DeletesFiles => "deletes-files",
+            Fact::ReadOnly => "read-only",
         }
     }
 }
@@ -318,6 +330,15 @@ pub struct ModeSpec {
     pub flags: &'static [&'static str],
     /// The operand roles while it is given (empty: the operands run nothing).
     pub operands: &'static [Role],
+}
+
+/// Facts a flag adds when it is given (`find -delete`: deletes files).
+#[derive(Debug)]
+pub struct FlagFacts {
+    /// Its spellings.
+    pub flags: &'static [&'static str],
+    /// The facts it adds.
+    pub facts: &'static [Fact],
 }
 
 /// What the catalogue knows about one program (or one subcommand).
@@ -356,6 +377,8 @@ pub struct Entry {
     pub runs_files: &'static [&'static str],
     /// Settings keys whose value has a role (`core.pager` runs shell text).
     pub config_keys: &'static [(&'static str, Role)],
+    /// Flags that add facts when given (`crontab -r`, `find -delete`).
+    pub flag_facts: &'static [FlagFacts],
     /// Its subcommands, each an entry of its own.
     pub subcommands: &'static [Entry],
     /// Every role the entry and its subcommands use, one bit per role

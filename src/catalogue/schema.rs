@@ -24,6 +24,7 @@ pub const ENTRY_KEYS: &[&str] = &[
     "runs_files",
     "subcommands",
     "config_keys",
+    "flag_facts",
 ];
 
 /// Roles a value or an operand can have, as spelled in the files, with the name of
@@ -75,6 +76,8 @@ pub const FACTS: &[(&str, &str)] = &[
     ("changes-mode", "ChangesMode"),
     ("debugger", "Debugger"),
     ("destroys-data", "DestroysData"),
+    ("deletes-files", "DeletesFiles"),
+    ("read-only", "ReadOnly"),
 ];
 
 /// A mistake in an entry: the dotted key inside the entry (`options."--x"`,
@@ -105,6 +108,9 @@ pub struct OptionSpecText {
     /// The role of each value, in order; at least one.
     pub roles: Vec<String>,
 }
+
+/// Facts a flag adds: its spellings and the facts.
+pub type FlagFactsText = (Vec<String>, Vec<String>);
 
 /// A mode: its flag spellings and the operand roles while it is given.
 pub type ModeText = (Vec<String>, Vec<String>);
@@ -142,6 +148,8 @@ pub struct Spec {
     pub runs_files: Option<Vec<String>>,
     /// Settings keys with roles (keys lowercase).
     pub config_keys: Option<Vec<(String, String)>>,
+    /// Facts a flag adds when it is given (`find -delete` deletes files).
+    pub flag_facts: Option<Vec<FlagFactsText>>,
     /// Subcommands, each an entry of its own, in file order.
     pub subcommands: Vec<(String, Spec)>,
 }
@@ -183,16 +191,7 @@ pub fn parse_entry(table: &toml::Table, extra_keys: &[&str]) -> Result<Spec, Sch
                 }
                 spec.aliases = Some(names);
             }
-            "facts" => {
-                let facts = strings(value, k)?;
-                if let Some(bad) = facts.iter().find(|f| !FACTS.iter().any(|(n, _)| n == f)) {
-                    return Err(SchemaError::at(
-                        &[k],
-                        format!("unknown fact `{bad}` (known: {})", names_of(FACTS)),
-                    ));
-                }
-                spec.facts = Some(facts);
-            }
+            "facts" => spec.facts = Some(facts(value, &[k])?),
             "options" => spec.options = Some(options(value)?),
             "flags" => {
                 let flags = strings(value, k)?;
@@ -216,6 +215,7 @@ pub fn parse_entry(table: &toml::Table, extra_keys: &[&str]) -> Result<Spec, Sch
             },
             "runs_files" => spec.runs_files = Some(strings(value, k)?),
             "config_keys" => spec.config_keys = Some(config_keys(value)?),
+            "flag_facts" => spec.flag_facts = Some(flag_facts(value)?),
             "subcommands" => {
                 let Some(subs) = value.as_table() else {
                     return Err(SchemaError::at(&[k], "`subcommands` is a table of entries"));
@@ -374,6 +374,37 @@ fn config_keys(value: &toml::Value) -> Result<Vec<(String, String)>, SchemaError
             return Err(SchemaError::at(&key, "a settings key's role is a string"));
         };
         out.push((name.to_ascii_lowercase(), checked_role(r, &key)?));
+    }
+    Ok(out)
+}
+
+fn facts(value: &toml::Value, key: &[&str]) -> Result<Vec<String>, SchemaError> {
+    let error = || SchemaError::at(key, "a list of facts");
+    let items = value.as_array().ok_or_else(error)?;
+    let facts: Vec<String> = items
+        .iter()
+        .map(|v| v.as_str().map(str::to_string).ok_or_else(error))
+        .collect::<Result<_, _>>()?;
+    if let Some(bad) = facts.iter().find(|f| !FACTS.iter().any(|(n, _)| n == f)) {
+        return Err(SchemaError::at(
+            key,
+            format!("unknown fact `{bad}` (known: {})", names_of(FACTS)),
+        ));
+    }
+    Ok(facts)
+}
+
+fn flag_facts(value: &toml::Value) -> Result<Vec<FlagFactsText>, SchemaError> {
+    let Some(table) = value.as_table() else {
+        return Err(SchemaError::at(
+            &["flag_facts"],
+            "`flag_facts` is a table of `\"-r|--remove\" = [FACTS]`",
+        ));
+    };
+    let mut out = Vec::new();
+    for (spelled, list) in table {
+        let key = ["flag_facts", spelled.as_str()];
+        out.push((option_names(spelled, &key)?, facts(list, &key)?));
     }
     Ok(out)
 }

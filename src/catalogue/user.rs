@@ -20,7 +20,7 @@
 //! per process, and each distinct entry is kept once however often it is loaded.
 
 use super::schema::{OptionSpecText, SchemaError, Spec};
-use super::{Entry, Fact, ModeSpec, OptionSpec, Role};
+use super::{Entry, Fact, FlagFacts, ModeSpec, OptionSpec, Role};
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -361,6 +361,17 @@ fn merge(name: &str, base: Option<&'static Entry>, spec: &Spec) -> Result<Entry,
                     .collect(),
             ),
             None => base.map_or(&[], |b| b.config_keys),
+        },
+        flag_facts: match &spec.flag_facts {
+            Some(list) => Vec::leak(
+                list.iter()
+                    .map(|(flags, facts)| FlagFacts {
+                        flags: leak_strs(flags),
+                        facts: Vec::leak(facts.iter().filter_map(|f| Fact::parse(f)).collect()),
+                    })
+                    .collect(),
+            ),
+            None => base.map_or(&[], |b| b.flag_facts),
         },
         subcommands: Vec::leak(subcommands),
         role_mask: 0,
