@@ -299,12 +299,16 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
             options_done = true;
             continue;
         }
-        if program == "dd"
+        // `dd of=FILE`: a `key=value` operand whose key the catalogue gives a role
+        // (a path role: the value is that path; another role: not a path).
+        if operand_role(index) == Some(ArgRole::Config)
             && let Some((key, file)) = value.split_once('=')
+            && let Some(key_role) = entry.and_then(|e| e.config_key_role(key))
         {
-            let access = match key {
-                "of" => Access::Write,
-                "if" => Access::Read,
+            let access = match key_role {
+                ArgRole::PathWrite | ArgRole::PathDelete => Access::Write,
+                ArgRole::Metadata => Access::Metadata,
+                ArgRole::PathRead | ArgRole::PathExec | ArgRole::Directory => Access::Read,
                 _ => continue,
             };
             uses.push(PathUse {

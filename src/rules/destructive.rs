@@ -1,8 +1,9 @@
 //! BG208: commands that destroy data or the system's availability.
 
-use crate::catalogue::{self, Fact};
+use crate::catalogue::{self, Fact, Role};
 use crate::declare_rule;
 use crate::model::command::SimpleCommand;
+use crate::model::path_roles::{Role as PathRole, path_uses};
 use crate::model::word::Word;
 use crate::rules::Checker;
 use crate::verdict::Decision;
@@ -81,6 +82,14 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         _ => lower.clone(),
     };
     let values: Vec<&str> = args.iter().map(|w| w.value().unwrap_or("\u{1}")).collect();
+    // `dd of=/dev/sda`, `shred /dev/sda`, `cp img /dev/sdb`: a word the catalogue
+    // says is written (or deleted) names a device. The cheap text test comes
+    // first: most commands name no device.
+    let device = if values.iter().any(|v| v.contains("/dev/")) {
+        device_written(cmd)
+    } else {
+        None
+    };
     let deny = |m: String| (Decision::Deny, m);
     let ask = |m: String| (Decision::Ask, m);
     let verdict: Option<(Decision, String)> = match base.as_str() {
@@ -92,13 +101,8 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             Some(deny("kills every process the user owns (pid -1)".into()))
         }
         _ if has(Fact::KillsByName) => Some(ask(format!("`{lower}` kills processes by name"))),
-        "dd" => values
-            .iter()
-            .find_map(|v| v.strip_prefix("of="))
-            .filter(|t| is_device(t))
-            .map(|t| deny(format!("`dd` writes straight into the device {t}"))),
-        "shred" if values.iter().any(|v| is_device(v)) => {
-            Some(deny("`shred` destroys a device".into()))
+        _ if device.is_some() => {
+            device.map(|t| deny(format!("`{lower}` writes straight into the device {t}")))
         }
         _ if (has(Fact::ChangesMode) || has(Fact::ChangesOwnership))
             && recursive(&values)
@@ -140,8 +144,14 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         "enable" if values.iter().any(|v| v.starts_with('-') && v.contains('f')) => Some(deny(
             "`enable -f` loads a builtin from a shared object".into(),
         )),
-        "mv" if values.last().is_some_and(|v| *v == "/dev/null") && values.len() > 1 => {
-            Some(ask("`mv` onto /dev/null destroys the file".into()))
+        // `mv FILE /dev/null`: a program that removes its sources (the catalogue's
+        // operands `path-delete`, the last `path-write`) moving them onto /dev/null.
+        _ if entry.is_some_and(|e| {
+            e.operands.first() == Some(&Role::PathDelete) && e.last == Some(Role::PathWrite)
+        }) && values.last().is_some_and(|v| *v == "/dev/null")
+            && values.len() > 1 =>
+        {
+            Some(ask(format!("`{lower}` onto /dev/null destroys the file")))
         }
         _ => None,
     };
@@ -161,6 +171,16 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             );
         }
     }
+}
+
+/// The first device a command writes or deletes through its arguments, as the
+/// catalogue's roles read them (redirects are judged on their own).
+fn device_written(cmd: &SimpleCommand) -> Option<String> {
+    path_uses(cmd)
+        .into_iter()
+        .filter(|u| u.access.writes() && u.role != PathRole::Redirect)
+        .filter_map(|u| u.word.value().map(str::to_string))
+        .find(|v| is_device(v))
 }
 
 /// A block or character device other than the harmless ones.
