@@ -4,7 +4,7 @@
 //! (`find -delete`, `crontab -r`). Rules judge facts; which subcommand or flag
 //! gives a fact is catalogue data.
 
-use super::{Entry, Fact, Role, classify};
+use super::{Entry, Fact};
 
 /// One use of a program.
 #[derive(Debug)]
@@ -44,27 +44,20 @@ pub fn usage(entry: &'static Entry, args: &[Option<&str>]) -> Usage {
     let mut current = entry;
     let mut words = Vec::new();
     let mut from = 0;
-    for arg in classify(entry, args) {
-        if arg.role != Role::Subcommand {
-            continue;
-        }
-        let Some(name) = args.get(arg.index).copied().flatten() else {
+    // Each level: the first word that is not an option (nor an option's value)
+    // names a subcommand when the entry has one of that name.
+    while let Some(at) = first_operand(current, args, from) {
+        let Some(name) = args.get(at).copied().flatten() else {
             break;
         };
-        flag_facts(
-            current,
-            args.get(from..arg.index).unwrap_or_default(),
-            &mut facts,
-        );
-        from = arg.index + 1;
+        let Some(sub) = current.subcommand(name) else {
+            break;
+        };
+        flag_facts(current, args.get(from..at).unwrap_or_default(), &mut facts);
+        facts.extend(sub.facts.iter().map(|f| (*f, None)));
         words.push(name);
-        match current.subcommand(name) {
-            Some(sub) => {
-                current = sub;
-                facts.extend(sub.facts.iter().map(|f| (*f, None)));
-            }
-            None => break,
-        }
+        current = sub;
+        from = at + 1;
     }
     flag_facts(current, args.get(from..).unwrap_or_default(), &mut facts);
     Usage {
@@ -72,6 +65,26 @@ pub fn usage(entry: &'static Entry, args: &[Option<&str>]) -> Usage {
         subcommand_words: words.join(" "),
         facts,
     }
+}
+
+/// The index of the first operand of `entry` at or after `from`: options and their
+/// values skipped, `--` ends the options.
+fn first_operand(entry: &Entry, args: &[Option<&str>], from: usize) -> Option<usize> {
+    let mut i = from;
+    while i < args.len() {
+        match args[i] {
+            Some("--") => return (i + 1 < args.len()).then_some(i + 1),
+            Some(w) if w.starts_with('-') && w.len() > 1 => {
+                i += if !w.contains('=') && takes_next_word(entry, w) {
+                    2
+                } else {
+                    1
+                };
+            }
+            _ => return Some(i),
+        }
+    }
+    None
 }
 
 /// Adds the facts of the flags of `entry` given among `words` (before `--`): a
@@ -175,6 +188,8 @@ mod tests {
         assert!(of("systemctl", &["status", "nginx"]).has(Fact::ReadOnly));
         assert!(!of("systemctl", &["restart", "nginx"]).has(Fact::ReadOnly));
         assert!(of("init", &["0"]).has(Fact::StopsMachine));
+        assert!(of("bun", &["add", "-g", "x"]).has(Fact::InstallsGlobally));
+        assert!(!of("bun", &["add", "x"]).has(Fact::InstallsGlobally));
         assert!(!of("init", &["3"]).has(Fact::StopsMachine));
     }
 }
