@@ -149,6 +149,21 @@ fn fact_list(facts: &[String]) -> String {
     format!("&[{}]", parts.join(", "))
 }
 
+/// The bits of the facts the entry's flags (and its subcommands' flags) add: the
+/// position in FACTS, the order of `Fact::ALL`.
+fn flag_fact_mask(spec: &Spec) -> u32 {
+    let own = spec
+        .flag_facts
+        .iter()
+        .flatten()
+        .flat_map(|(_, facts)| facts)
+        .filter_map(|f| FACTS.iter().position(|(n, _)| n == f))
+        .fold(0u32, |m, bit| m | 1 << bit);
+    spec.subcommands
+        .iter()
+        .fold(own, |m, (_, sub)| m | flag_fact_mask(sub))
+}
+
 fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, u32) {
     let mut mask = 0u32;
     let Some(summary) = &spec.summary else {
@@ -228,10 +243,11 @@ fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, u32)
          facts: {facts}, options: {options}, flags: &{flags:?}, operands: {operands}, last: {last}, \
          modes: {modes}, assignments: {assignments}, clustering: {clustering}, \
          options_after_operands: {after}, interpreter: {interpreter}, runs_files: &{runs_files:?}, \
-         config_keys: {config_keys}, flag_facts: {flag_facts}, subcommands: {subcommands}, role_mask: {mask} }}",
+         config_keys: {config_keys}, flag_facts: {flag_facts}, flag_fact_mask: {flag_mask}, subcommands: {subcommands}, role_mask: {mask} }}",
         assignments = spec.assignments.unwrap_or(false),
         clustering = spec.clustering.unwrap_or(true),
         after = spec.options_after_operands.unwrap_or(true),
+        flag_mask = flag_fact_mask(spec),
     );
     (code, mask)
 }

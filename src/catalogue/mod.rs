@@ -273,6 +273,12 @@ impl Fact {
         Fact::ReadOnly,
     ];
 
+    /// The fact's bit in [`Entry::flag_fact_mask`]: its position in [`Fact::ALL`].
+    pub fn bit(self) -> u32 {
+        let index = Fact::ALL.iter().position(|f| *f == self).unwrap_or(31);
+        1 << index
+    }
+
     /// The fact spelled as in the catalogue files; `None` for a name that is no fact.
     pub fn parse(text: &str) -> Option<Fact> {
         Fact::ALL.iter().copied().find(|f| f.as_str() == text)
@@ -379,6 +385,9 @@ pub struct Entry {
     pub config_keys: &'static [(&'static str, Role)],
     /// Flags that add facts when given (`crontab -r`, `find -delete`).
     pub flag_facts: &'static [FlagFacts],
+    /// Every fact a flag of the entry or of its subcommands can add, one bit per
+    /// fact ([`Fact::bit`]), computed when the entry is built.
+    pub flag_fact_mask: u32,
     /// Its subcommands, each an entry of its own.
     pub subcommands: &'static [Entry],
     /// Every role the entry and its subcommands use, one bit per role
@@ -392,6 +401,13 @@ impl Entry {
     /// True when the entry has the fact.
     pub fn has(&self, fact: Fact) -> bool {
         self.facts.contains(&fact)
+    }
+
+    /// True when a flag of the entry or of one of its subcommands can add the fact
+    /// (`git` for `deletes-files`: `git clean -f`): one mask test, the cheap check
+    /// before reading a command's words with [`usage`].
+    pub fn flag_may_add(&self, fact: Fact) -> bool {
+        self.flag_fact_mask & fact.bit() != 0
     }
 
     /// The role of an option's value, when the option takes one. `-o` and
@@ -638,6 +654,26 @@ mod tests {
                 assert_eq!(entry.mentions(&[role]), walked, "{} {role:?}", entry.name);
             }
         }
+    }
+
+    #[test]
+    fn the_build_time_flag_fact_mask_matches_the_entries() {
+        fn walk(entry: &Entry, fact: Fact) -> bool {
+            entry.flag_facts.iter().any(|f| f.facts.contains(&fact))
+                || entry.subcommands.iter().any(|s| walk(s, fact))
+        }
+        for entry in entries() {
+            for fact in Fact::ALL {
+                assert_eq!(
+                    entry.flag_may_add(*fact),
+                    walk(entry, *fact),
+                    "{} {fact:?}",
+                    entry.name
+                );
+            }
+        }
+        assert!(lookup("git").unwrap().flag_may_add(Fact::DeletesFiles));
+        assert!(!lookup("ls").unwrap().flag_may_add(Fact::DeletesFiles));
     }
 
     #[test]

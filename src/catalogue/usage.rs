@@ -19,6 +19,15 @@ pub struct Usage {
 }
 
 impl Usage {
+    /// The use of a program whose words add no facts: its own facts.
+    pub fn of_program(entry: &'static Entry) -> Usage {
+        Usage {
+            subcommand: None,
+            subcommand_words: String::new(),
+            facts: entry.facts.iter().map(|f| (*f, None)).collect(),
+        }
+    }
+
     /// True when the use has the fact, from the entry, the subcommand or a flag.
     pub fn has(&self, fact: Fact) -> bool {
         self.facts.iter().any(|(f, _)| *f == fact)

@@ -375,8 +375,10 @@ fn merge(name: &str, base: Option<&'static Entry>, spec: &Spec) -> Result<Entry,
         },
         subcommands: Vec::leak(subcommands),
         role_mask: 0,
+        flag_fact_mask: 0,
     };
     entry.role_mask = role_mask(&entry);
+    entry.flag_fact_mask = flag_fact_mask(&entry);
     Ok(entry)
 }
 
@@ -386,6 +388,19 @@ fn copy(entry: &'static Entry) -> Entry {
         subcommands: entry.subcommands,
         ..*entry
     }
+}
+
+/// The mask of every fact the entry's flags and its subcommands' flags add.
+fn flag_fact_mask(entry: &Entry) -> u32 {
+    let own = entry
+        .flag_facts
+        .iter()
+        .flat_map(|f| f.facts)
+        .fold(0, |m, f| m | f.bit());
+    entry
+        .subcommands
+        .iter()
+        .fold(own, |m, s| m | s.flag_fact_mask)
 }
 
 /// The mask of every role the entry and its subcommands use ([`Role::bit`]).

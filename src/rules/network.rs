@@ -81,7 +81,9 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         .collect();
     let first = values.first().copied().unwrap_or("");
     let words: Vec<Option<&str>> = cmd.args().iter().map(Word::value).collect();
-    let usage = entry.map(|e| catalogue::usage(e, &words));
+    let usage = entry
+        .filter(|e| e.flag_may_add(Fact::InstallsGlobally))
+        .map(|e| catalogue::usage(e, &words));
     let global_flag = usage
         .as_ref()
         .and_then(|u| u.flag_for(Fact::InstallsGlobally));

@@ -53,6 +53,9 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let program = entry.name;
     let args = cmd.args();
     if !entry.has(Fact::DeletesFiles) {
+        if !entry.flag_may_add(Fact::DeletesFiles) {
+            return;
+        }
         // A program that deletes only with a flag (`find -delete`, `git clean -f`,
         // `rsync --delete`): what it deletes is matched or left out, not named.
         let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
