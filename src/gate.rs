@@ -106,6 +106,14 @@ impl Gate {
         }
     }
 
+    /// The verdict (mode applied) and the simple commands walked, for judging a
+    /// config's example commands.
+    pub(crate) fn judge_with_commands(&self, command: &str) -> (Verdict, Vec<SimpleCommand>) {
+        let mut commands = Vec::new();
+        let verdict = self.judge(command, None, &[], &mut commands);
+        (self.apply_mode(verdict), commands)
+    }
+
     /// The verdict before the mode applies; the walked commands are moved into `seen`.
     fn judge(
         &self,
@@ -114,6 +122,8 @@ impl Gate {
         env_keys: &[&str],
         seen: &mut Vec<SimpleCommand>,
     ) -> Verdict {
+        // Every catalogue lookup while judging sees the config's `[programs.NAME]`.
+        let _catalogue = self.policy.programs.enter();
         // A preset's text rules read the raw text: they hold even past the input limit.
         let preset_findings = match self.policy.preset {
             Some(Preset::Taskdev) => {
@@ -314,7 +324,11 @@ impl GateBuilder {
     pub fn build(self) -> Result<Gate, ConfigError> {
         match self.errors.into_iter().next() {
             Some(e) => Err(e),
-            None => Ok(Gate::with_fast_path(self.policy, self.fast_path)),
+            None => {
+                let gate = Gate::with_fast_path(self.policy, self.fast_path);
+                gate.check_examples()?;
+                Ok(gate)
+            }
         }
     }
 }

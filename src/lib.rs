@@ -28,6 +28,7 @@
 #![warn(missing_docs)]
 
 pub mod catalogue;
+mod config_examples;
 #[cfg(feature = "exec")]
 pub mod exec;
 mod file_access;

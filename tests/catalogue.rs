@@ -26,6 +26,9 @@ const NOT_PROGRAMS: &[&str] = &[
     "{}",
     "}",
     "deploy.sh",
+    // a program only a case's config names (`[programs.deploy]`)
+    "deploy",
+    "Deploy.exe",
     // a project's own programs named by a path (`./build`, `./f.sh`)
     "build",
     "f.sh",

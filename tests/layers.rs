@@ -18,6 +18,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("inspect", 4),
     ("report", 4),
     ("gate", 5),
+    ("config_examples", 6),
     ("transcripts", 5),
     ("file_access", 6),
     ("exec", 6),

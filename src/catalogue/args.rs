@@ -78,7 +78,8 @@ pub fn classify(entry: &Entry, args: &[Option<&str>]) -> Vec<Arg> {
                 Some((n, _)) => (n, Some(n.len() + 1)),
                 None => (w, None),
             };
-            if let Some(role) = entry.option_role(name) {
+            if let Some(option) = entry.option(name) {
+                let role = option.role;
                 match attached {
                     Some(offset) => out.push(Arg {
                         index,
@@ -97,6 +98,7 @@ pub fn classify(entry: &Entry, args: &[Option<&str>]) -> Vec<Arg> {
                     }
                     None => {}
                 }
+                i = more_values(option.more, args, i, &mut out);
             }
             continue;
         }
@@ -109,7 +111,8 @@ pub fn classify(entry: &Entry, args: &[Option<&str>]) -> Vec<Arg> {
             }) {
                 mode = Some(m.operands);
             }
-            if let Some(role) = entry.short_option_role(c) {
+            if let Some(option) = entry.short_option(c) {
+                let role = option.role;
                 let rest = at + c.len_utf8();
                 if rest < w.len() {
                     out.push(Arg {
@@ -127,11 +130,30 @@ pub fn classify(entry: &Entry, args: &[Option<&str>]) -> Vec<Arg> {
                     });
                     i += 1;
                 }
+                i = more_values(option.more, args, i, &mut out);
                 break;
             }
         }
     }
     finish(entry, mode, &operands, out)
+}
+
+/// The words after an option's first value that are values too (`--bind SRC
+/// DEST`): each takes its role in turn. Returns the index after them.
+fn more_values(roles: &[Role], args: &[Option<&str>], mut i: usize, out: &mut Vec<Arg>) -> usize {
+    for role in roles {
+        if i >= args.len() {
+            break;
+        }
+        out.push(Arg {
+            index: i,
+            role: *role,
+            offset: 0,
+            option_value: true,
+        });
+        i += 1;
+    }
+    i
 }
 
 /// Gives the operands their roles, in word order with the option values.
@@ -147,8 +169,21 @@ fn finish(
             Some(roles) => roles.get(position).or(roles.last()).copied(),
             None => entry.operand_role(position, count),
         };
-        // A subcommand the catalogue does not know has no role.
-        if let Some(role) = role.filter(|r| *r != Role::Subcommand) {
+        // A subcommand the catalogue does not know is still a subcommand name (never
+        // a path) at its own position; the words after it, read with no entry,
+        // have no role.
+        if role == Some(Role::Subcommand) {
+            if mode.is_none() && entry.operands.get(position) == Some(&Role::Subcommand) {
+                out.push(Arg {
+                    index,
+                    role: Role::Subcommand,
+                    offset: 0,
+                    option_value: false,
+                });
+            }
+            continue;
+        }
+        if let Some(role) = role {
             out.push(Arg {
                 index,
                 role,
@@ -227,7 +262,37 @@ mod tests {
                 (5, "path-read")
             ]
         );
-        assert_eq!(roles("git", &["frobnicate", "x"]), vec![]);
+        assert_eq!(
+            roles("git", &["frobnicate", "/etc/x"]),
+            vec![(0, "subcommand")]
+        );
+    }
+
+    #[test]
+    fn options_with_two_values_take_both() {
+        assert_eq!(
+            roles(
+                "bwrap",
+                &[
+                    "--ro-bind",
+                    "/usr",
+                    "/usr",
+                    "--setenv",
+                    "A",
+                    "/x",
+                    "sh",
+                    "-c",
+                    "id"
+                ]
+            ),
+            vec![
+                (1, "path-read"),
+                (2, "directory"),
+                (4, "text"),
+                (5, "text"),
+                (6, "command")
+            ]
+        );
     }
 
     #[test]

@@ -48,6 +48,15 @@ fn write_entry(out: &mut String, entry: &Entry, depth: usize) {
             );
         }
     }
+    for flag in entry.flag_facts {
+        let facts: Vec<&str> = flag.facts.iter().map(|f| f.as_str()).collect();
+        let _ = writeln!(
+            out,
+            "{pad}  with {}: facts {}",
+            flag.flags.join(", "),
+            facts.join(", ")
+        );
+    }
     if !entry.flags.is_empty() {
         let _ = writeln!(out, "{pad}  flags: {}", entry.flags.join(", "));
     }
@@ -109,5 +118,9 @@ mod tests {
         assert!(page.contains("upload-pack"), "{page}");
         assert!(page.contains("core.pager"), "{page}");
         assert!(page.contains("clone"), "{page}");
+        assert!(
+            page.contains("with -f, --force: facts deletes-files"),
+            "{page}"
+        );
     }
 }

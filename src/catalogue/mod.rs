@@ -22,9 +22,15 @@
 
 mod args;
 mod explain;
+pub(crate) mod schema;
+mod usage;
+mod user;
 
 pub use args::{Arg, classify};
 pub use explain::describe;
+pub use usage::{Usage, usage};
+use user::intern;
+pub use user::{Catalogue, Scope};
 
 /// What a word (an operand or an option's value) is to the program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,6 +74,35 @@ pub enum Role {
 }
 
 impl Role {
+    /// The role spelled as in the catalogue files (`path-read`, `code:python`);
+    /// `None` for a name that is no role. A code role's language is kept for the
+    /// life of the program (a user's entries are loaded once).
+    pub fn parse(text: &str) -> Option<Role> {
+        if let Some(lang) = text.strip_prefix("code:") {
+            return schema::valid_role(text).then(|| Role::Code(intern(lang)));
+        }
+        let roles = [
+            Role::Command,
+            Role::Shell,
+            Role::ShellWords,
+            Role::PathRead,
+            Role::PathWrite,
+            Role::PathDelete,
+            Role::PathExec,
+            Role::Directory,
+            Role::Metadata,
+            Role::Pattern,
+            Role::Text,
+            Role::Url,
+            Role::Env,
+            Role::Config,
+            Role::Signal,
+            Role::Process,
+            Role::Subcommand,
+        ];
+        roles.into_iter().find(|r| r.as_str() == text)
+    }
+
     /// The role as spelled in the catalogue files.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -200,9 +235,55 @@ pub enum Fact {
     Debugger,
     /// Destroys data beyond recovery.
     DestroysData,
+    /// Deletes the files it names (`rm`), or those it matches or leaves out when a
+    /// flag says so (`find -delete`, `git clean -f`, `rsync --delete`).
+    DeletesFiles,
+    /// This use only queries (`systemctl status`, `crontab -l`): the program's facts
+    /// about changing the system do not apply.
+    ReadOnly,
 }
 
 impl Fact {
+    /// Every fact, in the order of the catalogue's list.
+    pub const ALL: &'static [Fact] = &[
+        Fact::Privilege,
+        Fact::Network,
+        Fact::FetchesRemoteCode,
+        Fact::UsesProjectBin,
+        Fact::InstallsGlobally,
+        Fact::RunsProjectCode,
+        Fact::Denylisted,
+        Fact::Shell,
+        Fact::Wrapper,
+        Fact::TextOnly,
+        Fact::FormatsFilesystem,
+        Fact::StopsMachine,
+        Fact::ServiceControl,
+        Fact::Firewall,
+        Fact::KillsByName,
+        Fact::KernelSettings,
+        Fact::SchedulesJobs,
+        Fact::PrintsCredentials,
+        Fact::Mounts,
+        Fact::ChangesOwnership,
+        Fact::ChangesMode,
+        Fact::Debugger,
+        Fact::DestroysData,
+        Fact::DeletesFiles,
+        Fact::ReadOnly,
+    ];
+
+    /// The fact's bit in [`Entry::flag_fact_mask`]: its position in [`Fact::ALL`].
+    pub fn bit(self) -> u32 {
+        let index = Fact::ALL.iter().position(|f| *f == self).unwrap_or(31);
+        1 << index
+    }
+
+    /// The fact spelled as in the catalogue files; `None` for a name that is no fact.
+    pub fn parse(text: &str) -> Option<Fact> {
+        Fact::ALL.iter().copied().find(|f| f.as_str() == text)
+    }
+
     /// The fact as spelled in the catalogue files.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -229,6 +310,8 @@ impl Fact {
             Fact::ChangesMode => "changes-mode",
             Fact::Debugger => "debugger",
             Fact::DestroysData => "destroys-data",
+            Fact::DeletesFiles => "deletes-files",
+            Fact::ReadOnly => "read-only",
         }
     }
 }
@@ -240,6 +323,9 @@ pub struct OptionSpec {
     pub names: &'static [&'static str],
     /// What its value is.
     pub role: Role,
+    /// The roles of the words after the value, for an option that takes several
+    /// (`bwrap --bind SRC DEST`); empty for one value.
+    pub more: &'static [Role],
 }
 
 /// A flag that changes what the operands are (`watch -x` runs an argv, not shell
@@ -250,6 +336,15 @@ pub struct ModeSpec {
     pub flags: &'static [&'static str],
     /// The operand roles while it is given (empty: the operands run nothing).
     pub operands: &'static [Role],
+}
+
+/// Facts a flag adds when it is given (`find -delete`: deletes files).
+#[derive(Debug)]
+pub struct FlagFacts {
+    /// Its spellings.
+    pub flags: &'static [&'static str],
+    /// The facts it adds.
+    pub facts: &'static [Fact],
 }
 
 /// What the catalogue knows about one program (or one subcommand).
@@ -288,6 +383,11 @@ pub struct Entry {
     pub runs_files: &'static [&'static str],
     /// Settings keys whose value has a role (`core.pager` runs shell text).
     pub config_keys: &'static [(&'static str, Role)],
+    /// Flags that add facts when given (`crontab -r`, `find -delete`).
+    pub flag_facts: &'static [FlagFacts],
+    /// Every fact a flag of the entry or of its subcommands can add, one bit per
+    /// fact ([`Fact::bit`]), computed when the entry is built.
+    pub flag_fact_mask: u32,
     /// Its subcommands, each an entry of its own.
     pub subcommands: &'static [Entry],
     /// Every role the entry and its subcommands use, one bit per role
@@ -303,14 +403,24 @@ impl Entry {
         self.facts.contains(&fact)
     }
 
+    /// True when a flag of the entry or of one of its subcommands can add the fact
+    /// (`git` for `deletes-files`: `git clean -f`): one mask test, the cheap check
+    /// before reading a command's words with [`usage`].
+    pub fn flag_may_add(&self, fact: Fact) -> bool {
+        self.flag_fact_mask & fact.bit() != 0
+    }
+
     /// The role of an option's value, when the option takes one. `-o` and
     /// `--output` are looked up as spelled (an `=value` part is ignored).
     pub fn option_role(&self, option: &str) -> Option<Role> {
+        self.option(option).map(|o| o.role)
+    }
+
+    /// The option spelled `option` (an `=value` part is ignored), when it takes a
+    /// value.
+    pub fn option(&self, option: &str) -> Option<&'static OptionSpec> {
         let option = option.split_once('=').map_or(option, |(o, _)| o);
-        self.options
-            .iter()
-            .find(|o| o.names.contains(&option))
-            .map(|o| o.role)
+        self.options.iter().find(|o| o.names.contains(&option))
     }
 
     /// True when a short option letter takes a value (`-n 5`, `-n5`).
@@ -321,17 +431,17 @@ impl Entry {
     /// The role of the value of the short option `-letter`, without building the
     /// option's name.
     pub fn short_option_role(&self, letter: char) -> Option<Role> {
-        self.options
-            .iter()
-            .find(|o| {
-                o.names.iter().any(|n| {
-                    let mut chars = n.chars();
-                    chars.next() == Some('-')
-                        && chars.next() == Some(letter)
-                        && chars.next().is_none()
-                })
+        self.short_option(letter).map(|o| o.role)
+    }
+
+    /// The short option `-letter`, when it takes a value.
+    pub fn short_option(&self, letter: char) -> Option<&'static OptionSpec> {
+        self.options.iter().find(|o| {
+            o.names.iter().any(|n| {
+                let mut chars = n.chars();
+                chars.next() == Some('-') && chars.next() == Some(letter) && chars.next().is_none()
             })
-            .map(|o| o.role)
+        })
     }
 
     /// The subcommand named `name` (or one of its aliases), case-sensitively as the
@@ -420,8 +530,15 @@ pub fn program_basename(name: &str) -> &str {
 
 /// The entry for a program name, looked up by basename, case-insensitively, with
 /// `.exe` stripped: `/usr/bin/tar`, `TAR`, `tar.exe` and `gtar` all find `tar`.
+/// While a gate judges a command, the user's `[programs.NAME]` entries of its
+/// policy come first (see [`Catalogue`]).
 pub fn lookup(name: &str) -> Option<&'static Entry> {
     let key = program_basename(name);
+    user::active_lookup(key).or_else(|| builtin_lookup(key))
+}
+
+/// The built-in entry for a basename (any case).
+fn builtin_lookup(key: &str) -> Option<&'static Entry> {
     let found = INDEX.binary_search_by(|(probe, _)| compare_lowercase(probe, key));
     found
         .ok()
@@ -537,6 +654,26 @@ mod tests {
                 assert_eq!(entry.mentions(&[role]), walked, "{} {role:?}", entry.name);
             }
         }
+    }
+
+    #[test]
+    fn the_build_time_flag_fact_mask_matches_the_entries() {
+        fn walk(entry: &Entry, fact: Fact) -> bool {
+            entry.flag_facts.iter().any(|f| f.facts.contains(&fact))
+                || entry.subcommands.iter().any(|s| walk(s, fact))
+        }
+        for entry in entries() {
+            for fact in Fact::ALL {
+                assert_eq!(
+                    entry.flag_may_add(*fact),
+                    walk(entry, *fact),
+                    "{} {fact:?}",
+                    entry.name
+                );
+            }
+        }
+        assert!(lookup("git").unwrap().flag_may_add(Fact::DeletesFiles));
+        assert!(!lookup("ls").unwrap().flag_may_add(Fact::DeletesFiles));
     }
 
     #[test]

@@ -64,6 +64,9 @@ enum Command {
     Explain {
         /// The rule's code or name, or a program's name.
         code: String,
+        /// For a program: the policy whose `[programs.NAME]` entries apply.
+        #[command(flatten)]
+        policy: PolicyArgs,
     },
     /// Print the effective policy (config files merged with flags) and where each
     /// value came from.
@@ -195,7 +198,7 @@ pub fn run() -> i32 {
         Command::Exec(args) => exec::run(&args),
         Command::Mcp(args) => mcp::run(&args),
         Command::Rules(args) => rules::list(&args),
-        Command::Explain { code } => rules::explain(&code),
+        Command::Explain { code, policy } => rules::explain(&code, &policy),
         Command::Config(args) => config::run(&args),
         Command::Install(args) => install::run(&args, install::Action::Install),
         Command::Uninstall(args) => install::run(&args, install::Action::Uninstall),

@@ -95,9 +95,25 @@ fn list_preset(preset: Preset) -> i32 {
 
 /// Prints a rule's documentation, or what the program catalogue knows about a
 /// program when `code` names no rule.
-pub fn explain(code: &str) -> i32 {
+pub fn explain(code: &str, policy: &super::PolicyArgs) -> i32 {
     let Some(rule) = Rule::by_code(code) else {
-        if let Some(entry) = bashgate::catalogue::lookup(code) {
+        // A program: its effective entry, the config's `[programs.NAME]` first.
+        let gate = match policy.gate() {
+            Ok(gate) => gate,
+            Err(message) => {
+                eprintln!("bashgate: {message}");
+                return super::EXIT_CONFIG;
+            }
+        };
+        let catalogue = &gate.policy().programs;
+        if let Some(entry) = catalogue.lookup(code) {
+            let asked = bashgate::catalogue::program_basename(code);
+            if !asked.eq_ignore_ascii_case(entry.name) {
+                println!("{asked}: catalogued as `{}`\n", entry.name);
+            }
+            if let Some(file) = catalogue.source(code) {
+                println!("from the config file {file} ([programs.{asked}])\n");
+            }
             print!("{}", bashgate::catalogue::describe(entry));
             return 0;
         }

@@ -102,24 +102,6 @@ pub fn scripts_of(
                 git_scripts(args, &mut out);
                 catalogue_scripts(base, args, source, false, &mut out);
             }
-            "su" => {
-                let mut iter = args.iter().enumerate();
-                while let Some((k, arg)) = iter.next() {
-                    match arg.static_value().as_deref() {
-                        Some("-c" | "--command") => {
-                            match args.get(k + 1) {
-                                Some(script) => out.push(single(script, source)),
-                                None => out.push(ScriptText::Dynamic(arg.span)),
-                            }
-                            iter.next();
-                        }
-                        Some(v) if v.starts_with("--command=") => {
-                            out.push(ScriptText::Dynamic(arg.span));
-                        }
-                        _ => {}
-                    }
-                }
-            }
             _ => catalogue_scripts(base, args, source, true, &mut out),
         }
     }

@@ -74,26 +74,58 @@ fn option_role(entry: Option<&Entry>, sub: Option<&Entry>, option: &str) -> Opti
         .or_else(|| entry.and_then(|e| e.option_role(option)))
 }
 
-/// Paths named by the wrappers passed through: `flock FILE cmd` creates its lock
-/// file (its operand, found with the option table that unwraps it).
+/// Paths named by the wrappers passed through, read with each wrapper's catalogue
+/// entry: `flock FILE cmd` creates its lock file, `strace -o FILE cmd` writes its
+/// trace, `bwrap --bind SRC DEST cmd` exposes `SRC`, `env -C DIR cmd` works in
+/// `DIR`. The words a wrapper owns are those between it and the next wrapper (or
+/// the program it runs).
 fn wrapper_paths(cmd: &SimpleCommand) -> Vec<PathUse> {
     let mut uses = Vec::new();
-    for &w in &cmd.wrappers {
-        let is_flock = cmd
+    for (k, &w) in cmd.wrappers.iter().enumerate() {
+        let Some(entry) = cmd
             .words
             .get(w)
             .and_then(Word::value)
-            .is_some_and(|v| catalogue::canonical_or(super::command::basename(v)) == "flock");
-        if !is_flock {
+            .and_then(|v| catalogue::lookup(super::command::basename(v)))
+        else {
             continue;
-        }
-        let operands = super::wrappers::wrapper_operands(&cmd.words, w);
-        if let Some(word) = operands.first().and_then(|&i| cmd.words.get(i)) {
-            uses.push(PathUse {
-                word: word.clone(),
-                access: Access::Write,
-                role: Role::Argument,
-            });
+        };
+        let end = cmd
+            .wrappers
+            .get(k + 1)
+            .copied()
+            .or(cmd.program)
+            .unwrap_or(cmd.words.len())
+            .min(cmd.words.len());
+        let Some(own) = cmd.words.get(w + 1..end) else {
+            continue;
+        };
+        let values: Vec<Option<&str>> = own.iter().map(Word::value).collect();
+        for arg in catalogue::classify(entry, &values) {
+            let access = match arg.role {
+                ArgRole::PathWrite | ArgRole::PathDelete => Access::Write,
+                ArgRole::Metadata => Access::Metadata,
+                ArgRole::PathRead | ArgRole::PathExec | ArgRole::Directory => Access::Read,
+                _ => continue,
+            };
+            let Some(word) = own.get(arg.index) else {
+                continue;
+            };
+            let word = match (arg.offset, word.value()) {
+                (0, _) => word.clone(),
+                (offset, Some(value)) => match value.get(offset..) {
+                    Some(part) => sub_word(word, value, offset, part),
+                    None => continue,
+                },
+                // A dynamic word with an attached value: the whole word is judged.
+                (_, None) => word.clone(),
+            };
+            let role = if arg.option_value {
+                Role::OptionValue
+            } else {
+                Role::Argument
+            };
+            uses.push(PathUse { word, access, role });
         }
     }
     uses
@@ -269,12 +301,16 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
             options_done = true;
             continue;
         }
-        if program == "dd"
+        // `dd of=FILE`: a `key=value` operand whose key the catalogue gives a role
+        // (a path role: the value is that path; another role: not a path).
+        if operand_role(index) == Some(ArgRole::Config)
             && let Some((key, file)) = value.split_once('=')
+            && let Some(key_role) = entry.and_then(|e| e.config_key_role(key))
         {
-            let access = match key {
-                "of" => Access::Write,
-                "if" => Access::Read,
+            let access = match key_role {
+                ArgRole::PathWrite | ArgRole::PathDelete => Access::Write,
+                ArgRole::Metadata => Access::Metadata,
+                ArgRole::PathRead | ArgRole::PathExec | ArgRole::Directory => Access::Read,
                 _ => continue,
             };
             uses.push(PathUse {
@@ -350,8 +386,9 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
             continue;
         }
         let role = operand_role(*index);
-        if role == Some(ArgRole::Pattern) {
-            // `grep -n /usr/local/bin Dockerfile`: a pattern, never a path.
+        if matches!(role, Some(ArgRole::Pattern | ArgRole::Subcommand)) {
+            // `grep -n /usr/local/bin Dockerfile`: a pattern, never a path; `git
+            // status`: a subcommand's name, never a path.
             continue;
         }
         let written = role.is_some_and(ArgRole::writes)

@@ -48,6 +48,16 @@ impl Spec {
     fn long_takes_value(&self, name: &str) -> bool {
         self.entry.option_role(name).is_some()
     }
+
+    /// How many words an option takes after its first value (`bwrap --bind SRC
+    /// DEST` takes one more).
+    fn more_values(&self, name: &str) -> usize {
+        self.entry.option(name).map_or(0, |o| o.more.len())
+    }
+
+    fn short_more_values(&self, c: char) -> usize {
+        self.entry.short_option(c).map_or(0, |o| o.more.len())
+    }
 }
 
 /// The wrapper entry for a program name as written (normalised like
@@ -116,8 +126,9 @@ fn parse_options(words: &[Word], start: usize, spec: &Spec) -> Parsed {
             };
             let name = format!("--{name}");
             let takes = spec.long_takes_value(&name);
+            let more = spec.more_values(&name);
             parsed.longs.push(name);
-            i += if takes && !has_value { 2 } else { 1 };
+            i += if takes && !has_value { 2 } else { 1 } + more;
             continue;
         }
         if value.len() > 1 && value.starts_with('-') {
@@ -130,9 +141,7 @@ fn parse_options(words: &[Word], start: usize, spec: &Spec) -> Parsed {
                     parsed
                         .value_of
                         .push((c, if attached { None } else { Some(i + 1) }));
-                    if !attached {
-                        step = 2;
-                    }
+                    step = if attached { 1 } else { 2 } + spec.short_more_values(c);
                     break;
                 }
             }

@@ -71,7 +71,11 @@ pub(super) fn writes(record: &SimpleCommand) -> Vec<Write> {
             append: r.operator.ends_with(">>"),
         });
     }
-    if record.program_str() == Some("tee") {
+    // Any case, any folder, `.exe` stripped: `TEE f.sh` writes f.sh too.
+    if record
+        .program_str()
+        .is_some_and(|p| crate::catalogue::canonical(super::command::basename(p)) == Some("tee"))
+    {
         let append = record
             .args()
             .iter()
@@ -122,7 +126,12 @@ fn output_text(record: &SimpleCommand) -> Option<String> {
             ["%s\\n", value] => Some(format!("{value}\n")),
             _ => None,
         },
-        "cat" if args.is_empty() => heredoc_text(record),
+        // The program in any case, any folder, `.exe` stripped (`CAT <<EOF`).
+        name if args.is_empty()
+            && crate::catalogue::canonical(super::command::basename(name)) == Some("cat") =>
+        {
+            heredoc_text(record)
+        }
         _ => None,
     }
 }

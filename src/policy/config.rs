@@ -3,10 +3,9 @@
 //! overridden by later files. Every problem is a [`ConfigError`] naming the file, the
 //! line and the key; nothing in a config file is silently dropped.
 
+pub use super::config_error::{ConfigError, ConfigErrorKind};
 use super::{Mode, PermissionRule, Policy, Preset};
-use crate::verdict::Decision;
 use serde::Deserialize;
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 impl Policy {
@@ -60,20 +59,19 @@ impl Policy {
         }
         if let Some(permission) = file.permission {
             for (pattern, value) in permission.bash {
-                let decision = value.as_str().and_then(Decision::parse).ok_or_else(|| {
-                    let key = format!("permission.bash.\"{pattern}\"");
-                    ConfigError {
-                        path: path.to_path_buf(),
-                        kind: ConfigErrorKind::InvalidValue,
-                        line: line_of_key(text, &pattern),
-                        message: format!(
-                            "{key}: expected \"allow\", \"ask\" or \"deny\", found {value}"
-                        ),
-                        key: Some(key),
-                    }
-                })?;
-                self.permissions.push(PermissionRule { pattern, decision });
+                let rule = super::examples::permission_rule(&pattern, &value, text, path)?;
+                self.examples.extend(rule.examples);
+                self.permissions.push(PermissionRule {
+                    pattern,
+                    decision: rule.decision,
+                });
             }
+        }
+        for (name, value) in file.programs {
+            let (catalogue, examples) =
+                super::programs::apply_program(&self.programs, &name, &value, text, path)?;
+            self.programs = catalogue;
+            self.examples.extend(examples);
         }
         Ok(())
     }
@@ -105,91 +103,6 @@ pub fn user_config_path() -> Option<PathBuf> {
     dirs::config_dir().map(|d| d.join("bashgate").join("config.toml"))
 }
 
-/// What kind of problem a [`ConfigError`] is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ConfigErrorKind {
-    /// The file could not be read.
-    Unreadable,
-    /// The file is not valid TOML.
-    Syntax,
-    /// A key the policy does not know (a typo would otherwise drop a rule).
-    UnknownKey,
-    /// A known key with a value of the wrong type or out of range.
-    InvalidValue,
-}
-
-/// A config file that could not be used: which file, what kind of problem, the line
-/// and key where they are known, and a readable message.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConfigError {
-    /// The file.
-    pub path: PathBuf,
-    /// What kind of problem.
-    pub kind: ConfigErrorKind,
-    /// The 1-based line of the problem, when known.
-    pub line: Option<usize>,
-    /// The key at fault, when known (`permission.bash."git push *"`).
-    pub key: Option<String>,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl ConfigError {
-    fn unreadable(path: &Path, error: &std::io::Error) -> ConfigError {
-        ConfigError {
-            path: path.to_path_buf(),
-            kind: ConfigErrorKind::Unreadable,
-            line: None,
-            key: None,
-            message: format!("cannot read: {error}"),
-        }
-    }
-
-    fn from_toml(path: &Path, text: &str, error: &toml::de::Error) -> ConfigError {
-        let message = error.message().trim_end().to_string();
-        let line = error
-            .span()
-            .map(|span| text[..span.start.min(text.len())].matches('\n').count() + 1);
-        let kind = if message.starts_with("unknown field") {
-            ConfigErrorKind::UnknownKey
-        } else if message.contains("invalid type")
-            || message.contains("unknown variant")
-            || message.contains("invalid value")
-        {
-            ConfigErrorKind::InvalidValue
-        } else {
-            ConfigErrorKind::Syntax
-        };
-        let key = message
-            .strip_prefix("unknown field `")
-            .and_then(|rest| rest.split('`').next())
-            .map(str::to_string);
-        ConfigError {
-            path: path.to_path_buf(),
-            kind,
-            line,
-            key,
-            message: error.to_string().trim_end().to_string(),
-        }
-    }
-}
-
-/// The 1-based line where a quoted key `"pattern"` first appears, for errors about it.
-fn line_of_key(text: &str, pattern: &str) -> Option<usize> {
-    let quoted = format!("\"{pattern}\"");
-    let at = text.find(&quoted)?;
-    Some(text[..at].matches('\n').count() + 1)
-}
-
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.path.display(), self.message)
-    }
-}
-
-impl std::error::Error for ConfigError {}
-
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ConfigFile {
@@ -207,6 +120,8 @@ struct ConfigFile {
     denylist: Vec<String>,
     permission: Option<PermissionTable>,
     sandbox: Option<super::sandbox::SandboxSection>,
+    #[serde(default)]
+    programs: toml::Table,
 }
 
 #[derive(Deserialize)]

@@ -16,14 +16,21 @@
 //!
 //! [permission.bash]
 //! "git push *" = "ask"
-//! "npm run *" = "allow"
+//! "npm run *" = { decision = "allow", match = ["npm run build"] }
+//!
+//! [programs.deploy]             # a catalogue entry of the user's (catalogue/README.md)
+//! summary = "the team's deploy script"
+//! facts = ["network"]
 //! ```
 
 mod config;
+mod config_error;
 pub(crate) mod defaults;
+pub(crate) mod examples;
 pub(crate) mod paths;
 pub(crate) mod permission;
 mod preset;
+mod programs;
 pub(crate) mod sandbox;
 
 pub use config::{ConfigError, ConfigErrorKind, user_config_path};
@@ -128,6 +135,11 @@ pub struct Policy {
     pub sandbox: sandbox::SandboxPolicy,
     /// The preset applied, if any (its rules run on top of the mode's).
     pub preset: Option<Preset>,
+    /// The program catalogue with the config's `[programs.NAME]` entries on top.
+    pub programs: crate::catalogue::Catalogue,
+    /// The config's example commands (`match`, `not_match`), judged when a gate
+    /// is built.
+    pub(crate) examples: Vec<examples::Example>,
 }
 
 impl Policy {
@@ -153,6 +165,8 @@ impl Policy {
                 .collect(),
             sandbox: Default::default(),
             preset: None,
+            programs: Default::default(),
+            examples: Vec::new(),
         }
     }
 

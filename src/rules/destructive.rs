@@ -1,8 +1,9 @@
 //! BG208: commands that destroy data or the system's availability.
 
-use crate::catalogue::{self, Fact};
+use crate::catalogue::{self, Fact, Role};
 use crate::declare_rule;
 use crate::model::command::SimpleCommand;
+use crate::model::path_roles::{Role as PathRole, path_uses};
 use crate::model::word::Word;
 use crate::rules::Checker;
 use crate::verdict::Decision;
@@ -68,64 +69,73 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     };
     let lower = base.to_ascii_lowercase();
     let entry = catalogue::lookup(&lower);
-    let has = |fact: Fact| entry.is_some_and(|e| e.has(fact));
-    let base = entry.map_or(lower.as_str(), |e| e.name).to_string();
     let args = cmd.args();
+    let words: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+    // The facts of this use: the program's, its subcommand's (`systemctl reboot`,
+    // `init 0`) and its flags' (`crontab -r`, `crontab -l`).
+    let usage = entry.map(|e| {
+        if e.subcommands.is_empty() && e.flag_fact_mask == 0 {
+            // Nothing in the words can add a fact: the program's facts.
+            catalogue::Usage::of_program(e)
+        } else {
+            catalogue::usage(e, &words)
+        }
+    });
+    let has = |fact: Fact| usage.as_ref().is_some_and(|u| u.has(fact));
+    let base = entry.map_or(lower.as_str(), |e| e.name).to_string();
+    // `systemctl reboot`, `crontab -r`: the use as a name for messages.
+    let named = match &usage {
+        Some(u) if !u.subcommand_words.is_empty() => format!("{base} {}", u.subcommand_words),
+        _ => lower.clone(),
+    };
     let values: Vec<&str> = args.iter().map(|w| w.value().unwrap_or("\u{1}")).collect();
-    let first = values.first().copied();
+    // `dd of=/dev/sda`, `shred /dev/sda`, `cp img /dev/sdb`: a word the catalogue
+    // says is written (or deleted) names a device. The cheap text test comes
+    // first: most commands name no device.
+    let device = if values.iter().any(|v| v.contains("/dev/")) {
+        device_written(cmd)
+    } else {
+        None
+    };
     let deny = |m: String| (Decision::Deny, m);
     let ask = |m: String| (Decision::Ask, m);
     let verdict: Option<(Decision, String)> = match base.as_str() {
         _ if has(Fact::FormatsFilesystem) || lower.starts_with("mkfs.") => {
             Some(deny(format!("`{lower}` formats a file system")))
         }
-        _ if has(Fact::StopsMachine) => Some(deny(format!("`{lower}` stops the machine"))),
-        "init" | "telinit" if matches!(first, Some("0" | "6")) => Some(deny(format!(
-            "`{base} {}` stops the machine",
-            first.unwrap_or_default()
-        ))),
+        _ if has(Fact::StopsMachine) => Some(deny(format!("`{named}` stops the machine"))),
         "kill" if kill_all(&cmd.arg_values()) => {
             Some(deny("kills every process the user owns (pid -1)".into()))
         }
         _ if has(Fact::KillsByName) => Some(ask(format!("`{lower}` kills processes by name"))),
-        "dd" => values
-            .iter()
-            .find_map(|v| v.strip_prefix("of="))
-            .filter(|t| is_device(t))
-            .map(|t| deny(format!("`dd` writes straight into the device {t}"))),
-        "shred" if values.iter().any(|v| is_device(v)) => {
-            Some(deny("`shred` destroys a device".into()))
+        _ if device.is_some() => {
+            device.map(|t| deny(format!("`{lower}` writes straight into the device {t}")))
         }
-        "chmod" | "chown" | "chgrp"
-            if recursive(&values) && values.iter().any(|v| is_system_top(v)) =>
+        _ if (has(Fact::ChangesMode) || has(Fact::ChangesOwnership))
+            && recursive(&values)
+            && values.iter().any(|v| is_system_top(v)) =>
         {
             Some(deny(format!("recursive `{base}` of a system folder")))
         }
-        "systemctl"
-            if values.iter().any(|v| {
-                matches!(
-                    *v,
-                    "poweroff" | "reboot" | "halt" | "kexec" | "emergency" | "rescue"
-                )
-            }) =>
+        // With no operand (`systemctl`, `service --status-all`) it only lists.
+        _ if has(Fact::ServiceControl)
+            && !has(Fact::ReadOnly)
+            && values.iter().any(|v| !v.starts_with('-')) =>
         {
-            Some(deny("`systemctl` stops or reboots the machine".into()))
-        }
-        _ if has(Fact::ServiceControl) && !read_only_service_query(&values) => {
             Some(ask(format!("`{lower}` manages system services")))
         }
         _ if has(Fact::Firewall) => Some(ask(format!("`{lower}` changes the firewall"))),
         _ if has(Fact::KernelSettings) && values.iter().any(|v| *v == "-w" || v.contains('=')) => {
             Some(ask("`sysctl` changes kernel settings".into()))
         }
-        "crontab" if values.contains(&"-r") => {
-            Some(deny("`crontab -r` deletes every scheduled job".into()))
+        _ if has(Fact::SchedulesJobs) && has(Fact::DestroysData) => {
+            let flag = usage.as_ref().and_then(|u| u.flag_for(Fact::DestroysData));
+            Some(deny(format!(
+                "`{base} {}` deletes every scheduled job",
+                flag.unwrap_or_default()
+            )))
         }
-        "crontab" if !values.contains(&"-l") => Some(ask(
-            "`crontab` installs scheduled jobs that run later".into(),
-        )),
-        "crontab" => None,
-        _ if has(Fact::SchedulesJobs) => {
+        _ if has(Fact::SchedulesJobs) && !has(Fact::ReadOnly) => {
             Some(ask(format!("`{lower}` runs commands later, out of sight")))
         }
         "history"
@@ -141,8 +151,14 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         "enable" if values.iter().any(|v| v.starts_with('-') && v.contains('f')) => Some(deny(
             "`enable -f` loads a builtin from a shared object".into(),
         )),
-        "mv" if values.last().is_some_and(|v| *v == "/dev/null") && values.len() > 1 => {
-            Some(ask("`mv` onto /dev/null destroys the file".into()))
+        // `mv FILE /dev/null`: a program that removes its sources (the catalogue's
+        // operands `path-delete`, the last `path-write`) moving them onto /dev/null.
+        _ if entry.is_some_and(|e| {
+            e.operands.first() == Some(&Role::PathDelete) && e.last == Some(Role::PathWrite)
+        }) && values.last().is_some_and(|v| *v == "/dev/null")
+            && values.len() > 1 =>
+        {
+            Some(ask(format!("`{lower}` onto /dev/null destroys the file")))
         }
         _ => None,
     };
@@ -164,6 +180,16 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     }
 }
 
+/// The first device a command writes or deletes through its arguments, as the
+/// catalogue's roles read them (redirects are judged on their own).
+fn device_written(cmd: &SimpleCommand) -> Option<String> {
+    path_uses(cmd)
+        .into_iter()
+        .filter(|u| u.access.writes() && u.role != PathRole::Redirect)
+        .filter_map(|u| u.word.value().map(str::to_string))
+        .find(|v| is_device(v))
+}
+
 /// A block or character device other than the harmless ones.
 fn is_device(path: &str) -> bool {
     path.starts_with("/dev/")
@@ -181,31 +207,6 @@ fn is_device(path: &str) -> bool {
         && !path.starts_with("/dev/fd/")
         && !path.starts_with("/dev/tcp/")
         && !path.starts_with("/dev/udp/")
-}
-
-/// `systemctl status x`, `systemctl --version`, `launchctl list`: queries that
-/// change nothing.
-fn read_only_service_query(values: &[&str]) -> bool {
-    match values.iter().find(|v| !v.starts_with('-')) {
-        None => true,
-        Some(sub) => matches!(
-            *sub,
-            "status"
-                | "show"
-                | "list-units"
-                | "list-unit-files"
-                | "list-timers"
-                | "list-sockets"
-                | "is-active"
-                | "is-enabled"
-                | "is-failed"
-                | "cat"
-                | "help"
-                | "list"
-                | "print"
-                | "blame"
-        ),
-    }
 }
 
 fn recursive(values: &[&str]) -> bool {

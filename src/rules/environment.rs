@@ -332,7 +332,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             && cmd.program.is_none()
             && word
                 .value()
-                .is_some_and(|v| v.rsplit('/').next() == Some("env"))
+                .is_some_and(|v| crate::catalogue::canonical(v) == Some("env"))
             && cmd.script.is_none()
         {
             cx.report(
@@ -345,8 +345,10 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     };
     let base = cmd.base_name().unwrap_or(program);
     let values: Vec<&str> = cmd.args().iter().filter_map(Word::value).collect();
+    // A program (not a builtin) in any case, `.exe` stripped: `PRINTENV` runs it.
+    let is_printenv = crate::catalogue::canonical(base) == Some("printenv");
     let reason = match base {
-        "printenv" => Some("`printenv` prints the environment"),
+        _ if is_printenv => Some("`printenv` prints the environment"),
         "set" if values.is_empty() => Some("`set` with no arguments prints every variable"),
         "export" | "declare" | "typeset"
             if values

@@ -80,6 +80,13 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         .map(|w| w.value().unwrap_or("\u{1}"))
         .collect();
     let first = values.first().copied().unwrap_or("");
+    let words: Vec<Option<&str>> = cmd.args().iter().map(Word::value).collect();
+    let usage = entry
+        .filter(|e| e.flag_may_add(Fact::InstallsGlobally))
+        .map(|e| catalogue::usage(e, &words));
+    let global_flag = usage
+        .as_ref()
+        .and_then(|u| u.flag_for(Fact::InstallsGlobally));
     // `npx eslint` where the project has eslint runs project code, like `npm run`.
     let runner = if sub.is_some_and(|s| s.has(Fact::UsesProjectBin)) {
         sub
@@ -112,14 +119,11 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         "rsync" if values.iter().any(|v| is_remote(v)) => {
             Some("`rsync` to or from a remote host".to_string())
         }
-        "npm" | "pnpm" | "yarn" | "bun"
-            if matches!(first, "install" | "i" | "add")
-                && values
-                    .iter()
-                    .any(|v| matches!(*v, "-g" | "--global" | "global")) =>
-        {
-            Some(format!("`{base}` installs a package globally"))
-        }
+        // `npm install -g`: a flag of the subcommand installs outside the project.
+        _ if global_flag.is_some() => Some(format!(
+            "`{base} {first} {}` installs a package globally",
+            global_flag.unwrap_or_default()
+        )),
         "pip" if first == "install" && !program.contains('/') => {
             Some("`pip install` outside a project virtual environment".to_string())
         }

@@ -789,10 +789,15 @@ pub fn may_act_remotely(program: &str) -> bool {
 
 /// The entry that applies to `cmd`, and whether a dynamic argument decided it.
 pub fn effect_of(cmd: &SimpleCommand) -> Option<(&'static Effect, bool)> {
-    let program = basename(cmd.name_str()?);
+    // Any case, `.exe` stripped: on a case-insensitive file system `GIT` runs git.
+    let program = crate::catalogue::program_basename(basename(cmd.name_str()?));
     let args = cmd.arg_values();
     for effect in EFFECTS {
-        if !effect.programs.contains(&program) {
+        if !effect
+            .programs
+            .iter()
+            .any(|p| p.eq_ignore_ascii_case(program))
+        {
             continue;
         }
         let all = positionals(&args, effect.value_options);

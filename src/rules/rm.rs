@@ -1,6 +1,8 @@
-//! BG202: deleting files — `rm`, `rmdir`, `unlink`, `shred`, `find -delete`,
-//! `git clean -f`, `rsync --delete`.
+//! BG202: deleting files — the programs the catalogue says delete the files they
+//! name (`rm`, `rmdir`, `unlink`, `shred`: fact `deletes-files`), and those whose
+//! flags say so (`find -delete`, `git clean -f`, `rsync --delete`: `flag_facts`).
 
+use crate::catalogue::Fact;
 use crate::declare_rule;
 use crate::model::command::SimpleCommand;
 use crate::model::paths::Resolved;
@@ -44,51 +46,32 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let (Some(program), Some(name)) = (cmd.base_name(), cmd.name()) else {
         return;
     };
-    let program = crate::catalogue::canonical_or(program.rsplit('/').next().unwrap_or(program));
+    let Some(entry) = crate::catalogue::lookup(program.rsplit('/').next().unwrap_or(program))
+    else {
+        return;
+    };
+    let program = entry.name;
     let args = cmd.args();
-    match program {
-        "rm" | "rmdir" | "unlink" | "shred" => {}
-        "find" => {
-            if args.iter().any(|w| w.value() == Some("-delete")) {
-                cx.report(
-                    &RM_GATE,
-                    name.span,
-                    "`find -delete` deletes every file it matches".into(),
-                );
-            }
+    if !entry.has(Fact::DeletesFiles) {
+        if !entry.flag_may_add(Fact::DeletesFiles) {
             return;
         }
-        "git" => {
-            let values: Vec<&str> = args.iter().filter_map(Word::value).collect();
-            let clean = values.iter().position(|v| *v == "clean");
-            if let Some(at) = clean
-                && values[at + 1..].iter().any(|v| {
-                    (v.starts_with('-') && !v.starts_with("--") && v.contains('f'))
-                        || *v == "--force"
-                })
-            {
-                cx.report(
-                    &RM_GATE,
-                    name.span,
-                    "`git clean -f` deletes untracked files".into(),
-                );
-            }
-            return;
+        // A program that deletes only with a flag (`find -delete`, `git clean -f`,
+        // `rsync --delete`): what it deletes is matched or left out, not named.
+        let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+        let usage = crate::catalogue::usage(entry, &values);
+        if let Some(flag) = usage.flag_for(Fact::DeletesFiles) {
+            let sub = match usage.subcommand_words.as_str() {
+                "" => String::new(),
+                words => format!(" {words}"),
+            };
+            cx.report(
+                &RM_GATE,
+                name.span,
+                format!("`{program}{sub} {flag}` deletes files it matches or leaves out"),
+            );
         }
-        "rsync" => {
-            if args
-                .iter()
-                .any(|w| w.value().is_some_and(|v| v.starts_with("--delete")))
-            {
-                cx.report(
-                    &RM_GATE,
-                    name.span,
-                    "`rsync --delete` deletes files at the destination".into(),
-                );
-            }
-            return;
-        }
-        _ => return,
+        return;
     }
     let mut operands: Vec<&Word> = Vec::new();
     let mut options_done = false;

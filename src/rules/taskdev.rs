@@ -172,7 +172,7 @@ declare_rule! {
     /// path in the task point out of it.
     ///
     /// ## Example
-    /// - with `preset = "taskdev"`, cwd `../..`: `cargo test` → deny (BG408, BG108)
+    /// - with `preset = "taskdev"`, cwd `../..`: `cargo test` → deny (BG408)
     /// - with `preset = "taskdev"`, cwd `src`: `cargo test` → allow
     pub static TASK_CWD = {
         code: "BG408",

@@ -1,0 +1,410 @@
+//! The catalogue's entry schema: reading one TOML entry into a checked [`Spec`].
+//!
+//! One reader for both places entries come from: `build.rs` includes this file to
+//! check and compile `catalogue/*.toml`, and the policy uses it for the user's
+//! `[programs.NAME]` tables in `bashgate.toml`. Both therefore accept exactly the
+//! same keys, roles and facts, and a mistake is reported the same way: the dotted
+//! key at fault and what is wrong. The file uses nothing but `std` and `toml`, so
+//! the build script can include it as it is.
+
+/// Keys an entry (or a subcommand entry) may have.
+pub const ENTRY_KEYS: &[&str] = &[
+    "summary",
+    "aliases",
+    "facts",
+    "options",
+    "flags",
+    "operands",
+    "last",
+    "modes",
+    "assignments",
+    "clustering",
+    "options_after_operands",
+    "interpreter",
+    "runs_files",
+    "subcommands",
+    "config_keys",
+    "flag_facts",
+];
+
+/// Roles a value or an operand can have, as spelled in the files, with the name of
+/// the `Role` variant. The position of a role is its bit in an entry's role mask;
+/// every `code:LANGUAGE` role shares the bit after the last.
+pub const ROLES: &[(&str, &str)] = &[
+    ("command", "Command"),
+    ("shell", "Shell"),
+    ("shell-words", "ShellWords"),
+    ("path-read", "PathRead"),
+    ("path-write", "PathWrite"),
+    ("path-delete", "PathDelete"),
+    ("path-exec", "PathExec"),
+    ("directory", "Directory"),
+    ("metadata", "Metadata"),
+    ("pattern", "Pattern"),
+    ("text", "Text"),
+    ("url", "Url"),
+    ("env", "Env"),
+    ("config", "Config"),
+    ("signal", "Signal"),
+    ("process", "Process"),
+    ("subcommand", "Subcommand"),
+];
+
+/// Facts a program (or subcommand) can have, as spelled in the files, with the
+/// name of the `Fact` variant.
+pub const FACTS: &[(&str, &str)] = &[
+    ("privilege", "Privilege"),
+    ("network", "Network"),
+    ("fetches-remote-code", "FetchesRemoteCode"),
+    ("uses-project-bin", "UsesProjectBin"),
+    ("installs-globally", "InstallsGlobally"),
+    ("runs-project-code", "RunsProjectCode"),
+    ("denylisted", "Denylisted"),
+    ("shell", "Shell"),
+    ("wrapper", "Wrapper"),
+    ("text-only", "TextOnly"),
+    ("formats-filesystem", "FormatsFilesystem"),
+    ("stops-machine", "StopsMachine"),
+    ("service-control", "ServiceControl"),
+    ("firewall", "Firewall"),
+    ("kills-by-name", "KillsByName"),
+    ("kernel-settings", "KernelSettings"),
+    ("schedules-jobs", "SchedulesJobs"),
+    ("prints-credentials", "PrintsCredentials"),
+    ("mounts", "Mounts"),
+    ("changes-ownership", "ChangesOwnership"),
+    ("changes-mode", "ChangesMode"),
+    ("debugger", "Debugger"),
+    ("destroys-data", "DestroysData"),
+    ("deletes-files", "DeletesFiles"),
+    ("read-only", "ReadOnly"),
+];
+
+/// A mistake in an entry: the dotted key inside the entry (`options."--x"`,
+/// `subcommands.clone.facts`; empty for the entry itself) and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemaError {
+    /// The key at fault, as a path of keys inside the entry.
+    pub key: Vec<String>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl SchemaError {
+    fn at(key: &[&str], message: impl Into<String>) -> SchemaError {
+        SchemaError {
+            key: key.iter().map(|k| k.to_string()).collect(),
+            message: message.into(),
+        }
+    }
+}
+
+/// An option that takes one value or more: its spellings and the role of each
+/// value word (`--bind SRC DEST` has two).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OptionSpecText {
+    /// Its spellings (`-o`, `--output`).
+    pub names: Vec<String>,
+    /// The role of each value, in order; at least one.
+    pub roles: Vec<String>,
+}
+
+/// Facts a flag adds: its spellings and the facts.
+pub type FlagFactsText = (Vec<String>, Vec<String>);
+
+/// A mode: its flag spellings and the operand roles while it is given.
+pub type ModeText = (Vec<String>, Vec<String>);
+
+/// One entry as read from TOML and checked: every key known, every role and fact
+/// spelled right. Keys the entry does not give are `None` (or empty), so a user's
+/// entry can say which keys it overrides.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Spec {
+    /// One line: what the program does.
+    pub summary: Option<String>,
+    /// Other names.
+    pub aliases: Option<Vec<String>>,
+    /// Facts, as spelled.
+    pub facts: Option<Vec<String>>,
+    /// Options that take values.
+    pub options: Option<Vec<OptionSpecText>>,
+    /// Flags worth naming.
+    pub flags: Option<Vec<String>>,
+    /// Operand roles by position.
+    pub operands: Option<Vec<String>>,
+    /// The role of the last of several operands.
+    pub last: Option<String>,
+    /// Flags that change the operands' roles.
+    pub modes: Option<Vec<ModeText>>,
+    /// Takes `NAME=value` words.
+    pub assignments: Option<bool>,
+    /// Short options cluster.
+    pub clustering: Option<bool>,
+    /// Options may follow operands.
+    pub options_after_operands: Option<bool>,
+    /// The language of the code it runs.
+    pub interpreter: Option<String>,
+    /// Project files it runs.
+    pub runs_files: Option<Vec<String>>,
+    /// Settings keys with roles (keys lowercase).
+    pub config_keys: Option<Vec<(String, String)>>,
+    /// Facts a flag adds when it is given (`find -delete` deletes files).
+    pub flag_facts: Option<Vec<FlagFactsText>>,
+    /// Subcommands, each an entry of its own, in file order.
+    pub subcommands: Vec<(String, Spec)>,
+}
+
+/// True for a valid program or alias name.
+pub fn valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._+-:[{".contains(c))
+}
+
+/// True for a role as spelled in the files (`path-read`, `code:python`).
+pub fn valid_role(text: &str) -> bool {
+    match text.strip_prefix("code:") {
+        Some(lang) => !lang.is_empty() && lang.chars().all(|c| c.is_ascii_alphanumeric()),
+        None => ROLES.iter().any(|(n, _)| *n == text),
+    }
+}
+
+/// Reads one entry. `extra_keys` are keys the caller handles itself (a user's
+/// `match`/`not_match` examples); they are skipped here, not refused.
+pub fn parse_entry(table: &toml::Table, extra_keys: &[&str]) -> Result<Spec, SchemaError> {
+    let mut spec = Spec::default();
+    for (key, value) in table {
+        let k = key.as_str();
+        match k {
+            "summary" => match value.as_str() {
+                Some(s) if !s.is_empty() => spec.summary = Some(s.to_string()),
+                _ => return Err(SchemaError::at(&[k], "`summary` is one non-empty line")),
+            },
+            "aliases" => {
+                let names = strings(value, k)?;
+                if let Some(bad) = names.iter().find(|n| !valid_name(n)) {
+                    return Err(SchemaError::at(
+                        &[k],
+                        format!("`{bad}` is not a valid program name"),
+                    ));
+                }
+                spec.aliases = Some(names);
+            }
+            "facts" => spec.facts = Some(facts(value, &[k])?),
+            "options" => spec.options = Some(options(value)?),
+            "flags" => {
+                let flags = strings(value, k)?;
+                for f in &flags {
+                    option_names(f, &[k])?;
+                }
+                spec.flags = Some(flags);
+            }
+            "operands" => spec.operands = Some(roles(value, &[k])?),
+            "last" => match value.as_str() {
+                Some(r) => spec.last = Some(checked_role(r, &[k])?),
+                None => return Err(SchemaError::at(&[k], "`last` is one role")),
+            },
+            "modes" => spec.modes = Some(modes(value)?),
+            "assignments" => spec.assignments = Some(boolean(value, k)?),
+            "clustering" => spec.clustering = Some(boolean(value, k)?),
+            "options_after_operands" => spec.options_after_operands = Some(boolean(value, k)?),
+            "interpreter" => match value.as_str() {
+                Some(s) if !s.is_empty() => spec.interpreter = Some(s.to_string()),
+                _ => return Err(SchemaError::at(&[k], "`interpreter` names a language")),
+            },
+            "runs_files" => spec.runs_files = Some(strings(value, k)?),
+            "config_keys" => spec.config_keys = Some(config_keys(value)?),
+            "flag_facts" => spec.flag_facts = Some(flag_facts(value)?),
+            "subcommands" => {
+                let Some(subs) = value.as_table() else {
+                    return Err(SchemaError::at(&[k], "`subcommands` is a table of entries"));
+                };
+                for (name, sub) in subs {
+                    let Some(sub_table) = sub.as_table() else {
+                        return Err(SchemaError::at(&[k, name], "a subcommand is a table"));
+                    };
+                    let parsed = parse_entry(sub_table, &[]).map_err(|mut e| {
+                        e.key.insert(0, name.clone());
+                        e.key.insert(0, k.to_string());
+                        e
+                    })?;
+                    spec.subcommands.push((name.clone(), parsed));
+                }
+            }
+            _ if extra_keys.contains(&k) => {}
+            _ => {
+                return Err(SchemaError::at(
+                    &[k],
+                    format!("unknown key `{k}` (known: {})", ENTRY_KEYS.join(", ")),
+                ));
+            }
+        }
+    }
+    Ok(spec)
+}
+
+fn names_of(list: &[(&str, &str)]) -> String {
+    list.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+}
+
+fn strings(value: &toml::Value, key: &str) -> Result<Vec<String>, SchemaError> {
+    let error = || SchemaError::at(&[key], format!("`{key}` is a list of strings"));
+    let items = value.as_array().ok_or_else(error)?;
+    items
+        .iter()
+        .map(|v| v.as_str().map(str::to_string).ok_or_else(error))
+        .collect()
+}
+
+fn boolean(value: &toml::Value, key: &str) -> Result<bool, SchemaError> {
+    value
+        .as_bool()
+        .ok_or_else(|| SchemaError::at(&[key], format!("`{key}` is true or false")))
+}
+
+fn checked_role(text: &str, key: &[&str]) -> Result<String, SchemaError> {
+    if valid_role(text) {
+        return Ok(text.to_string());
+    }
+    let message = if text.starts_with("code:") {
+        format!("`{text}`: a code role names its language (`code:python`)")
+    } else {
+        format!(
+            "unknown role `{text}` (known: {}, code:LANGUAGE)",
+            names_of(ROLES)
+        )
+    };
+    Err(SchemaError::at(key, message))
+}
+
+fn roles(value: &toml::Value, key: &[&str]) -> Result<Vec<String>, SchemaError> {
+    let error = || SchemaError::at(key, "a list of roles");
+    let items = value.as_array().ok_or_else(error)?;
+    items
+        .iter()
+        .map(|v| {
+            v.as_str()
+                .ok_or_else(error)
+                .and_then(|r| checked_role(r, key))
+        })
+        .collect()
+}
+
+fn option_names(spelled: &str, key: &[&str]) -> Result<Vec<String>, SchemaError> {
+    let names: Vec<String> = spelled.split('|').map(str::to_string).collect();
+    for n in &names {
+        let ok = (n.starts_with('-') || n.starts_with('+')) && n.len() > 1 && !n.contains('=');
+        if !ok {
+            return Err(SchemaError::at(
+                key,
+                format!("option `{n}` is spelled `-x`, `--long` or `-long`"),
+            ));
+        }
+    }
+    Ok(names)
+}
+
+fn options(value: &toml::Value) -> Result<Vec<OptionSpecText>, SchemaError> {
+    let Some(table) = value.as_table() else {
+        return Err(SchemaError::at(
+            &["options"],
+            "`options` is a table of `\"-o|--output\" = \"ROLE\"`",
+        ));
+    };
+    let mut out = Vec::new();
+    for (spelled, r) in table {
+        let key = ["options", spelled.as_str()];
+        let names = option_names(spelled, &key)?;
+        // One role, or one role per value word (`"--bind" = ["path-read", "path-write"]`).
+        let roles = match r {
+            toml::Value::String(s) => vec![checked_role(s, &key)?],
+            toml::Value::Array(_) => roles(r, &key)?,
+            _ => {
+                return Err(SchemaError::at(
+                    &key,
+                    "an option's role is a string, or a list of roles for an option with several values",
+                ));
+            }
+        };
+        if roles.is_empty() {
+            return Err(SchemaError::at(
+                &key,
+                "an option that takes values names at least one role",
+            ));
+        }
+        out.push(OptionSpecText { names, roles });
+    }
+    Ok(out)
+}
+
+fn modes(value: &toml::Value) -> Result<Vec<ModeText>, SchemaError> {
+    let Some(table) = value.as_table() else {
+        return Err(SchemaError::at(
+            &["modes"],
+            "`modes` is a table of `\"-x|--exec\" = [ROLES]`",
+        ));
+    };
+    let mut out = Vec::new();
+    for (spelled, list) in table {
+        let key = ["modes", spelled.as_str()];
+        let names = option_names(spelled, &key)?;
+        out.push((names, roles(list, &key)?));
+    }
+    Ok(out)
+}
+
+fn config_keys(value: &toml::Value) -> Result<Vec<(String, String)>, SchemaError> {
+    let Some(table) = value.as_table() else {
+        return Err(SchemaError::at(
+            &["config_keys"],
+            "`config_keys` is a table of `\"core.pager\" = \"ROLE\"`",
+        ));
+    };
+    let mut out = Vec::new();
+    for (name, r) in table {
+        let key = ["config_keys", name.as_str()];
+        if name.is_empty() || name.chars().any(char::is_whitespace) {
+            return Err(SchemaError::at(
+                &key,
+                format!("config key `{name}` is not a key"),
+            ));
+        }
+        let Some(r) = r.as_str() else {
+            return Err(SchemaError::at(&key, "a settings key's role is a string"));
+        };
+        out.push((name.to_ascii_lowercase(), checked_role(r, &key)?));
+    }
+    Ok(out)
+}
+
+fn facts(value: &toml::Value, key: &[&str]) -> Result<Vec<String>, SchemaError> {
+    let error = || SchemaError::at(key, "a list of facts");
+    let items = value.as_array().ok_or_else(error)?;
+    let facts: Vec<String> = items
+        .iter()
+        .map(|v| v.as_str().map(str::to_string).ok_or_else(error))
+        .collect::<Result<_, _>>()?;
+    if let Some(bad) = facts.iter().find(|f| !FACTS.iter().any(|(n, _)| n == f)) {
+        return Err(SchemaError::at(
+            key,
+            format!("unknown fact `{bad}` (known: {})", names_of(FACTS)),
+        ));
+    }
+    Ok(facts)
+}
+
+fn flag_facts(value: &toml::Value) -> Result<Vec<FlagFactsText>, SchemaError> {
+    let Some(table) = value.as_table() else {
+        return Err(SchemaError::at(
+            &["flag_facts"],
+            "`flag_facts` is a table of `\"-r|--remove\" = [FACTS]`",
+        ));
+    };
+    let mut out = Vec::new();
+    for (spelled, list) in table {
+        let key = ["flag_facts", spelled.as_str()];
+        out.push((option_names(spelled, &key)?, facts(list, &key)?));
+    }
+    Ok(out)
+}
