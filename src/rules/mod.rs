@@ -8,22 +8,28 @@ use crate::policy::Policy;
 use crate::policy::paths::PathJudge;
 use crate::verdict::{Capability, Decision, Finding, Span};
 
+pub mod credentials;
 pub mod denylist;
 pub mod destructive;
 pub mod dynamic_command;
 pub mod dynamic_path;
 pub mod environment;
 pub mod evaluation;
+pub mod exfiltration;
 pub mod inline_script;
 pub mod input;
+pub mod invocation;
 pub mod nested_shell;
 pub mod network;
 pub mod paths;
 pub mod permission;
+pub mod persistence;
 pub mod privilege;
 pub mod remote_effect;
 pub mod rm;
+pub mod runner_files;
 pub mod taskdev;
+pub mod written_files;
 
 /// One rule: a stable code, a name, what it decides by default, and its documentation.
 #[derive(Debug)]
@@ -95,8 +101,12 @@ pub static RULES: &[&Rule] = &[
     &remote_effect::REMOTE_OR_IRREVERSIBLE,
     &evaluation::ARITHMETIC_CODE,
     &evaluation::PROMPT_EXPANSION,
+    &persistence::PERSISTENCE_WRITE,
+    &runner_files::RUNNER_FILE_EDITED,
+    &exfiltration::DATA_LEAVES,
     &environment::LOADER_ENV,
     &environment::SECRET_ENV_READ,
+    &credentials::PRINTS_CREDENTIALS,
     &taskdev::TASK_TOO_LONG,
     &taskdev::TASK_CHARACTER,
     &taskdev::TASK_SHELL_OPERATOR,
@@ -143,7 +153,18 @@ pub static CHECKS: &[CommandCheck] = &[
     remote_effect::check,
     environment::check,
     evaluation::check,
+    persistence::check,
+    credentials::check,
+    exfiltration::check,
 ];
+
+/// A check over the whole command: the records in the order bash reaches them, for
+/// what one command does to a later one (a file edited, then the runner that
+/// executes it; a remote added, then pushed to).
+pub type SequenceCheck = fn(&[SimpleCommand], &mut Checker);
+
+/// Every check over the whole sequence of records, run once after [`CHECKS`].
+pub static SEQUENCE_CHECKS: &[SequenceCheck] = &[runner_files::check, exfiltration::check_sequence];
 
 /// What checks read and where they put findings.
 pub struct Checker<'a> {
