@@ -178,3 +178,125 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         format!("`{what}` prints a credential into the agent's output"),
     );
 }
+
+/// Name prefixes that many secrets share: a filter on one of them lets the
+/// secrets through (`env | grep AWS` prints `AWS_SECRET_ACCESS_KEY`).
+const SECRET_PREFIXES: &[&str] = &[
+    "AWS",
+    "AZURE",
+    "GCP",
+    "GOOGLE",
+    "GITHUB",
+    "GH",
+    "GITLAB",
+    "OPENAI",
+    "ANTHROPIC",
+    "NPM",
+    "DOCKER",
+    "STRIPE",
+    "SLACK",
+    "TWILIO",
+    "SENTRY",
+    "DB",
+    "DATABASE",
+    "POSTGRES",
+    "PG",
+    "MYSQL",
+    "REDIS",
+    "MONGO",
+    "HF",
+    "HUGGING",
+    "VAULT",
+    "OP",
+    "API",
+    "AUTH",
+    "SSH",
+    "GPG",
+    "SECRET",
+];
+
+/// True when `pattern` (a grep pattern) selects one plain name that is not a
+/// secret's: letters, digits and `_` (an optional leading `^` and trailing `=`),
+/// at least three characters, not secret-looking, not a prefix secrets share.
+fn plain_safe_name(pattern: &str) -> bool {
+    let name = pattern.strip_prefix('^').unwrap_or(pattern);
+    let name = name.strip_suffix('=').unwrap_or(name);
+    let upper = name.to_ascii_uppercase();
+    name.len() >= 3
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !is_secret_name(name)
+        && !SECRET_PREFIXES
+            .iter()
+            .any(|p| upper == *p || upper.starts_with(&format!("{p}_")))
+}
+
+/// True when `cmd` is `grep [-F|-w|-x|-i|-E|-G]... PATTERN` reading stdin only.
+fn greps_one_safe_name(cmd: &SimpleCommand) -> bool {
+    if cmd.base_name().and_then(crate::catalogue::canonical) != Some("grep")
+        || !cmd.context.piped_stdin
+        || !cmd.redirects.iter().all(|r| r.is_fd_duplication())
+    {
+        return false;
+    }
+    let mut pattern = None;
+    for word in cmd.args() {
+        match word.value() {
+            Some(v) if v.starts_with('-') => {
+                let flags_ok = v.len() > 1
+                    && !v.starts_with("--")
+                    && v[1..]
+                        .chars()
+                        .all(|c| matches!(c, 'F' | 'w' | 'x' | 'i' | 'E' | 'G'));
+                if !flags_ok {
+                    return false;
+                }
+            }
+            Some(v) if pattern.is_none() => pattern = Some(v),
+            // A second operand is a file; a dynamic word is anything.
+            _ => return false,
+        }
+    }
+    pattern.is_some_and(plain_safe_name)
+}
+
+/// True when `cmd` dumps the whole environment and does nothing else: `env`,
+/// `printenv`, `set`, `export`, `export -p`, `declare -p|-x`, `typeset -p`.
+fn dumps_environment(cmd: &SimpleCommand) -> bool {
+    let only_flags = cmd
+        .args()
+        .iter()
+        .all(|w| matches!(w.value(), Some("-p" | "-x" | "-px" | "-xp")));
+    let plain = cmd.redirects.is_empty() && cmd.assignments.is_empty() && cmd.script.is_none();
+    let env_alone = cmd.program.is_none()
+        && cmd.words.len() == 1
+        && cmd.words[0]
+            .value()
+            .is_some_and(|v| v.rsplit('/').next() == Some("env"));
+    let dump_builtin = matches!(
+        cmd.base_name(),
+        Some("printenv" | "set" | "export" | "declare" | "typeset")
+    ) && only_flags;
+    plain && (env_alone || dump_builtin)
+}
+
+/// Drops BG302's dump finding when the dump goes straight into a grep of one safe
+/// name (`env | grep PATH`, `printenv | grep -w HOME`).
+pub fn check_filtered_dumps(commands: &[SimpleCommand], cx: &mut Checker) {
+    for pair in commands.windows(2) {
+        let [dump, filter] = pair else {
+            continue;
+        };
+        let piped = dumps_environment(dump)
+            && dump.context.in_pipeline
+            && filter.context.nesting == dump.context.nesting
+            && dump.span.end <= filter.span.start
+            && dump.redirects.is_empty()
+            && greps_one_safe_name(filter);
+        if !piped {
+            continue;
+        }
+        cx.findings.retain(|f| {
+            !(f.rule == "BG302" && f.span.start >= dump.span.start && f.span.end <= dump.span.end)
+        });
+    }
+}

@@ -164,7 +164,11 @@ pub static CHECKS: &[CommandCheck] = &[
 pub type SequenceCheck = fn(&[SimpleCommand], &mut Checker);
 
 /// Every check over the whole sequence of records, run once after [`CHECKS`].
-pub static SEQUENCE_CHECKS: &[SequenceCheck] = &[runner_files::check, exfiltration::check_sequence];
+pub static SEQUENCE_CHECKS: &[SequenceCheck] = &[
+    runner_files::check,
+    exfiltration::check_sequence,
+    credentials::check_filtered_dumps,
+];
 
 /// What checks read and where they put findings.
 pub struct Checker<'a> {
