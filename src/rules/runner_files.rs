@@ -74,16 +74,17 @@ pub fn check(commands: &[SimpleCommand], cx: &mut Checker) {
         if runner && let Some(inv) = Invocation::of(cmd) {
             let patterns = inv.runs_files();
             if !patterns.is_empty() {
-                let hits: Vec<WrittenFile> = written
-                    .iter()
-                    .filter(|f| {
+                // Each written file is judged once, by the first runner that runs
+                // it: one finding decides, and judging it again for every later
+                // runner would make the work grow with runners times text.
+                let (hits, rest): (Vec<WrittenFile>, Vec<WrittenFile>) =
+                    written.drain(..).partition(|f| {
                         runs_file(patterns, &f.path)
                             || f.real.as_deref().is_some_and(|r| runs_file(patterns, r))
-                    })
-                    .cloned()
-                    .collect();
-                for file in hits {
-                    judge(&file, &inv, cmd, cx);
+                    });
+                written = rest;
+                for file in &hits {
+                    judge(file, &inv, cmd, cx);
                 }
             }
         }
