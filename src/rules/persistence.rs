@@ -291,7 +291,15 @@ fn sets_script_setting(text: &str) -> bool {
 /// Judges every write of the command and the settings commands.
 pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let root = cx.paths.root().to_path_buf();
-    for file in written_files(cmd, cx) {
+    // An empty folder runs nothing: `mkdir -p .github/workflows` is not persistence
+    // (what is written into it later is).
+    let makes_folders = entry_of(cmd).is_some_and(|e| e.name == "mkdir");
+    let files = if makes_folders {
+        Vec::new()
+    } else {
+        written_files(cmd, cx)
+    };
+    for file in files {
         for relative in file.relative(&root) {
             let Some(place) = place_of(relative) else {
                 continue;
