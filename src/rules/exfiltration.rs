@@ -22,6 +22,8 @@ declare_rule! {
     /// - `gh gist create FILE`, `gh release create TAG FILE...`, `gh release upload`;
     /// - `scp`/`rsync` whose destination is another host (`host:path`,
     ///   `user@host:`, `rsync://`);
+/// - `curl`/`wget` sending a file (`-T FILE`, `-d @FILE`, `-F f=@FILE`,
+///   `--post-file`);
     /// - a network program (`dig`, `host`, `nslookup`, `ping`, `curl`, `wget`...)
     ///   given an argument built from a command substitution: the command's output
     ///   travels in the name looked up or the request made.
@@ -108,7 +110,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         return;
     };
     let output = cmd.args().iter().any(carries_output);
-    if !output && !matches!(entry.name, "git" | "gh" | "scp" | "rsync") {
+    if !output && !matches!(entry.name, "git" | "gh" | "scp" | "rsync" | "curl" | "wget") {
         return;
     }
     let Some(inv) = Invocation::of(cmd) else {
@@ -133,6 +135,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         }
         ("gh", _) => gh_upload(&inv, cmd, cx),
         ("scp" | "rsync", _) => copy_to_host(&inv, cmd, cx),
+        ("curl" | "wget", _) => upload(cmd, cx),
         _ => {}
     }
     if output
@@ -181,6 +184,61 @@ fn gh_upload(inv: &Invocation, cmd: &SimpleCommand, cx: &mut Checker) {
                     .trim()
             ),
         );
+    }
+}
+
+/// Options of `curl`/`wget` that send a file's content (`-T FILE`, `-d @FILE`,
+/// `-F name=@FILE`, `--post-file=FILE`).
+const UPLOAD_OPTIONS: &[&str] = &["-T", "--upload-file", "--post-file", "--body-file"];
+/// Options whose value sends a file when it starts with `@` (or has `=@`/`=<`).
+const DATA_OPTIONS: &[&str] = &[
+    "-d",
+    "--data",
+    "--data-binary",
+    "--data-raw",
+    "--data-urlencode",
+    "--json",
+    "-F",
+    "--form",
+];
+
+/// `curl -T FILE URL`, `curl -d @FILE URL`, `curl -F f=@FILE`, `wget --post-file`.
+fn upload(cmd: &SimpleCommand, cx: &mut Checker) {
+    let args = cmd.args();
+    for (i, word) in args.iter().enumerate() {
+        let Some(v) = word.value() else {
+            continue;
+        };
+        let (option, attached) = match v.split_once('=') {
+            Some((o, rest)) if v.starts_with("--") => (o, Some(rest)),
+            _ if v.len() > 2 && !v.starts_with("--") && v.starts_with('-') => {
+                match (v.get(..2), v.get(2..)) {
+                    (Some(o), Some(rest)) => (o, Some(rest)),
+                    // `-é…`: not an option either program knows.
+                    _ => continue,
+                }
+            }
+            _ => (v, None),
+        };
+        let value = attached.or_else(|| args.get(i + 1).and_then(Word::value));
+        let sends_file = if UPLOAD_OPTIONS.contains(&option) {
+            true
+        } else if DATA_OPTIONS.contains(&option) {
+            value.is_none_or(|d| d.starts_with('@') || d.contains("=@") || d.contains("=<"))
+        } else {
+            false
+        };
+        if sends_file {
+            cx.report(
+                &DATA_LEAVES,
+                word.span,
+                format!(
+                    "uploads a local file's content ({})",
+                    value.unwrap_or("a value only known at run time")
+                ),
+            );
+            return;
+        }
     }
 }
 
