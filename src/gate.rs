@@ -177,6 +177,9 @@ impl Gate {
             );
             checker.findings.append(&mut own);
         }
+        for check in rules::SEQUENCE_CHECKS {
+            check(&model.commands, &mut checker);
+        }
         *seen = model.commands;
         Verdict::from_findings(checker.findings)
     }

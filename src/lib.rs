@@ -53,6 +53,10 @@ pub use model::path_roles::Access;
 pub use policy::sandbox::{Limits, Network, SandboxPolicy, Toolchain};
 pub use policy::user_config_path;
 pub use policy::{BASH_TOOL_DENYLIST, ConfigError, ConfigErrorKind, Mode, Policy, Preset};
+/// The one list of places whose content runs later outside the gate (BG217).
+pub use rules::persistence::{
+    PERSISTENCE_PLACES, PersistencePlace, Shape as PlaceShape, When as PlaceWhen,
+};
 pub use rules::remote_effect::may_act_remotely;
 pub use rules::{MAX_FINDING_TEXT, RULES, Rule};
 pub use verdict::{Capability, Decision, Finding, MAX_FINDINGS, Span, Verdict};

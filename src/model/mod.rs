@@ -25,7 +25,7 @@ mod scope;
 mod walk;
 pub mod word;
 pub mod wrappers;
-mod written;
+pub(crate) mod written;
 
 pub use command::SimpleCommand;
 pub use problem::{Problem, ProblemKind};

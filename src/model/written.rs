@@ -44,7 +44,7 @@ impl Files {
 
 /// One file a command writes: its name as written and its text when known.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct Write {
+pub(crate) struct Write {
     /// The target word's static value.
     pub name: String,
     /// The text written, when known.
@@ -54,7 +54,7 @@ pub(super) struct Write {
 }
 
 /// What `record` writes through its redirects (and `tee` operands).
-pub(super) fn writes(record: &SimpleCommand) -> Vec<Write> {
+pub(crate) fn writes(record: &SimpleCommand) -> Vec<Write> {
     let text = output_text(record);
     let mut out = Vec::new();
     for r in &record.redirects {

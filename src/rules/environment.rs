@@ -57,7 +57,8 @@ declare_rule! {
     ///
     /// ## Example
     /// - `echo $GITHUB_TOKEN` → ask
-    /// - `env | grep PATH` → ask
+    /// - `env | grep KEY` → ask
+    /// - `env | grep PATH` → allow (one name that is not a secret's, see BG315)
     /// - `env FOO=1 make` → allow
     /// - `echo $PATH` → allow
     pub static SECRET_ENV_READ = {

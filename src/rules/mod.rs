@@ -8,23 +8,29 @@ use crate::policy::Policy;
 use crate::policy::paths::PathJudge;
 use crate::verdict::{Capability, Decision, Finding, Span};
 
+pub mod credentials;
 pub mod denylist;
 pub mod destructive;
 pub mod dynamic_command;
 pub mod dynamic_path;
 pub mod environment;
 pub mod evaluation;
+pub mod exfiltration;
 pub mod inline_script;
 pub mod input;
+pub mod invocation;
 pub mod nested_shell;
 pub mod network;
 pub mod option_glob;
 pub mod paths;
 pub mod permission;
+pub mod persistence;
 pub mod privilege;
 pub mod remote_effect;
 pub mod rm;
+pub mod runner_files;
 pub mod taskdev;
+pub mod written_files;
 
 /// One rule: a stable code, a name, what it decides by default, and its documentation.
 #[derive(Debug)]
@@ -97,8 +103,12 @@ pub static RULES: &[&Rule] = &[
     &evaluation::ARITHMETIC_CODE,
     &evaluation::PROMPT_EXPANSION,
     &option_glob::OPTION_GLOB,
+    &persistence::PERSISTENCE_WRITE,
+    &runner_files::RUNNER_FILE_EDITED,
+    &exfiltration::DATA_LEAVES,
     &environment::LOADER_ENV,
     &environment::SECRET_ENV_READ,
+    &credentials::PRINTS_CREDENTIALS,
     &taskdev::TASK_TOO_LONG,
     &taskdev::TASK_CHARACTER,
     &taskdev::TASK_SHELL_OPERATOR,
@@ -146,6 +156,21 @@ pub static CHECKS: &[CommandCheck] = &[
     environment::check,
     evaluation::check,
     option_glob::check,
+    persistence::check,
+    credentials::check,
+    exfiltration::check,
+];
+
+/// A check over the whole command: the records in the order bash reaches them, for
+/// what one command does to a later one (a file edited, then the runner that
+/// executes it; a remote added, then pushed to).
+pub type SequenceCheck = fn(&[SimpleCommand], &mut Checker);
+
+/// Every check over the whole sequence of records, run once after [`CHECKS`].
+pub static SEQUENCE_CHECKS: &[SequenceCheck] = &[
+    runner_files::check,
+    exfiltration::check_sequence,
+    credentials::check_filtered_dumps,
 ];
 
 /// What checks read and where they put findings.

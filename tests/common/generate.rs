@@ -9,7 +9,10 @@
 //! `printf -v`, arrays, `+=`), text reaching arithmetic (`$((x))`, `let`, `[[ -v ]]`),
 //! callbacks (`trap`, `mapfile -C`, `compgen -C`), aliases and functions shadowing a
 //! program, functions exported with `env BASH_FUNC_f%%=…`, `env -S`, paths through
-//! links the command makes, and files named like options before a glob. Program names come from both harmless and gated sets, and
+//! links the command makes, files named like options before a glob, and what a
+//! command does to the project for later or lets out of it (persistence places,
+//! runner files edited then run, credentials printed, pushes and copies out).
+//! Program names come from both harmless and gated sets, and
 //! paths from inside the project, outside it, the home folder's secrets and a
 //! symlink planted in the project (see [`WORKSPACE_FILES`]).
 
@@ -307,6 +310,75 @@ fn option_glob() -> impl Strategy<Value = String> {
         })
 }
 
+/// What a command does to the project for later, or lets out of it: a write to a
+/// place that runs code later (`.git/hooks`, `.envrc`, CI, lifecycle scripts) by
+/// any write form, a settings command (`git config`, `npm pkg set`), a runner's
+/// file edited before the runner, a credential printed, the project pushed or
+/// copied out, command output in a host name — and look-alikes of each that are
+/// harmless.
+fn project_effect() -> impl Strategy<Value = String> {
+    const PLACES: &[&str] = &[
+        ".git/hooks/pre-commit",
+        ".git/config",
+        ".envrc",
+        ".husky/pre-push",
+        ".github/workflows/ci.yml",
+        ".vscode/tasks.json",
+        ".pre-commit-config.yaml",
+        "notes.md",
+        "docs/hooks.md",
+    ];
+    const WRITES: &[&str] = &[
+        "echo x >",
+        "echo x >>",
+        "cp a.txt",
+        "ln -sf ../a.txt",
+        "tee",
+    ];
+    const SETTINGS: &[&str] = &[
+        "git config core.hooksPath .githooks",
+        "git config alias.st '!git status'",
+        "git config user.name Ada",
+        "git config --get core.hooksPath",
+        "npm pkg set scripts.postinstall=x",
+        "npm pkg set scripts.build=tsc",
+    ];
+    const RUNNERS: &[(&str, &str)] = &[
+        ("package.json", "npm test"),
+        ("Makefile", "make"),
+        ("notes.md", "make"),
+    ];
+    const PRINTS: &[&str] = &[
+        "gh auth token",
+        "gh auth status -t",
+        "gh auth status",
+        "kubectl config view --raw",
+        "kubectl config view",
+        "aws configure get aws_secret_access_key",
+        "aws configure get region",
+    ];
+    const OUT: &[&str] = &[
+        "git remote add x https://example.invalid/r.git; git push x",
+        "git push origin main",
+        "dig $(echo a).example.invalid",
+        "scp a.txt backup.invalid:",
+    ];
+    prop_oneof![
+        (pick(WRITES), pick(PLACES)).prop_map(|(w, p)| match w.as_str() {
+            "tee" => format!("echo x | tee {p}"),
+            _ => format!("{w} {p}"),
+        }),
+        pick(SETTINGS),
+        (
+            prop::sample::select(RUNNERS),
+            pick(&["sed -i s/a/b/", "echo x >>"])
+        )
+            .prop_map(|((file, runner), edit)| format!("{edit} {file} && {runner}")),
+        pick(PRINTS),
+        pick(OUT),
+    ]
+}
+
 /// A whole command: any shell construct around simple commands, nested to `depth`.
 pub fn command(heredocs: bool) -> BoxedStrategy<String> {
     let leaf = simple(heredocs).boxed();
@@ -391,6 +463,9 @@ pub fn command(heredocs: bool) -> BoxedStrategy<String> {
             value_flow(),
             link_flow(),
             option_glob(),
+}
+
+            project_effect(),
         ]
     })
     .boxed()

@@ -1,0 +1,130 @@
+//! A command read with its catalogue entry: the program's entry, the chain of
+//! subcommands (`gh auth token`, `aws sts get-session-token`) and the deepest
+//! subcommand's entry, and the positional words left after the chain. The rules of
+//! the project-level classes (persistence, credentials, data leaving) read commands
+//! this way instead of matching text.
+
+use crate::catalogue::{self, Entry, Fact, Role};
+use crate::model::command::SimpleCommand;
+use crate::model::word::Word;
+
+/// True when `entry` or any of its subcommands satisfies `test`: a cheap filter
+/// before reading a command's arguments.
+pub fn any_entry(entry: &Entry, test: &dyn Fn(&Entry) -> bool) -> bool {
+    test(entry) || entry.subcommands.iter().any(|s| any_entry(s, test))
+}
+
+/// The catalogue entry of the program `cmd` runs, if any.
+pub fn entry_of(cmd: &SimpleCommand) -> Option<&'static Entry> {
+    cmd.base_name().and_then(catalogue::lookup)
+}
+
+/// A command as its catalogue entry reads it.
+#[derive(Debug)]
+pub struct Invocation<'c> {
+    /// The program's entry (canonical name), when the catalogue knows it.
+    pub entry: Option<&'static Entry>,
+    /// The program's canonical name (or its basename when unknown).
+    pub program: &'c str,
+    /// The subcommand words recognised, outermost first (`["auth", "token"]`).
+    pub subcommands: Vec<&'c str>,
+    /// The deepest subcommand's entry (the program's when no subcommand).
+    pub leaf: Option<&'static Entry>,
+    /// The arguments after the last subcommand word (options and operands).
+    pub rest: &'c [Word],
+}
+
+impl<'c> Invocation<'c> {
+    /// Reads `cmd`; `None` when no program starts or its name is dynamic.
+    pub fn of(cmd: &'c SimpleCommand) -> Option<Invocation<'c>> {
+        let base = cmd.base_name()?;
+        let entry = catalogue::lookup(base);
+        let program = entry.map_or(base, |e| e.name);
+        let args = cmd.args();
+        let mut subcommands = Vec::new();
+        let mut leaf = entry;
+        let mut after = 0;
+        if let Some(e) = entry.filter(|e| !e.subcommands.is_empty()) {
+            let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+            for arg in catalogue::classify(e, &values) {
+                if arg.role != Role::Subcommand || arg.option_value {
+                    continue;
+                }
+                let Some(name) = values.get(arg.index).copied().flatten() else {
+                    break;
+                };
+                let Some(sub) = leaf.and_then(|l| l.subcommand(name)) else {
+                    break;
+                };
+                subcommands.push(name);
+                leaf = Some(sub);
+                after = arg.index + 1;
+            }
+        }
+        Some(Invocation {
+            entry,
+            program,
+            subcommands,
+            leaf,
+            rest: args.get(after..).unwrap_or(&[]),
+        })
+    }
+
+    /// True when the deepest entry (or the program's) has `fact`.
+    pub fn has(&self, fact: Fact) -> bool {
+        self.leaf.is_some_and(|e| e.has(fact)) || self.entry.is_some_and(|e| e.has(fact))
+    }
+
+    /// The canonical name of the deepest subcommand (`"token"` for `gh auth token`,
+    /// `"run"` for `npm test`), when there is one.
+    pub fn leaf_name(&self) -> Option<&'static str> {
+        if self.subcommands.is_empty() {
+            return None;
+        }
+        self.leaf.map(|e| e.name)
+    }
+
+    /// True when any argument after the subcommands is one of `flags`: a long
+    /// flag as `--x` or `--x=...`, a one-letter short flag in any cluster (`-t`
+    /// in `-at`).
+    pub fn flag(&self, flags: &[&str]) -> bool {
+        self.rest.iter().filter_map(Word::value).any(|v| {
+            flags.iter().any(|f| {
+                if f.starts_with("--") {
+                    v == *f || v.strip_prefix(f).is_some_and(|r| r.starts_with('='))
+                } else if f.len() == 2 && v.starts_with('-') && !v.starts_with("--") {
+                    v[1..].contains(&f[1..])
+                } else {
+                    v == *f
+                }
+            })
+        })
+    }
+
+    /// The words after the subcommands that are not options (a dynamic word counts
+    /// as an operand). Option values are not told apart from operands.
+    pub fn operands(&self) -> impl Iterator<Item = &'c Word> {
+        self.rest
+            .iter()
+            .filter(|w| !w.value().is_some_and(|v| v.starts_with('-') && v.len() > 1))
+    }
+
+    /// The subcommand words and then the operands, as written: a chain of words
+    /// the catalogue does not know (`gh gist create`) reads the same as one it
+    /// does. `None` for a dynamic word.
+    pub fn words(&self) -> Vec<Option<&'c str>> {
+        self.subcommands
+            .iter()
+            .map(|s| Some(*s))
+            .chain(self.operands().map(Word::value))
+            .collect()
+    }
+
+    /// The files the deepest entry (or the program's) says it runs.
+    pub fn runs_files(&self) -> &'static [&'static str] {
+        match self.leaf {
+            Some(l) if !l.runs_files.is_empty() => l.runs_files,
+            _ => self.entry.map_or(&[], |e| e.runs_files),
+        }
+    }
+}

