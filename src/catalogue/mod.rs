@@ -405,7 +405,12 @@ fn key_matches(pattern: &str, key: &str) -> bool {
 /// The catalogue key of a program name: its basename with a Windows `.exe` (in any
 /// case) stripped. Case is left to the lookup.
 pub fn program_basename(name: &str) -> &str {
-    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    // The text after the last `/` or `\\` (both ASCII, so the cut is a character
+    // boundary); a byte scan, as this runs for every lookup.
+    let base = match name.bytes().rposition(|b| b == b'/' || b == b'\\') {
+        Some(at) => name.get(at + 1..).unwrap_or(name),
+        None => name,
+    };
     match base.len().checked_sub(4) {
         Some(cut)
             if base
@@ -422,7 +427,13 @@ pub fn program_basename(name: &str) -> &str {
 /// `.exe` stripped: `/usr/bin/tar`, `TAR`, `tar.exe` and `gtar` all find `tar`.
 pub fn lookup(name: &str) -> Option<&'static Entry> {
     let key = program_basename(name);
-    let found = INDEX.binary_search_by(|(probe, _)| compare_lowercase(probe, key));
+    // Most names are lowercase already: then a plain byte comparison (memcmp) orders
+    // them exactly as the lowercase comparison would, at a fraction of its cost.
+    let found = if key.bytes().any(|b| b.is_ascii_uppercase()) {
+        INDEX.binary_search_by(|(probe, _)| compare_lowercase(probe, key))
+    } else {
+        INDEX.binary_search_by(|(probe, _)| probe.as_bytes().cmp(key.as_bytes()))
+    };
     found
         .ok()
         .and_then(|i| INDEX.get(i))
