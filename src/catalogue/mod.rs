@@ -22,6 +22,7 @@
 
 mod args;
 mod explain;
+mod name_index;
 
 pub use args::{Arg, classify};
 pub use explain::describe;
@@ -427,17 +428,15 @@ pub fn program_basename(name: &str) -> &str {
 /// `.exe` stripped: `/usr/bin/tar`, `TAR`, `tar.exe` and `gtar` all find `tar`.
 pub fn lookup(name: &str) -> Option<&'static Entry> {
     let key = program_basename(name);
-    // Most names are lowercase already: then a plain byte comparison (memcmp) orders
-    // them exactly as the lowercase comparison would, at a fraction of its cost.
-    let found = if key.bytes().any(|b| b.is_ascii_uppercase()) {
-        INDEX.binary_search_by(|(probe, _)| compare_lowercase(probe, key))
+    // Most names are lowercase already: one probe of the hash index. A name with
+    // capitals takes the case-folding binary search.
+    let id = if key.bytes().any(|b| b.is_ascii_uppercase()) {
+        let found = INDEX.binary_search_by(|(probe, _)| compare_lowercase(probe, key));
+        found.ok().and_then(|i| INDEX.get(i)).map(|(_, id)| *id)
     } else {
-        INDEX.binary_search_by(|(probe, _)| probe.as_bytes().cmp(key.as_bytes()))
+        name_index::find(key)
     };
-    found
-        .ok()
-        .and_then(|i| INDEX.get(i))
-        .and_then(|(_, id)| ENTRIES.get(usize::from(*id)))
+    id.and_then(|id| ENTRIES.get(usize::from(id)))
 }
 
 /// The canonical name of a program, when the catalogue knows it.
