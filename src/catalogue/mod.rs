@@ -25,6 +25,7 @@ mod explain;
 pub(crate) mod schema;
 mod usage;
 mod user;
+mod name_index;
 
 pub use args::{Arg, classify};
 pub use explain::describe;
@@ -515,7 +516,12 @@ fn key_matches(pattern: &str, key: &str) -> bool {
 /// The catalogue key of a program name: its basename with a Windows `.exe` (in any
 /// case) stripped. Case is left to the lookup.
 pub fn program_basename(name: &str) -> &str {
-    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    // The text after the last `/` or `\\` (both ASCII, so the cut is a character
+    // boundary); a byte scan, as this runs for every lookup.
+    let base = match name.bytes().rposition(|b| b == b'/' || b == b'\\') {
+        Some(at) => name.get(at + 1..).unwrap_or(name),
+        None => name,
+    };
     match base.len().checked_sub(4) {
         Some(cut)
             if base
@@ -539,11 +545,15 @@ pub fn lookup(name: &str) -> Option<&'static Entry> {
 
 /// The built-in entry for a basename (any case).
 fn builtin_lookup(key: &str) -> Option<&'static Entry> {
-    let found = INDEX.binary_search_by(|(probe, _)| compare_lowercase(probe, key));
-    found
-        .ok()
-        .and_then(|i| INDEX.get(i))
-        .and_then(|(_, id)| ENTRIES.get(usize::from(*id)))
+    // Most names are lowercase already: one probe of the hash index. A name with
+    // capitals takes the case-folding binary search.
+    let id = if key.bytes().any(|b| b.is_ascii_uppercase()) {
+        let found = INDEX.binary_search_by(|(probe, _)| compare_lowercase(probe, key));
+        found.ok().and_then(|i| INDEX.get(i)).map(|(_, id)| *id)
+    } else {
+        name_index::find(key)
+    };
+    id.and_then(|id| ENTRIES.get(usize::from(id)))
 }
 
 /// The canonical name of a program, when the catalogue knows it.

@@ -51,18 +51,18 @@ fn is_word_byte(b: u8) -> bool {
 }
 
 /// A lexed word: its builder and where it is.
-struct LexWord {
+struct LexWord<'a> {
     builder: PartsBuilder,
     start: usize,
     end: usize,
     /// The unquoted text before the first quote or `$`, for assignment detection.
-    lead: String,
+    lead: &'a str,
     /// Only unquoted text (no quotes, no `$`).
     plain: bool,
 }
 
-enum Token {
-    Word(LexWord),
+enum Token<'a> {
+    Word(LexWord<'a>),
     /// `|`, `&&`, `||`, `;`.
     Separator(Sep),
     Redirect(Redirect),
@@ -106,7 +106,7 @@ pub struct Lexed {
     pub piped_stdin: bool,
 }
 
-fn lex(src: &str) -> Option<Vec<Token>> {
+fn lex(src: &str) -> Option<Vec<Token<'_>>> {
     let bytes = src.as_bytes();
     let mut tokens = Vec::new();
     let mut i = 0;
@@ -233,12 +233,14 @@ fn redirect(src: &str, start: usize, op: usize, fd: Option<&str>) -> Option<(Red
 }
 
 /// One word starting at `start`: unquoted text, quotes and `$NAME`, glued together.
-fn word(src: &str, start: usize) -> Option<(LexWord, usize)> {
+fn word(src: &str, start: usize) -> Option<(LexWord<'_>, usize)> {
     let bytes = src.as_bytes();
     let mut builder = PartsBuilder::new();
-    let mut run = String::new();
-    let mut lead = String::new();
-    let mut plain = true;
+    // The unquoted text since the last quote or `$` is `src[run..i]`: the lexer
+    // takes its bytes as written (escapes included), so it is a slice, not a copy.
+    let mut run = start;
+    // Where the unquoted lead ends: at the first quote or `$`.
+    let mut lead = None;
     let mut i = start;
     while i < bytes.len() {
         let b = bytes[i];
@@ -247,44 +249,39 @@ fn word(src: &str, start: usize) -> Option<(LexWord, usize)> {
             // A redirect glued to a word: the grammar and bash may disagree.
             b'<' | b'>' => return None,
             b'\\' => match bytes.get(i + 1) {
-                Some(&next) if next.is_ascii_graphic() => {
-                    run.push('\\');
-                    run.push(next as char);
-                    i += 2;
-                }
+                Some(&next) if next.is_ascii_graphic() => i += 2,
                 _ => return None,
             },
             b'\'' => {
                 let close = i + 1 + src[i + 1..].find('\'')?;
-                flush(&mut builder, &mut run, &mut lead, &mut plain);
+                flush(&mut builder, src, run, i, &mut lead);
                 builder.single_quoted(&src[i + 1..close]);
                 i = close + 1;
+                run = i;
             }
             b'"' => {
-                flush(&mut builder, &mut run, &mut lead, &mut plain);
+                flush(&mut builder, src, run, i, &mut lead);
                 i = double_quoted(src, i, &mut builder)?;
+                run = i;
             }
             b'$' => {
                 let (name, next) = variable_name(src, i)?;
-                flush(&mut builder, &mut run, &mut lead, &mut plain);
+                flush(&mut builder, src, run, i, &mut lead);
                 builder.variable(name, false);
                 i = next;
+                run = i;
             }
-            _ if is_word_byte(b) => {
-                run.push(b as char);
-                i += 1;
-            }
+            _ if is_word_byte(b) => i += 1,
             _ => return None,
         }
     }
     if i == start {
         return None;
     }
-    if plain {
-        lead.push_str(&run);
-    }
-    if !run.is_empty() {
-        builder.unquoted(&run);
+    let plain = lead.is_none();
+    let lead = &src[start..lead.unwrap_or(i)];
+    if i > run {
+        builder.unquoted(&src[run..i]);
     }
     Some((
         LexWord {
@@ -298,15 +295,12 @@ fn word(src: &str, start: usize) -> Option<(LexWord, usize)> {
     ))
 }
 
-/// Ends an unquoted run before a quote or `$`.
-fn flush(builder: &mut PartsBuilder, run: &mut String, lead: &mut String, plain: &mut bool) {
-    if *plain {
-        lead.push_str(run);
-        *plain = false;
-    }
-    if !run.is_empty() {
-        builder.unquoted(run);
-        run.clear();
+/// Ends the unquoted run `src[run..at]` before a quote or `$` (the first one ends
+/// the lead).
+fn flush(builder: &mut PartsBuilder, src: &str, run: usize, at: usize, lead: &mut Option<usize>) {
+    lead.get_or_insert(at);
+    if at > run {
+        builder.unquoted(&src[run..at]);
     }
 }
 
@@ -362,9 +356,9 @@ fn variable_name(src: &str, at: usize) -> Option<(&str, usize)> {
 }
 
 /// Splits the tokens into commands and builds their records.
-fn build(source: &str, tokens: Vec<Token>) -> Option<Vec<Lexed>> {
+fn build(source: &str, tokens: Vec<Token<'_>>) -> Option<Vec<Lexed>> {
     // Commands, each with the separator that ends it.
-    let mut commands: Vec<(Vec<Token>, Option<Sep>)> = vec![(Vec::new(), None)];
+    let mut commands: Vec<(Vec<Token<'_>>, Option<Sep>)> = vec![(Vec::new(), None)];
     for token in tokens {
         match token {
             Token::Separator(sep) => {
@@ -424,7 +418,7 @@ fn build(source: &str, tokens: Vec<Token>) -> Option<Vec<Lexed>> {
 /// One simple command: `NAME=value` prefixes, words, then redirects.
 fn command(
     source: &str,
-    tokens: Vec<Token>,
+    tokens: Vec<Token<'_>>,
     in_pipeline: bool,
     piped_stdin: bool,
 ) -> Option<Lexed> {
@@ -469,7 +463,7 @@ fn command(
                 let text = &source[w.start..w.end];
                 if words.is_empty()
                     && (RESERVED.contains(&text)
-                        || RESERVED.contains(&w.lead.as_str())
+                        || RESERVED.contains(&w.lead)
                         || text.contains(['%', '$']))
                 {
                     return None;

@@ -339,6 +339,11 @@ impl WordBuilder<'_> {
     /// Unquoted word text: a backslash quotes the next character (and disappears with
     /// a following newline); everything else is literal.
     fn unquoted_word(&mut self, raw: &str) {
+        if !raw.contains('\\') {
+            // No escape: the text is the literal (the common case, without a copy).
+            self.push_literal(raw);
+            return;
+        }
         let mut literal = String::new();
         let mut chars = raw.chars();
         while let Some(c) = chars.next() {
