@@ -18,7 +18,12 @@ pub(super) fn find(name: &str) -> Option<u16> {
 fn table() -> &'static HashMap<&'static str, u16, BuildHasherDefault<NameHasher>> {
     static TABLE: OnceLock<HashMap<&'static str, u16, BuildHasherDefault<NameHasher>>> =
         OnceLock::new();
-    TABLE.get_or_init(|| super::INDEX.iter().copied().collect())
+    TABLE.get_or_init(|| {
+        // Sized once: growing it while filling would hash every name again.
+        let mut table = HashMap::with_capacity_and_hasher(super::INDEX.len(), Default::default());
+        table.extend(super::INDEX.iter().copied());
+        table
+    })
 }
 
 /// A small multiplicative hasher (the `FxHash` recipe) for short program names: the
