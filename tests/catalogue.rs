@@ -26,6 +26,16 @@ const NOT_PROGRAMS: &[&str] = &[
     "{}",
     "}",
     "deploy.sh",
+    // functions and aliases the command defines and then calls
+    "_mytool",
+    "b",
+    "enter",
+    "gs",
+    "ll",
+    "reboot-now",
+    "rmall",
+    "setd",
+    "up",
     // a project's own programs named by a path (`./build`, `./f.sh`)
     "build",
     "f.sh",
