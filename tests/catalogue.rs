@@ -29,6 +29,16 @@ const NOT_PROGRAMS: &[&str] = &[
     // a program only a case's config names (`[programs.deploy]`)
     "deploy",
     "Deploy.exe",
+    // functions and aliases the command defines and then calls
+    "_mytool",
+    "b",
+    "enter",
+    "gs",
+    "ll",
+    "reboot-now",
+    "rmall",
+    "setd",
+    "up",
     // a project's own programs named by a path (`./build`, `./f.sh`)
     "build",
     "f.sh",

@@ -593,8 +593,8 @@ impl<'s> Walker<'s> {
         nesting: u32,
     ) {
         // Paths through links made earlier lead where the links do.
-        let here = self.scope().path_of(".", self.env.cwd);
         if !self.links.is_empty() {
+            let here = self.scope().path_of(".", self.env.cwd);
             let targets = redirects.iter_mut().filter_map(|r| r.target.as_mut());
             for word in words.iter_mut().chain(targets) {
                 if let Some(moved) = links::through(word, here.as_deref(), &self.links) {
@@ -709,8 +709,11 @@ impl<'s> Walker<'s> {
                 None => record.script = Some(InlineScript::Dynamic { span: at }),
             }
         }
-        self.links
-            .extend(links::made_by(&record, here.as_deref(), self.env.resolver));
+        if record.program_str() == Some("ln") {
+            let here = self.scope().path_of(".", self.env.cwd);
+            let made = links::made_by(&record, here.as_deref(), self.env.resolver);
+            self.links.extend(made);
+        }
         for write in written::writes(&record) {
             if let Some(path) = self.scope().path_of(&write.name, self.env.cwd) {
                 self.written.note(path, write.text, write.append);

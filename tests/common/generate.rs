@@ -463,8 +463,6 @@ pub fn command(heredocs: bool) -> BoxedStrategy<String> {
             value_flow(),
             link_flow(),
             option_glob(),
-}
-
             project_effect(),
         ]
     })
