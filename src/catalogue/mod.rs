@@ -22,10 +22,10 @@
 
 mod args;
 mod explain;
+mod name_index;
 pub(crate) mod schema;
 mod usage;
 mod user;
-mod name_index;
 
 pub use args::{Arg, classify};
 pub use explain::describe;

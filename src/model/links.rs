@@ -26,7 +26,7 @@ pub struct Link {
 /// names resolved from `cwd` (`None`: unknown) and targets such as `~` by the
 /// resolver.
 pub fn made_by(record: &SimpleCommand, cwd: Option<&Path>, resolver: &Resolver) -> Vec<Link> {
-    if record.program_str() != Some("ln") {
+    if record.program_str().and_then(crate::catalogue::canonical) != Some("ln") {
         return Vec::new();
     }
     let mut symbolic = false;

@@ -709,7 +709,7 @@ impl<'s> Walker<'s> {
                 None => record.script = Some(InlineScript::Dynamic { span: at }),
             }
         }
-        if record.program_str() == Some("ln") {
+        if record.program_str().and_then(crate::catalogue::canonical) == Some("ln") {
             let here = self.scope().path_of(".", self.env.cwd);
             let made = links::made_by(&record, here.as_deref(), self.env.resolver);
             self.links.extend(made);

@@ -271,11 +271,12 @@ fn dumps_environment(cmd: &SimpleCommand) -> bool {
         && cmd.words.len() == 1
         && cmd.words[0]
             .value()
-            .is_some_and(|v| v.rsplit('/').next() == Some("env"));
-    let dump_builtin = matches!(
-        cmd.base_name(),
-        Some("printenv" | "set" | "export" | "declare" | "typeset")
-    ) && only_flags;
+            .is_some_and(|v| crate::catalogue::canonical(v) == Some("env"));
+    // Builtins are the shell's and exact; `printenv` is a program, in any case.
+    let base = cmd.base_name();
+    let dump_builtin = (matches!(base, Some("set" | "export" | "declare" | "typeset"))
+        || base.and_then(crate::catalogue::canonical) == Some("printenv"))
+        && only_flags;
     plain && (env_alone || dump_builtin)
 }
 
