@@ -154,13 +154,14 @@ impl Gate {
                 .iter()
                 .map(|p| input::problem_finding(p, command)),
         );
-        let mut checker = Checker {
-            policy: &self.policy,
-            paths: &self.paths,
-            cwd: start,
-            source: command,
+        let mut checker = Checker::new(
+            &self.policy,
+            &self.paths,
+            start,
+            command,
             findings,
-        };
+            &model.commands,
+        );
         for cmd in &model.commands {
             let before = checker.findings.len();
             for check in rules::CHECKS {
@@ -180,8 +181,9 @@ impl Gate {
         for check in rules::SEQUENCE_CHECKS {
             check(&model.commands, &mut checker);
         }
+        let findings = checker.into_findings();
         *seen = model.commands;
-        Verdict::from_findings(checker.findings)
+        Verdict::from_findings(findings)
     }
 
     /// The compiled path policy (the file-tool check judges by it too).

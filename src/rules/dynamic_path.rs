@@ -2,7 +2,7 @@
 
 use crate::declare_rule;
 use crate::model::command::{Origin, SimpleCommand};
-use crate::model::path_roles::{Role, path_uses};
+use crate::model::path_roles::Role;
 use crate::model::paths::PATH_VARIABLES;
 use crate::model::word::{Part, Word};
 use crate::rules::Checker;
@@ -53,7 +53,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     if !any {
         return;
     }
-    for usage in path_uses(cmd) {
+    for usage in cx.path_uses(cmd).iter() {
         if matches!(usage.role, Role::Program | Role::Assignment) {
             continue;
         }

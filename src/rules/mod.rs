@@ -4,9 +4,13 @@
 //! [`SimpleCommand`]. Codes are stable once published and never reused.
 
 use crate::model::command::SimpleCommand;
+use crate::model::path_roles::{PathUse, path_uses};
 use crate::policy::Policy;
 use crate::policy::paths::PathJudge;
 use crate::verdict::{Capability, Decision, Finding, Span};
+use std::cell::RefCell;
+use std::rc::Rc;
+use written_files::WrittenFile;
 
 pub mod credentials;
 pub mod denylist;
@@ -185,9 +189,117 @@ pub struct Checker<'a> {
     pub source: &'a str,
     /// Findings so far.
     pub findings: Vec<Finding>,
+    /// The commands being judged, whose derived facts [`Checker::path_uses`] and
+    /// [`Checker::written_files`] work out once per judgement.
+    commands: &'a [SimpleCommand],
+    /// Per command (by its index in `commands`): what was worked out so far.
+    cache: RefCell<Vec<Derived>>,
 }
 
-impl Checker<'_> {
+thread_local! {
+    // Most commands name no path and write nothing: one shared empty list each,
+    // instead of one allocated (and cached) per command.
+    static NO_USES: Rc<Vec<PathUse>> = Rc::new(Vec::new());
+    static NO_WRITES: Rc<Vec<WrittenFile>> = Rc::new(Vec::new());
+}
+
+/// Facts derived from one command that several checks read. They depend only on
+/// the command, the policy and the catalogue, all fixed while a command is judged.
+#[derive(Default)]
+struct Derived {
+    uses: Option<Rc<Vec<PathUse>>>,
+    written: Option<Rc<Vec<WrittenFile>>>,
+}
+
+impl<'a> Checker<'a> {
+    /// A checker for `commands` (the records of `source`), starting with `findings`.
+    pub fn new(
+        policy: &'a Policy,
+        paths: &'a PathJudge,
+        cwd: std::path::PathBuf,
+        source: &'a str,
+        findings: Vec<Finding>,
+        commands: &'a [SimpleCommand],
+    ) -> Checker<'a> {
+        Checker {
+            policy,
+            paths,
+            cwd,
+            source,
+            findings,
+            commands,
+            cache: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// Where `cmd` stands in the commands being judged; `None` for a command from
+    /// elsewhere (a script a rule judges on its own), which is never cached.
+    fn index_of(&self, cmd: &SimpleCommand) -> Option<usize> {
+        let size = std::mem::size_of::<SimpleCommand>().max(1);
+        let offset =
+            (cmd as *const SimpleCommand as usize).checked_sub(self.commands.as_ptr() as usize)?;
+        let index = offset / size;
+        let same = self
+            .commands
+            .get(index)
+            .is_some_and(|c| std::ptr::eq(c, cmd));
+        (offset % size == 0 && same).then_some(index)
+    }
+
+    /// The findings, ending the judgement.
+    pub fn into_findings(self) -> Vec<Finding> {
+        self.findings
+    }
+
+    /// The cached slot of `cmd`, filled by `work` when empty.
+    fn derived<T>(
+        &self,
+        cmd: &SimpleCommand,
+        slot: fn(&mut Derived) -> &mut Option<Rc<Vec<T>>>,
+        empty: &'static std::thread::LocalKey<Rc<Vec<T>>>,
+        work: impl FnOnce() -> Vec<T>,
+    ) -> Rc<Vec<T>> {
+        let index = self.index_of(cmd);
+        if let Some(found) = index.and_then(|i| {
+            let mut cache = self.cache.borrow_mut();
+            cache.get_mut(i).and_then(|d| slot(d).clone())
+        }) {
+            return found;
+        }
+        let value = work();
+        if value.is_empty() {
+            return empty.with(Rc::clone);
+        }
+        let value = Rc::new(value);
+        if let Some(index) = index {
+            let mut cache = self.cache.borrow_mut();
+            if cache.len() < self.commands.len() {
+                cache.resize_with(self.commands.len(), Derived::default);
+            }
+            if let Some(d) = cache.get_mut(index) {
+                *slot(d) = Some(Rc::clone(&value));
+            }
+        }
+        value
+    }
+
+    /// Every path `cmd` names, with its access and role ([`path_uses`]), worked out
+    /// once per command however many checks read it.
+    pub fn path_uses(&self, cmd: &SimpleCommand) -> Rc<Vec<PathUse>> {
+        self.derived(cmd, |d| &mut d.uses, &NO_USES, || path_uses(cmd))
+    }
+
+    /// The files `cmd` writes ([`written_files::written_files`]), worked out once
+    /// per command.
+    pub fn written_files(&self, cmd: &SimpleCommand) -> Rc<Vec<WrittenFile>> {
+        self.derived(
+            cmd,
+            |d| &mut d.written,
+            &NO_WRITES,
+            || written_files::written_files(cmd, self),
+        )
+    }
+
     /// Reports a finding of `rule` with its default decision.
     pub fn report(&mut self, rule: &'static Rule, span: Span, message: String) {
         self.findings

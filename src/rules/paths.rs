@@ -6,7 +6,7 @@
 
 use crate::declare_rule;
 use crate::model::command::SimpleCommand;
-use crate::model::path_roles::{Access, PathUse, Role, path_uses};
+use crate::model::path_roles::{Access, PathUse, Role};
 use crate::model::paths::{Resolved, Via};
 use crate::policy::paths::Place;
 use crate::rules::{Checker, Rule};
@@ -245,13 +245,13 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         };
         cx.report(&CWD_ESCAPE, word.span, message);
     }
-    let uses = path_uses(cmd);
+    let uses = cx.path_uses(cmd);
     if uses.is_empty() {
         return;
     }
     let cwd = cx.paths.cwd_of(&cmd.context.cwd, &cx.cwd);
-    for usage in uses {
-        judge(&usage, cwd.as_deref(), cx);
+    for usage in uses.iter() {
+        judge(usage, cwd.as_deref(), cx);
         // `${X:-/etc/passwd}` is `/etc/passwd` when X is unset: judge the other
         // values the word can take too.
         for word in cx.paths.alternatives(&usage.word, cwd.as_deref()) {

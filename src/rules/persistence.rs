@@ -8,7 +8,6 @@ use crate::model::command::SimpleCommand;
 use crate::model::word::Word;
 use crate::rules::Checker;
 use crate::rules::invocation::{Invocation, entry_of};
-use crate::rules::written_files::written_files;
 use crate::verdict::Span;
 use std::path::{Component, Path};
 
@@ -290,16 +289,20 @@ fn sets_script_setting(text: &str) -> bool {
 
 /// Judges every write of the command and the settings commands.
 pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
-    let root = cx.paths.root().to_path_buf();
+    let entry = entry_of(cmd);
     // An empty folder runs nothing: `mkdir -p .github/workflows` is not persistence
     // (what is written into it later is).
-    let makes_folders = entry_of(cmd).is_some_and(|e| e.name == "mkdir");
+    let makes_folders = entry.is_some_and(|e| e.name == "mkdir");
     let files = if makes_folders {
-        Vec::new()
+        None
     } else {
-        written_files(cmd, cx)
+        Some(cx.written_files(cmd)).filter(|files| !files.is_empty())
     };
-    for file in files {
+    let root = match files {
+        Some(_) => cx.paths.root().to_path_buf(),
+        None => std::path::PathBuf::new(),
+    };
+    for file in files.iter().flat_map(|files| files.iter()) {
         for relative in file.relative(&root) {
             let Some(place) = place_of(relative) else {
                 continue;
@@ -326,7 +329,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         }
     }
     let settings =
-        entry_of(cmd).is_some_and(|e| matches!(e.name, "git" | "direnv" | "npm" | "pnpm" | "yarn"));
+        entry.is_some_and(|e| matches!(e.name, "git" | "direnv" | "npm" | "pnpm" | "yarn"));
     if settings && let Some(inv) = Invocation::of(cmd) {
         settings_command(&inv, cmd, cx);
     }

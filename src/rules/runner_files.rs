@@ -8,7 +8,7 @@ use crate::catalogue::Entry;
 use crate::declare_rule;
 use crate::model::command::SimpleCommand;
 use crate::rules::invocation::{Invocation, any_entry, entry_of};
-use crate::rules::written_files::{WrittenFile, written_files};
+use crate::rules::written_files::WrittenFile;
 use crate::rules::{CHECKS, Checker};
 use crate::verdict::{Decision, Finding};
 use std::path::Path;
@@ -88,9 +88,9 @@ pub fn check(commands: &[SimpleCommand], cx: &mut Checker) {
                 }
             }
         }
-        for file in written_files(cmd, cx) {
+        for file in cx.written_files(cmd).iter() {
             written.retain(|f| f.path != file.path);
-            written.push(file);
+            written.push(file.clone());
         }
     }
 }
@@ -204,17 +204,19 @@ fn judge_script(script: &str, cx: &Checker) -> Vec<Finding> {
         fast_path: true,
     };
     let model = crate::model::build(script, &env);
-    let mut inner = Checker {
-        policy: cx.policy,
-        paths: cx.paths,
-        cwd: cx.paths.root().to_path_buf(),
-        source: script,
-        findings: model
-            .problems
-            .iter()
-            .map(|p| crate::rules::input::problem_finding(p, script))
-            .collect(),
-    };
+    let findings = model
+        .problems
+        .iter()
+        .map(|p| crate::rules::input::problem_finding(p, script))
+        .collect();
+    let mut inner = Checker::new(
+        cx.policy,
+        cx.paths,
+        cx.paths.root().to_path_buf(),
+        script,
+        findings,
+        &model.commands,
+    );
     for cmd in &model.commands {
         for check in CHECKS {
             check(cmd, &mut inner);

@@ -7,7 +7,7 @@
 
 use crate::catalogue::{self, Role};
 use crate::model::command::SimpleCommand;
-use crate::model::path_roles::{Access, path_uses};
+use crate::model::path_roles::Access;
 use crate::model::paths::{Resolved, normalize_lexically};
 use crate::model::written;
 use crate::rules::Checker;
@@ -77,7 +77,7 @@ pub fn written_files(cmd: &SimpleCommand, cx: &Checker) -> Vec<WrittenFile> {
     if only_deletes(cmd) || !may_write(cmd) {
         return Vec::new();
     }
-    let uses = path_uses(cmd);
+    let uses = cx.path_uses(cmd);
     if !uses.iter().any(|u| u.access.writes()) {
         return Vec::new();
     }

@@ -323,8 +323,16 @@ async fn the_deadline_kills_a_shell_nobody_polls() {
         group_gone_within(pgid, Duration::from_secs(8)),
         "the shell outlived its deadline"
     );
-    let read = call(&client, "read_output", json!({"shell_id": id})).await;
-    let value = structured(&read);
+    // The group is gone; the shell's own waiter records the end a moment later.
+    let settled = Instant::now() + Duration::from_secs(10);
+    let value = loop {
+        let read = call(&client, "read_output", json!({"shell_id": id})).await;
+        let value = structured(&read);
+        if value["ended"] == true || Instant::now() > settled {
+            break value;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
     assert_eq!(value["status"]["state"], "timed_out", "{value}");
     assert_eq!(value["exit_code"], 124);
     client.cancel().await.expect("close");
