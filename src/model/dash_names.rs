@@ -8,7 +8,7 @@
 use super::command::SimpleCommand;
 use super::path_roles::path_uses;
 use super::paths::normalize_lexically;
-use super::word::{Part, Word};
+use super::word::Word;
 use std::path::{Path, PathBuf};
 
 /// Most folder entries read when looking for names that start with `-`.
@@ -92,23 +92,7 @@ pub fn option_glob(word: &Word, cwd: Option<&Path>, created: &[Option<PathBuf>])
 /// has an unquoted glob character and can start with `-`. `None` for anything else
 /// (`src/*` expands to `src/…`, `'*'` is no glob).
 fn leading_pattern(word: &Word) -> Option<String> {
-    let globbed = word
-        .parts
-        .iter()
-        .any(|p| matches!(p, Part::Literal(t) if t.contains(['*', '?', '['])));
-    if !globbed {
-        return None;
-    }
-    let mut text = String::new();
-    for part in &word.parts {
-        match part {
-            Part::Literal(t) => text.push_str(t),
-            Part::Quoted(t) if !t.contains(['*', '?', '[', ']', '\\']) => text.push_str(t),
-            // An unknown value can be anything, `-x` included.
-            Part::Variable { .. } | Part::Expansion { .. } => text.push('*'),
-            _ => return None,
-        }
-    }
+    let text = crate::model::paths::glob_text(word)?;
     let first = text.split('/').next().unwrap_or("");
     let can_start_with_dash = first.starts_with(['*', '?', '[', '-']);
     (first.contains(['*', '?', '[']) && can_start_with_dash).then(|| first.to_string())

@@ -321,6 +321,31 @@ pub fn real_path(path: &Path, base: &Path) -> Option<PathBuf> {
     None
 }
 
+/// The glob pattern a word expands as, when it has an unquoted glob character:
+/// quoted text without pattern characters is kept, an unknown value (which can be
+/// anything, even empty or `-x`) becomes `*`. `None` when the word has no glob or
+/// a part the pattern cannot stand for.
+pub fn glob_text(word: &Word) -> Option<String> {
+    // Most words have no glob: decide that before building anything.
+    let globbed = word
+        .parts
+        .iter()
+        .any(|p| matches!(p, Part::Literal(t) if t.contains(['*', '?', '['])));
+    if !globbed {
+        return None;
+    }
+    let mut text = String::new();
+    for part in &word.parts {
+        match part {
+            Part::Literal(t) => text.push_str(t),
+            Part::Quoted(t) if !t.contains(['*', '?', '[', ']', '\\']) => text.push_str(t),
+            Part::Variable { .. } | Part::Expansion { .. } => text.push('*'),
+            _ => return None,
+        }
+    }
+    Some(text)
+}
+
 /// For a glob word (`*`, `src/*.rs`, `*/id_rsa`) whose folder lies in one of `bases`
 /// (the root and allowed folders): where the symlinks it can match lead, when that is
 /// outside the base. Reads the folder of the first component with a glob character,
@@ -340,24 +365,7 @@ fn glob_links(word: &Word, cwd: Option<&Path>, bases: &[&Path]) -> Option<Vec<Pa
         }
         _ => {}
     }
-    // Most words have no glob: decide that before building anything.
-    let globbed = word
-        .parts
-        .iter()
-        .any(|p| matches!(p, Part::Literal(t) if t.contains(['*', '?', '['])));
-    if !globbed {
-        return None;
-    }
-    let mut text = String::new();
-    for part in &word.parts {
-        match part {
-            Part::Literal(t) => text.push_str(t),
-            Part::Quoted(t) if !t.contains(['*', '?', '[', ']', '\\']) => text.push_str(t),
-            // An unknown value inside a glob can be anything, even empty.
-            Part::Variable { .. } | Part::Expansion { .. } => text.push('*'),
-            _ => return None,
-        }
-    }
+    let text = glob_text(word)?;
     let full = if text.starts_with('/') {
         PathBuf::from(&text)
     } else {
