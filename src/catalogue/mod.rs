@@ -75,6 +75,27 @@ pub enum Role {
 }
 
 impl Role {
+    /// Every role but [`Role::Code`] (which carries a language).
+    pub const PLAIN: [Role; 17] = [
+        Role::Command,
+        Role::Shell,
+        Role::ShellWords,
+        Role::PathRead,
+        Role::PathWrite,
+        Role::PathDelete,
+        Role::PathExec,
+        Role::Directory,
+        Role::Metadata,
+        Role::Pattern,
+        Role::Text,
+        Role::Url,
+        Role::Env,
+        Role::Config,
+        Role::Signal,
+        Role::Process,
+        Role::Subcommand,
+    ];
+
     /// The role spelled as in the catalogue files (`path-read`, `code:python`);
     /// `None` for a name that is no role. A code role's language is kept for the
     /// life of the program (a user's entries are loaded once).
@@ -82,26 +103,7 @@ impl Role {
         if let Some(lang) = text.strip_prefix("code:") {
             return schema::valid_role(text).then(|| Role::Code(intern(lang)));
         }
-        let roles = [
-            Role::Command,
-            Role::Shell,
-            Role::ShellWords,
-            Role::PathRead,
-            Role::PathWrite,
-            Role::PathDelete,
-            Role::PathExec,
-            Role::Directory,
-            Role::Metadata,
-            Role::Pattern,
-            Role::Text,
-            Role::Url,
-            Role::Env,
-            Role::Config,
-            Role::Signal,
-            Role::Process,
-            Role::Subcommand,
-        ];
-        roles.into_iter().find(|r| r.as_str() == text)
+        Role::PLAIN.into_iter().find(|r| r.as_str() == text)
     }
 
     /// The role as spelled in the catalogue files.
@@ -638,28 +640,9 @@ mod tests {
 
     #[test]
     fn the_build_time_role_mask_matches_the_entries() {
-        let all = [
-            Role::Command,
-            Role::Shell,
-            Role::ShellWords,
-            Role::PathRead,
-            Role::PathWrite,
-            Role::PathDelete,
-            Role::PathExec,
-            Role::Directory,
-            Role::Metadata,
-            Role::Pattern,
-            Role::Text,
-            Role::Url,
-            Role::Env,
-            Role::Config,
-            Role::Signal,
-            Role::Process,
-            Role::Subcommand,
-            Role::Code("x"),
-        ];
+        let all = Role::PLAIN.into_iter().chain([Role::Code("x")]);
         for entry in entries() {
-            for role in all {
+            for role in all.clone() {
                 let walked = entry.any_role(&|r| r.bit() == role.bit());
                 assert_eq!(entry.mentions(&[role]), walked, "{} {role:?}", entry.name);
             }

@@ -7,6 +7,7 @@
 use super::nested::{ScriptText, single};
 use super::word::Word;
 use crate::parse::SpanMap;
+use crate::verdict::Span;
 
 /// The callbacks of the builtin `name` (its canonical name) given `args`; empty for
 /// any other program.
@@ -41,17 +42,32 @@ fn trap(args: &[Word], source: &str) -> Vec<ScriptText> {
     }
 }
 
-/// Options parsed like getopt: `takes` lists the letters that take a value; the
-/// values of the letters in `code` are scripts (`-W`'s word list is judged as the
-/// words of `: LIST`, so a substitution in it is walked). A dynamic word among the
-/// options may be any option: when it could be a script option, it is one.
-fn option_scripts(args: &[Word], takes: &str, code: &[char], source: &str) -> Vec<ScriptText> {
+/// One option value of a builtin's getopt-style options.
+enum OptionValue<'w> {
+    /// A word among the options only known at run time: it may be any option.
+    Unknown(Span),
+    /// `-Cvalue`: the value glued to its letter, in `word`.
+    Attached {
+        letter: char,
+        text: String,
+        span: Span,
+    },
+    /// `-C value`: the value is the next word.
+    Separate { letter: char, word: &'w Word },
+    /// `-C` last, its value missing.
+    Missing { letter: char, span: Span },
+}
+
+/// The values of the options in `args` that take one (`takes` lists their
+/// letters), read as getopt reads them: clustered letters, a value glued or in the
+/// next word, options ending at `--` or the first operand.
+fn option_values<'w>(args: &'w [Word], takes: &str) -> Vec<OptionValue<'w>> {
     let mut out = Vec::new();
     let mut i = 0;
     while let Some(word) = args.get(i) {
         let Some(value) = word.static_value() else {
             // `mapfile $OPTS arr`: the options are unknown.
-            out.push(ScriptText::Dynamic(word.span));
+            out.push(OptionValue::Unknown(word.span));
             i += 1;
             continue;
         };
@@ -60,30 +76,54 @@ fn option_scripts(args: &[Word], takes: &str, code: &[char], source: &str) -> Ve
         }
         let letters: Vec<char> = value.chars().skip(1).collect();
         let mut step = 1;
-        for (k, &c) in letters.iter().enumerate() {
-            if !takes.contains(c) {
-                continue;
-            }
+        if let Some(k) = letters.iter().position(|c| takes.contains(*c)) {
+            let letter = letters[k];
             let attached: String = letters[k + 1..].iter().collect();
-            if code.contains(&c) {
-                let script = if attached.is_empty() {
-                    args.get(i + 1).map(|w| as_script(c, w, source))
-                } else {
-                    Some(ScriptText::Static {
-                        text: callback_text(c, &attached),
-                        map: SpanMap::Whole(word.span),
-                    })
-                };
-                out.push(script.unwrap_or(ScriptText::Dynamic(word.span)));
-            }
-            if attached.is_empty() {
+            out.push(if !attached.is_empty() {
+                OptionValue::Attached {
+                    letter,
+                    text: attached,
+                    span: word.span,
+                }
+            } else if let Some(next) = args.get(i + 1) {
                 step = 2;
-            }
-            break;
+                OptionValue::Separate { letter, word: next }
+            } else {
+                OptionValue::Missing {
+                    letter,
+                    span: word.span,
+                }
+            });
         }
         i += step;
     }
     out
+}
+
+/// The scripts among the option values of `args` whose letter is in `code` (`-W`'s
+/// word list is judged as the words of `: LIST`, so a substitution in it is
+/// walked). A dynamic word among the options may be any option: when it could be a
+/// script option, it is one.
+fn option_scripts(args: &[Word], takes: &str, code: &[char], source: &str) -> Vec<ScriptText> {
+    option_values(args, takes)
+        .into_iter()
+        .filter_map(|value| match value {
+            OptionValue::Unknown(span) => Some(ScriptText::Dynamic(span)),
+            OptionValue::Attached { letter, text, span } if code.contains(&letter) => {
+                Some(ScriptText::Static {
+                    text: callback_text(letter, &text),
+                    map: SpanMap::Whole(span),
+                })
+            }
+            OptionValue::Separate { letter, word } if code.contains(&letter) => {
+                Some(as_script(letter, word, source))
+            }
+            OptionValue::Missing { letter, span } if code.contains(&letter) => {
+                Some(ScriptText::Dynamic(span))
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// The script a callback option's separate value word stands for.
@@ -111,50 +151,33 @@ fn callback_text(option: char, value: &str) -> String {
 }
 
 /// `bind [-m KEYMAP] -x 'KEYSEQ: CODE'` (also `-xKEYSEQ:CODE`): CODE is a script.
+/// The options that take a value: -m keymap, -x binding, -f file, -q/-u function,
+/// -r keyseq.
 fn bind(args: &[Word], _source: &str) -> Vec<ScriptText> {
-    let mut out = Vec::new();
-    let mut i = 0;
-    while let Some(word) = args.get(i) {
-        let Some(value) = word.static_value() else {
-            out.push(ScriptText::Dynamic(word.span));
-            i += 1;
-            continue;
+    let bound =
+        |binding: Option<String>, span: Span| match binding.as_deref().and_then(bound_command) {
+            Some(text) => ScriptText::Static {
+                text,
+                map: SpanMap::Whole(span),
+            },
+            None => ScriptText::Dynamic(span),
         };
-        if value == "--" || !value.starts_with('-') || value.len() < 2 {
-            break;
-        }
-        let letters: Vec<char> = value.chars().skip(1).collect();
-        let mut step = 1;
-        for (k, &c) in letters.iter().enumerate() {
-            // Options that take a value: -m keymap, -x binding, -f file, -q/-u
-            // function, -r keyseq.
-            if !"mxfqur".contains(c) {
-                continue;
+    option_values(args, "mxfqur")
+        .into_iter()
+        .filter_map(|value| match value {
+            OptionValue::Unknown(span) => Some(ScriptText::Dynamic(span)),
+            OptionValue::Attached {
+                letter: 'x',
+                text,
+                span,
+            } => Some(bound(Some(text), span)),
+            OptionValue::Separate { letter: 'x', word } => {
+                Some(bound(word.static_value(), word.span))
             }
-            let attached: String = letters[k + 1..].iter().collect();
-            let (binding, span) = if attached.is_empty() {
-                step = 2;
-                match args.get(i + 1) {
-                    Some(next) => (next.static_value(), next.span),
-                    None => (None, word.span),
-                }
-            } else {
-                (Some(attached), word.span)
-            };
-            if c == 'x' {
-                out.push(match binding.as_deref().and_then(bound_command) {
-                    Some(text) => ScriptText::Static {
-                        text,
-                        map: SpanMap::Whole(span),
-                    },
-                    None => ScriptText::Dynamic(span),
-                });
-            }
-            break;
-        }
-        i += step;
-    }
-    out
+            OptionValue::Missing { letter: 'x', span } => Some(ScriptText::Dynamic(span)),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The command of a `bind -x` binding `KEYSEQ: COMMAND` (as readline reads it: the

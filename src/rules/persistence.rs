@@ -298,33 +298,32 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     } else {
         Some(cx.written_files(cmd)).filter(|files| !files.is_empty())
     };
-    let root = match files {
-        Some(_) => cx.paths.root().to_path_buf(),
-        None => std::path::PathBuf::new(),
-    };
-    for file in files.iter().flat_map(|files| files.iter()) {
-        for relative in file.relative(&root) {
-            let Some(place) = place_of(relative) else {
-                continue;
-            };
-            let counts = match place.when {
-                When::Always => true,
-                When::ScriptSetting => file.text.as_deref().is_none_or(sets_script_setting),
-                When::LifecycleScript => {
-                    file.append || file.text.as_deref().is_some_and(adds_lifecycle_script)
+    if let Some(files) = files {
+        let root = cx.paths.root().to_path_buf();
+        for file in files.iter() {
+            for relative in file.relative(&root) {
+                let Some(place) = place_of(relative) else {
+                    continue;
+                };
+                let counts = match place.when {
+                    When::Always => true,
+                    When::ScriptSetting => file.text.as_deref().is_none_or(sets_script_setting),
+                    When::LifecycleScript => {
+                        file.append || file.text.as_deref().is_some_and(adds_lifecycle_script)
+                    }
+                };
+                if counts {
+                    cx.report(
+                        &PERSISTENCE_WRITE,
+                        file.span,
+                        format!(
+                            "writes {}, which runs later outside the gate: {}",
+                            relative.display(),
+                            place.runs
+                        ),
+                    );
+                    break;
                 }
-            };
-            if counts {
-                cx.report(
-                    &PERSISTENCE_WRITE,
-                    file.span,
-                    format!(
-                        "writes {}, which runs later outside the gate: {}",
-                        relative.display(),
-                        place.runs
-                    ),
-                );
-                break;
             }
         }
     }

@@ -236,11 +236,18 @@ fn receive(lines: &mut impl Iterator<Item = std::io::Result<String>>) -> Value {
     serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"))
 }
 
-#[test]
-fn malformed_json_rpc_gets_an_error_and_the_server_keeps_serving() {
-    let root = project();
+/// A session spoken in raw JSON-RPC lines, initialised: the server, its stdin, its
+/// stdout's lines, and its answer to `initialize`.
+fn raw_server(
+    root: &std::path::Path,
+) -> (
+    std::process::Child,
+    std::process::ChildStdin,
+    impl Iterator<Item = std::io::Result<String>>,
+    Value,
+) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_bashgate"))
-        .args(server_args(&root))
+        .args(server_args(root))
         .env("XDG_CONFIG_HOME", root.join("no-config"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -254,12 +261,19 @@ fn malformed_json_rpc_gets_an_error_and_the_server_keeps_serving() {
         r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#,
     );
     let init = receive(&mut lines);
-    assert_eq!(init["id"], 1, "{init}");
-    assert_eq!(init["result"]["serverInfo"]["name"], "bashgate", "{init}");
     send(
         &mut stdin,
         r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
     );
+    (child, stdin, lines, init)
+}
+
+#[test]
+fn malformed_json_rpc_gets_an_error_and_the_server_keeps_serving() {
+    let root = project();
+    let (mut child, mut stdin, mut lines, init) = raw_server(&root);
+    assert_eq!(init["id"], 1, "{init}");
+    assert_eq!(init["result"]["serverInfo"]["name"], "bashgate", "{init}");
     send(
         &mut stdin,
         r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"check_command","arguments":{"command":"#,

@@ -379,36 +379,6 @@ async fn live_shells_and_buffered_bytes_are_bounded() {
     client.cancel().await.expect("close");
 }
 
-/// A raw session: the server's pid is needed to signal it.
-fn raw_server(
-    root: &std::path::Path,
-) -> (
-    std::process::Child,
-    std::process::ChildStdin,
-    impl Iterator<Item = std::io::Result<String>>,
-) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bashgate"))
-        .args(server_args(root))
-        .env("XDG_CONFIG_HOME", root.join("no-config"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
-    send(
-        &mut stdin,
-        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#,
-    );
-    receive(&mut lines);
-    send(
-        &mut stdin,
-        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
-    );
-    (child, stdin, lines)
-}
-
 /// Starts two background shells (one with a grandchild) and returns their groups.
 fn start_two(
     stdin: &mut std::process::ChildStdin,
@@ -437,7 +407,7 @@ fn start_two(
 #[test]
 fn closing_stdin_ends_the_server_and_every_shell() {
     let root = fresh_project("exit-stdin");
-    let (mut child, mut stdin, mut lines) = raw_server(&root);
+    let (mut child, mut stdin, mut lines, _) = raw_server(&root);
     let groups = start_two(&mut stdin, &mut lines);
     drop(stdin);
     let status = child.wait().expect("wait");
@@ -454,7 +424,7 @@ fn closing_stdin_ends_the_server_and_every_shell() {
 #[test]
 fn sigterm_ends_the_server_and_every_shell() {
     let root = fresh_project("exit-term");
-    let (mut child, mut stdin, mut lines) = raw_server(&root);
+    let (mut child, mut stdin, mut lines, _) = raw_server(&root);
     let groups = start_two(&mut stdin, &mut lines);
     let killed = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
