@@ -72,11 +72,14 @@ pub enum Role {
     Process,
     /// The name of a subcommand.
     Subcommand,
+    /// A bind mount `SRC:DEST[:OPTIONS]` (`docker run -v`): what runs behind it
+    /// can write the host path `SRC`; a name without a path is a named volume.
+    Mount,
 }
 
 impl Role {
     /// Every role but [`Role::Code`] (which carries a language).
-    pub const PLAIN: [Role; 17] = [
+    pub const PLAIN: [Role; 18] = [
         Role::Command,
         Role::Shell,
         Role::ShellWords,
@@ -94,6 +97,7 @@ impl Role {
         Role::Signal,
         Role::Process,
         Role::Subcommand,
+        Role::Mount,
     ];
 
     /// The role spelled as in the catalogue files (`path-read`, `code:python`);
@@ -127,6 +131,7 @@ impl Role {
             Role::Signal => "signal",
             Role::Process => "process",
             Role::Subcommand => "subcommand",
+            Role::Mount => "mount",
         }
     }
 
@@ -169,7 +174,8 @@ impl Role {
             Role::Signal => 14,
             Role::Process => 15,
             Role::Subcommand => 16,
-            Role::Code(_) => 17,
+            Role::Mount => 17,
+            Role::Code(_) => 18,
         };
         1 << index
     }
@@ -423,7 +429,37 @@ impl Entry {
     /// value.
     pub fn option(&self, option: &str) -> Option<&'static OptionSpec> {
         let option = option.split_once('=').map_or(option, |(o, _)| o);
-        self.options.iter().find(|o| o.names.contains(&option))
+        self.options
+            .iter()
+            .find(|o| o.names.contains(&option))
+            .or_else(|| self.abbreviated(option))
+    }
+
+    /// The option a long-option prefix stands for: GNU `getopt_long`, git and npm
+    /// accept any unambiguous prefix (`tar --to-comm=CMD` is `--to-command`). The
+    /// catalogue lists only some of a program's options, so a prefix of a listed
+    /// one is read as that one — a program that finds it ambiguous, or takes no
+    /// abbreviations, stops with an error and runs nothing — and when several listed
+    /// options share the prefix, one whose value runs something wins. A word that is
+    /// a listed flag is that flag.
+    fn abbreviated(&self, option: &str) -> Option<&'static OptionSpec> {
+        if !option.starts_with("--") || option.len() < 4 || self.flags.contains(&option) {
+            return None;
+        }
+        let mut found = None;
+        for spec in self.options {
+            if spec
+                .names
+                .iter()
+                .any(|n| n.starts_with("--") && n.starts_with(option))
+            {
+                if spec.role.runs() {
+                    return Some(spec);
+                }
+                found.get_or_insert(spec);
+            }
+        }
+        found
     }
 
     /// True when a short option letter takes a value (`-n 5`, `-n5`).

@@ -48,6 +48,7 @@ pub const ROLES: &[(&str, &str)] = &[
     ("signal", "Signal"),
     ("process", "Process"),
     ("subcommand", "Subcommand"),
+    ("mount", "Mount"),
 ];
 
 /// Facts a program (or subcommand) can have, as spelled in the files, with the

@@ -121,6 +121,7 @@ fn flag_facts(entry: &Entry, words: &[Option<&str>], out: &mut Vec<(Fact, Option
         for spec in entry.flag_facts {
             let given = spec.flags.iter().find(|flag| {
                 **flag == bare
+                    || abbreviates(bare, flag)
                     || (entry.clustering
                         && !word.starts_with("--")
                         && flag.len() == 2
@@ -135,6 +136,12 @@ fn flag_facts(entry: &Entry, words: &[Option<&str>], out: &mut Vec<(Fact, Option
             }
         }
     }
+}
+
+/// True when `word` is a long-option prefix of `flag` (`--forc` for `--force`):
+/// GNU `getopt_long` and git accept unambiguous prefixes (see `Entry::option`).
+fn abbreviates(word: &str, flag: &str) -> bool {
+    word.len() >= 4 && word.starts_with("--") && flag.starts_with(word)
 }
 
 /// True when the option `word` takes the next word as its value.

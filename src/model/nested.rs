@@ -8,6 +8,7 @@
 //! the nested-shell rule can ask.
 
 use super::command::{Redirect, basename};
+use super::descriptors::{Feed, descriptor_named, feed_of};
 use super::word::Word;
 use crate::catalogue::Role;
 use crate::parse::SpanMap;
@@ -89,13 +90,16 @@ pub fn scripts_of(
             // Their callbacks are read by `callbacks.rs`, which the walker asks.
             "trap" | "mapfile" | "readarray" | "complete" | "compgen" | "bind" => {}
             "source" | "." => {
-                if let Some(first) = args.first()
-                    && first
+                if let Some(first) = args.first() {
+                    if first
                         .parts
                         .iter()
                         .any(|p| matches!(p, super::word::Part::ProcessSubstitution))
-                {
-                    out.push(ScriptText::UnknownStdin(first.span));
+                    {
+                        out.push(ScriptText::UnknownStdin(first.span));
+                    } else if let Some(script) = descriptor_script(first, redirects, source) {
+                        out.push(script);
+                    }
                 }
             }
             "git" => {
@@ -294,7 +298,11 @@ fn shell(
         return;
     }
     if i < args.len() && !read_stdin {
-        // `bash FILE`: runs a file; the path rules judge it.
+        // `bash FILE`: runs a file; the path rules judge it, unless the file is a
+        // descriptor (`bash /dev/stdin <<< CMD`): then the script is what feeds it.
+        if let Some(script) = descriptor_script(&args[i], redirects, source) {
+            out.push(script);
+        }
         return;
     }
     for redirect in redirects {
@@ -321,6 +329,24 @@ fn shell(
     }
     let _ = piped_stdin;
     out.push(ScriptText::UnknownStdin(name.span));
+}
+
+/// The script a shell runs when its script file is a descriptor (`/dev/stdin`,
+/// `/dev/fd/3`): the heredoc or here-string on that descriptor, else input the gate
+/// cannot see. `None` when `file` is not a descriptor.
+fn descriptor_script(file: &Word, redirects: &[Redirect], source: &str) -> Option<ScriptText> {
+    let fd = descriptor_named(&file.static_value()?)?;
+    Some(match feed_of(fd, redirects) {
+        Feed::Heredoc(heredoc) => match &heredoc.static_text {
+            Some(text) => ScriptText::Static {
+                text: text.clone(),
+                map: exact_map(heredoc.span, text, source),
+            },
+            None => ScriptText::Dynamic(heredoc.span),
+        },
+        Feed::HereString(word) => single(word, source),
+        Feed::Other | Feed::Inherited => ScriptText::UnknownStdin(file.span),
+    })
 }
 
 /// One word as a script.

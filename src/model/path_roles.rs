@@ -343,6 +343,24 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
                 continue;
             }
             let role = option_role(entry, sub, option);
+            if role == Some(ArgRole::Mount) {
+                // `-v SRC:DEST`: the host side is written by what runs behind it.
+                let spec = match attached {
+                    Some((offset, v)) => Some(sub_word(word, value, offset, v)),
+                    None => {
+                        skip_next = true;
+                        args.get(i).cloned()
+                    }
+                };
+                if let Some(host) = spec.as_ref().and_then(super::mounts::host_side) {
+                    uses.push(PathUse {
+                        word: host,
+                        access: Access::Write,
+                        role: Role::OptionValue,
+                    });
+                }
+                continue;
+            }
             let writes = role.is_some_and(ArgRole::writes)
                 || (program == "tar" && matches!(option, "-C" | "--directory") && tar_extract)
                 || (program == "tar" && matches!(option, "-f" | "--file") && tar_create);

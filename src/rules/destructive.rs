@@ -2,9 +2,10 @@
 
 use crate::catalogue::{self, Fact, Role};
 use crate::declare_rule;
-use crate::model::command::SimpleCommand;
+use crate::model::command::{SimpleCommand, basename};
 use crate::model::path_roles::{Role as PathRole, path_uses};
 use crate::model::word::Word;
+use crate::model::wrapper_words::own_words;
 use crate::rules::Checker;
 use crate::verdict::Decision;
 
@@ -64,6 +65,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             "defines `command_not_found_handle`, which runs for every mistyped command".into(),
         );
     }
+    scheduling_wrappers(cmd, cx);
     let (Some(name), Some(base), Some(word)) = (cmd.name_str(), cmd.base_name(), cmd.name()) else {
         return;
     };
@@ -269,4 +271,36 @@ fn kill_all(args: &[Option<String>]) -> bool {
         i += 1;
     }
     false
+}
+
+/// A wrapper that hands its command to a scheduler or another service
+/// (`systemd-run CMD`: a transient unit run by the service manager; `flatpak-spawn
+/// --host CMD`; a new terminal window) asks like `at`: it runs outside this process
+/// tree, out of sight: the walker unwraps it to judge the command, and the wrapper's own
+/// fact must not be lost on the way.
+fn scheduling_wrappers(cmd: &SimpleCommand, cx: &mut Checker) {
+    for (k, &at) in cmd.wrappers.iter().enumerate() {
+        let Some(word) = cmd.words.get(at) else {
+            continue;
+        };
+        let Some(entry) = word
+            .value()
+            .and_then(|name| catalogue::lookup(basename(name)))
+            .filter(|e| e.has(Fact::SchedulesJobs))
+        else {
+            continue;
+        };
+        let own: Vec<Option<&str>> = own_words(cmd, k).iter().map(Word::value).collect();
+        if !catalogue::usage(entry, &own).has(Fact::ReadOnly) {
+            cx.report_as(
+                &DESTRUCTIVE,
+                Decision::Ask,
+                word.span,
+                format!(
+                    "`{}` hands its command to a service that runs it outside this process tree, out of sight",
+                    entry.name
+                ),
+            );
+        }
+    }
 }

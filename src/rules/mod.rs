@@ -14,6 +14,7 @@ use written_files::WrittenFile;
 
 pub mod credentials;
 pub mod denylist;
+pub mod descriptor_code;
 pub mod destructive;
 pub mod dynamic_command;
 pub mod dynamic_path;
@@ -153,6 +154,7 @@ pub static CHECKS: &[CommandCheck] = &[
     dynamic_command::check,
     nested_shell::check,
     inline_script::check,
+    descriptor_code::check,
     network::check,
     privilege::check,
     destructive::check,

@@ -13,7 +13,11 @@ declare_rule! {
     /// scripts: their commands are judged like any other, with spans in the original
     /// command. This rule asks when such a script is only known at run time
     /// (`bash -c "$CMD"`, `eval "$(tool init)"`), and when a shell reads its script
-    /// from a pipe or a file (`curl ... | sh`, `base64 -d x | bash`, `sh < x`).
+    /// from a pipe or a file (`curl ... | sh`, `base64 -d x | bash`, `sh < x`). A
+    /// shell or `source` given a descriptor as its script (`bash /dev/stdin <<<
+    /// CMD`, `. /dev/fd/3`) runs what feeds it: a heredoc or here-string is judged,
+    /// anything else asks. `fc` (other than `fc -l`) re-runs commands from the
+    /// shell's history, whose text is not in the command: it asks too.
     ///
     /// ## Why
     /// Wrapping a command in `bash -c` is the oldest way around prefix rules. A gate
@@ -26,6 +30,9 @@ declare_rule! {
     /// - `bash -c "$CMD"` → ask
     /// - `bash -c "sudo reboot"` → deny (BG207, BG208): the nested script is judged
     /// - `bash -c 'cargo test'` → allow
+    /// - `bash /dev/stdin <<< 'rm -rf ~'` → deny (BG202)
+    /// - `fc -s make` → ask
+    /// - `fc -l` → allow
     pub static NESTED_SHELL = {
         code: "BG204",
         name: "nested-shell",
@@ -49,5 +56,26 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             "a shell reads its script from input the gate cannot see".to_string(),
         ),
         _ => {}
+    }
+    history_rerun(cmd, cx);
+}
+
+/// `fc -s`, `fc -e EDITOR`, bare `fc`: the builtin runs commands taken from the
+/// shell's history (edited or not), text the gate never sees. `fc -l` only lists.
+fn history_rerun(cmd: &SimpleCommand, cx: &mut Checker) {
+    if cmd.base_name() != Some("fc") || cmd.shadowed {
+        return;
+    }
+    let lists = cmd.args().iter().any(|w| {
+        w.value()
+            .is_some_and(|v| v.starts_with('-') && !v.starts_with("--") && v.contains('l'))
+    });
+    if !lists && let Some(word) = cmd.name() {
+        cx.report(
+            &NESTED_SHELL,
+            word.span,
+            "`fc` re-runs commands from the shell history, whose text is not in the command"
+                .to_string(),
+        );
     }
 }

@@ -3,7 +3,9 @@
 use crate::catalogue::{self, Fact};
 use crate::declare_rule;
 use crate::model::command::{SimpleCommand, basename};
+use crate::model::wrapper_words::own_words;
 use crate::rules::Checker;
+use crate::verdict::Decision;
 
 declare_rule! {
     /// ## What it does
@@ -23,6 +25,8 @@ declare_rule! {
     /// - `"s"udo ls` → deny
     /// - `$'\x73udo' ls` → deny: the same program, spelled otherwise
     /// - `echo sudo` → allow
+    /// - `docker run --privileged alpine` → ask: an option that gives away the host
+    /// - `docker run --rm alpine` → allow
     pub static PRIVILEGE_ESCALATION = {
         code: "BG207",
         name: "privilege-escalation",
@@ -50,5 +54,50 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
                 format!("`{}` runs a command with elevated privileges", entry.name),
             );
         }
+    }
+    privileged_options(cmd, cx);
+}
+
+/// A use whose options give away the host (`docker run --privileged`, `--pid=host`,
+/// `--cap-add`, `--device`, `wsl -u root`: the catalogue's `flag_facts` with
+/// `privilege`) asks: the program is an everyday tool, this use of it is not. The
+/// program is read with its words, each wrapper with its own.
+fn privileged_options(cmd: &SimpleCommand, cx: &mut Checker) {
+    let program = cmd.name().map(|w| (w, cmd.args()));
+    let wrappers = (0..cmd.wrappers.len()).filter_map(|k| {
+        let word = cmd.words.get(*cmd.wrappers.get(k)?)?;
+        Some((word, own_words(cmd, k)))
+    });
+    for (name, words) in wrappers.chain(program) {
+        let Some(entry) = name
+            .value()
+            .and_then(|v| catalogue::lookup(basename(v)))
+            .filter(|e| !e.has(Fact::Privilege))
+            .filter(|e| e.flag_fact_mask != 0 || !e.subcommands.is_empty())
+        else {
+            continue;
+        };
+        let values: Vec<Option<&str>> = words.iter().map(|w| w.value()).collect();
+        let usage = catalogue::usage(entry, &values);
+        let Some(flag) = usage.flag_for(Fact::Privilege) else {
+            continue;
+        };
+        let span = words
+            .iter()
+            .find(|w| {
+                w.value()
+                    .is_some_and(|v| v == flag || v.starts_with(&format!("{flag}=")))
+            })
+            .unwrap_or(name)
+            .span;
+        cx.report_as(
+            &PRIVILEGE_ESCALATION,
+            Decision::Ask,
+            span,
+            format!(
+                "`{} {flag}` gives what it runs access to the host",
+                entry.name
+            ),
+        );
     }
 }

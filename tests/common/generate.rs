@@ -420,6 +420,10 @@ pub fn command(heredocs: bool) -> BoxedStrategy<String> {
             inner
                 .clone()
                 .prop_map(|a| format!("eval {}", single_quote(&a))),
+            // A shell whose script file is a descriptor runs what feeds it.
+            inner
+                .clone()
+                .prop_map(|a| format!("bash /dev/stdin <<< {}", single_quote(&a))),
             inner.clone().prop_map(|a| format!("echo \"$({a}\n)\"")),
             inner2.prop_map(|a| format!("cat <({a}\n)")),
             inner.clone().prop_map(|a| background(&a)),

@@ -220,10 +220,13 @@ fn compare(
     }
     let workspace = canonical(&sandbox.workspace);
     for touch in &trace.touches {
-        if !touch.path.starts_with('/') || SAFE.contains(&touch.path.as_str()) {
+        // `//dev/./stdin` is `/dev/stdin`: compare the spelling without empty and
+        // `.` components.
+        let spelled = lexical(&touch.path);
+        if !touch.path.starts_with('/') || SAFE.contains(&spelled.as_str()) {
             continue;
         }
-        if touch.path.starts_with("/dev/fd/") || touch.path.starts_with("/proc/self/fd/") {
+        if spelled.starts_with("/dev/fd/") || spelled.starts_with("/proc/self/fd/") {
             continue;
         }
         let path = written_path(touch);
@@ -248,6 +251,15 @@ fn compare(
     out
 }
 
+/// `path` without empty and `.` components (`//dev/./stdin` → `/dev/stdin`).
+fn lexical(path: &str) -> String {
+    let parts: Vec<&str> = path
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect();
+    format!("/{}", parts.join("/"))
+}
+
 /// Whether a touch is the command's doing rather than a program's own business: the
 /// shell's own opens (redirects, `cd`, `source`), and what a program the command
 /// started was told to touch in its argv.
@@ -260,6 +272,11 @@ fn counts(command: &str, touch: &Touch, path: &Path) -> bool {
         return false;
     }
     if !touch.commanded {
+        return false;
+    }
+    // The C library reads its own memory map, in any program (`grep /` names `/`,
+    // which is a pattern, not a claim on every file).
+    if !touch.write && touch.path.starts_with("/proc/") && touch.path.ends_with("/maps") {
         return false;
     }
     // Arguments `xargs` read from stdin are data the gate cannot see (a known
