@@ -16,7 +16,9 @@ declare_rule! {
     /// `BASH_ENV`, `ENV`, `PROMPT_COMMAND`, `BASH_FUNC_*`, `GIT_SSH`,
     /// `GIT_SSH_COMMAND`, `GIT_EXTERNAL_DIFF`, `GIT_PROXY_COMMAND`, `GIT_ASKPASS`,
     /// `SSH_ASKPASS`, `GIT_CONFIG_*`, `LESSOPEN`, `PS0`–`PS4` with a substitution,
-    /// `PYTHONSTARTUP`, `RUBYOPT`, `PERL5OPT`, `PATHEXT`; `NODE_OPTIONS` with `--require`,
+    /// `PYTHONSTARTUP`, `RUBYOPT`, `PERL5OPT`, `PATHEXT`, `GCONV_PATH`, `GIT_EXEC_PATH`,
+    /// `GIT_CONFIG_GLOBAL`/`_SYSTEM`, `JAVA_TOOL_OPTIONS`, `MAKEFILES`; `MAKEFLAGS` with
+    /// `--eval`, `SHELL=` or a makefile; `NODE_OPTIONS` with `--require`,
     /// `--import`, `--loader` or `--eval`; pagers and editors (`PAGER`, `GIT_PAGER`,
     /// `MANPAGER`, `EDITOR`, `VISUAL`, `GIT_EDITOR`) set to anything but a plain
     /// pager or editor (`cat`, `less`, `more`, `true`, `vim`...); search paths
@@ -92,6 +94,20 @@ const LOADERS: &[&str] = &[
     "PERL5OPT",
     "PERL5DB",
     "BROWSER",
+    // glibc loads character-set converters from here (iconv, any program).
+    "GCONV_PATH",
+    // git runs its `git-*` subcommands from here.
+    "GIT_EXEC_PATH",
+    // Config files whose settings run programs (`core.pager`, `core.fsmonitor`...).
+    "GIT_CONFIG_GLOBAL",
+    "GIT_CONFIG_SYSTEM",
+    "GIT_CONFIG",
+    // A JVM adds these options to every start: `-javaagent:` loads code.
+    "JAVA_TOOL_OPTIONS",
+    "_JAVA_OPTIONS",
+    "JDK_JAVA_OPTIONS",
+    // make reads these makefiles before the project's.
+    "MAKEFILES",
     // Windows-style shells (Git Bash, MSYS) pick which file runs by these extensions.
     "PATHEXT",
 ];
@@ -181,6 +197,22 @@ fn loads_code(
                 || t.starts_with("--env-file")
         });
         return risky.then(|| "`NODE_OPTIONS` loads code into every node process".into());
+    }
+    if matches!(name, "MAKEFLAGS" | "MFLAGS") {
+        // `MAKEFLAGS=-j8` is everyday; `--eval`, `SHELL=`, `-f` and `-I`/`--include-dir`
+        // make every recursive make run other code.
+        let v = static_value.unwrap_or("--eval");
+        let risky = v.split_whitespace().any(|t| {
+            t.starts_with("--eval")
+                || t.starts_with("SHELL=")
+                || t.starts_with(".SHELLFLAGS=")
+                || t.starts_with("-f")
+                || t.starts_with("--file")
+                || t.starts_with("--makefile")
+                || t.starts_with("-I")
+                || t.starts_with("--include-dir")
+        });
+        return risky.then(|| format!("`{name}` makes every make run other code"));
     }
     if PAGERS.contains(&name) {
         return match static_value {
