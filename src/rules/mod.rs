@@ -34,6 +34,7 @@ pub mod privilege;
 pub mod remote_effect;
 pub mod rm;
 pub mod runner_files;
+pub mod sql_escapes;
 pub mod taskdev;
 pub mod written_files;
 
@@ -155,6 +156,7 @@ pub static CHECKS: &[CommandCheck] = &[
     nested_shell::check,
     inline_script::check,
     descriptor_code::check,
+    sql_escapes::check,
     network::check,
     privilege::check,
     destructive::check,
