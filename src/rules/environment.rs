@@ -1,6 +1,7 @@
 //! BG301 and BG302: the environment — variables that load code into every program
 //! started after them, and reading secrets out of it.
 
+use crate::catalogue;
 use crate::declare_rule;
 use crate::model::command::{Origin, SimpleCommand};
 use crate::model::paths::Resolved;
@@ -17,10 +18,13 @@ declare_rule! {
     /// `GIT_SSH_COMMAND`, `GIT_EXTERNAL_DIFF`, `GIT_PROXY_COMMAND`, `GIT_ASKPASS`,
     /// `SSH_ASKPASS`, `GIT_CONFIG_*`, `LESSOPEN`, `PS0`–`PS4` with a substitution,
     /// `PYTHONSTARTUP`, `RUBYOPT`, `PERL5OPT`, `PATHEXT`, `GCONV_PATH`, `GIT_EXEC_PATH`,
-    /// `GIT_CONFIG_GLOBAL`/`_SYSTEM`, `JAVA_TOOL_OPTIONS`, `MAKEFILES`; `MAKEFLAGS` with
+    /// `GIT_CONFIG_GLOBAL`/`_SYSTEM`, `JAVA_TOOL_OPTIONS`, `MAKEFILES`, `RSYNC_RSH`;
+    /// options read from the environment (`TAR_OPTIONS`, `ZIPOPT`, `UNZIP`, `GZIP`,
+    /// `LESS`) that the program's catalogue entry says run something; `MAKEFLAGS` with
     /// `--eval`, `SHELL=` or a makefile; `NODE_OPTIONS` with `--require`,
     /// `--import`, `--loader` or `--eval`; pagers and editors (`PAGER`, `GIT_PAGER`,
-    /// `MANPAGER`, `EDITOR`, `VISUAL`, `GIT_EDITOR`) set to anything but a plain
+    /// `MANPAGER`, `EDITOR`, `VISUAL`, `GIT_EDITOR`, `GIT_SEQUENCE_EDITOR`,
+    /// `KUBE_EDITOR`, `FCEDIT`...) set to anything but a plain
     /// pager or editor (`cat`, `less`, `more`, `true`, `vim`...); search paths
     /// (`PATH`, `LD_LIBRARY_PATH`, `PYTHONPATH`, `PYTHONHOME`, `RUBYLIB`, `PERL5LIB`,
     /// `NODE_PATH`) that put anything but project folders first.
@@ -108,6 +112,10 @@ const LOADERS: &[&str] = &[
     "JDK_JAVA_OPTIONS",
     // make reads these makefiles before the project's.
     "MAKEFILES",
+    // Programs rsync and CVS run to reach the remote side.
+    "RSYNC_RSH",
+    "RSYNC_CONNECT_PROG",
+    "CVS_RSH",
     // Windows-style shells (Git Bash, MSYS) pick which file runs by these extensions.
     "PATHEXT",
 ];
@@ -118,7 +126,14 @@ const PAGERS: &[&str] = &[
     "EDITOR",
     "VISUAL",
     "GIT_EDITOR",
+    "GIT_SEQUENCE_EDITOR",
     "SYSTEMD_PAGER",
+    "SYSTEMD_EDITOR",
+    "KUBE_EDITOR",
+    "SUDO_EDITOR",
+    "FCEDIT",
+    "SVN_EDITOR",
+    "HGEDITOR",
 ];
 const PLAIN_PAGERS: &[&str] = &[
     "",
@@ -214,6 +229,9 @@ fn loads_code(
         });
         return risky.then(|| format!("`{name}` makes every make run other code"));
     }
+    if let Some(&(_, program)) = ENV_OPTIONS.iter().find(|(n, _)| *n == name) {
+        return env_options(name, program, static_value);
+    }
     if PAGERS.contains(&name) {
         return match static_value {
             Some(v) if PLAIN_PAGERS.contains(&v) => None,
@@ -226,6 +244,40 @@ fn loads_code(
         return search_path(name, value?, cmd, cx);
     }
     None
+}
+
+/// Variables a program reads as if their words were given on its command line:
+/// `TAR_OPTIONS=--to-command=CMD` gives every `tar` that option.
+const ENV_OPTIONS: &[(&str, &str)] = &[
+    ("TAR_OPTIONS", "tar"),
+    ("ZIPOPT", "zip"),
+    ("UNZIP", "unzip"),
+    ("GZIP", "gzip"),
+    ("LESS", "less"),
+];
+
+/// Why options in `name` make `program` run code: a word the program's catalogue
+/// entry reads as something that runs (a command, shell text, code, a program
+/// path), or less's `+CMD` (an initial command: `+!CMD` runs shell text). A value
+/// only known at run time may hold anything.
+fn env_options(name: &str, program: &str, value: Option<&str>) -> Option<String> {
+    let Some(value) = value else {
+        return Some(format!(
+            "`{name}` gives every `{program}` options only known at run time"
+        ));
+    };
+    // Split on blanks as the programs do (a quoted value stays attached to its
+    // option's name, which is enough to know the option).
+    let words: Vec<&str> = value.split_whitespace().collect();
+    if program == "less" && words.iter().any(|w| w.starts_with('+')) {
+        return Some(format!("`{name}` gives every `less` an initial command"));
+    }
+    let entry = catalogue::lookup(program)?;
+    let values: Vec<Option<&str>> = words.iter().map(|w| Some(*w)).collect();
+    catalogue::classify(entry, &values)
+        .iter()
+        .any(|arg| arg.option_value && arg.role.runs())
+        .then(|| format!("`{name}` gives every `{program}` an option that runs a program"))
 }
 
 /// A search path must put only project folders before the inherited value (and,
