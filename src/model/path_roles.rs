@@ -323,6 +323,14 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
         if !options_done && value.starts_with('-') && value.len() > 1 {
             let (option, attached) = match value.split_once('=') {
                 Some((o, v)) if value.starts_with("--") => (o, Some((o.len() + 1, v))),
+                // `gcc -fplugin=X`, `java -javaagent=X`: one-dash long options of
+                // a program whose short options do not cluster.
+                Some((o, v))
+                    if entry.is_some_and(|e| !e.clustering)
+                        && option_role(entry, sub, o).is_some() =>
+                {
+                    (o, Some((o.len() + 1, v)))
+                }
                 _ if !value.starts_with("--")
                     && value.len() > 3
                     && value
