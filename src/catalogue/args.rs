@@ -73,6 +73,23 @@ pub fn classify(entry: &Entry, args: &[Option<&str>]) -> Vec<Arg> {
         if let Some(m) = entry.modes.iter().find(|m| m.flags.contains(&w)) {
             mode = Some(m.operands);
         }
+        if let Some(command) = w.strip_prefix('+')
+            && let Some(option) = entry.option("+")
+        {
+            // `vim +CMD`, `less +CMD`: the value is attached; `+42` (a line) and
+            // `+/text` (a search) run nothing.
+            let runs_nothing =
+                command.bytes().all(|b| b.is_ascii_digit()) || command.starts_with(['/', '?']);
+            if !runs_nothing {
+                out.push(Arg {
+                    index,
+                    role: option.role,
+                    offset: 1,
+                    option_value: true,
+                });
+            }
+            continue;
+        }
         if w.starts_with("--") || !entry.clustering || w.starts_with('+') {
             let (name, attached) = match w.split_once('=') {
                 Some((n, _)) => (n, Some(n.len() + 1)),

@@ -295,7 +295,9 @@ fn roles(value: &toml::Value, key: &[&str]) -> Result<Vec<String>, SchemaError> 
 fn option_names(spelled: &str, key: &[&str]) -> Result<Vec<String>, SchemaError> {
     let names: Vec<String> = spelled.split('|').map(str::to_string).collect();
     for n in &names {
-        let ok = (n.starts_with('-') || n.starts_with('+')) && n.len() > 1 && !n.contains('=');
+        // `+` alone names the editors' and pagers' `+CMD` (the value attached).
+        let ok = n == "+"
+            || (n.starts_with('-') || n.starts_with('+')) && n.len() > 1 && !n.contains('=');
         if !ok {
             return Err(SchemaError::at(
                 key,
