@@ -234,6 +234,35 @@ fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, u32)
         })
         .collect();
     let flag_facts = format!("&[{}]", flag_facts.join(", "));
+    let in_place = spec.in_place.clone().unwrap_or_default();
+    if !in_place.is_empty() {
+        // Its operands read are written while an in-place flag is given.
+        role("path-write", &mut mask);
+    }
+    let in_place: Vec<&str> = in_place.iter().flat_map(|f| f.split('|')).collect();
+    let mode_options: Vec<String> = spec
+        .mode_options
+        .iter()
+        .flatten()
+        .map(|(flags, opts)| {
+            let opts: Vec<String> = opts
+                .iter()
+                .map(|o| {
+                    let first = role(&o.roles[0], &mut mask);
+                    let more = roles(&o.roles[1..], &mut mask);
+                    format!(
+                        "OptionSpec {{ names: &{:?}, role: {first}, more: {more} }}",
+                        o.names
+                    )
+                })
+                .collect();
+            format!(
+                "ModeOptions {{ flags: &{flags:?}, options: &[{}] }}",
+                opts.join(", ")
+            )
+        })
+        .collect();
+    let mode_options = format!("&[{}]", mode_options.join(", "));
     let interpreter = match &spec.interpreter {
         Some(s) => format!("Some({s:?})"),
         None => "None".into(),
@@ -243,11 +272,13 @@ fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, u32)
          facts: {facts}, options: {options}, flags: &{flags:?}, operands: {operands}, last: {last}, \
          modes: {modes}, assignments: {assignments}, clustering: {clustering}, \
          options_after_operands: {after}, interpreter: {interpreter}, runs_files: &{runs_files:?}, \
-         config_keys: {config_keys}, flag_facts: {flag_facts}, flag_fact_mask: {flag_mask}, subcommands: {subcommands}, role_mask: {mask} }}",
+         config_keys: {config_keys}, flag_facts: {flag_facts}, flag_fact_mask: {flag_mask}, subcommands: {subcommands}, role_mask: {mask}, \
+         in_place: &{in_place:?}, mode_options: {mode_options}, old_style_flags: {old_style} }}",
         assignments = spec.assignments.unwrap_or(false),
         clustering = spec.clustering.unwrap_or(true),
         after = spec.options_after_operands.unwrap_or(true),
         flag_mask = flag_fact_mask(spec),
+        old_style = spec.old_style_flags.unwrap_or(false),
     );
     (code, mask)
 }

@@ -72,11 +72,15 @@ pub enum Role {
     Process,
     /// The name of a subcommand.
     Subcommand,
+    /// The target of a symbolic link made (`ln -s TARGET NAME`): a relative one is
+    /// relative to the link's folder, not to the working folder, so only an
+    /// absolute, home or variable target names a path from here.
+    LinkTarget,
 }
 
 impl Role {
     /// Every role but [`Role::Code`] (which carries a language).
-    pub const PLAIN: [Role; 17] = [
+    pub const PLAIN: [Role; 18] = [
         Role::Command,
         Role::Shell,
         Role::ShellWords,
@@ -94,6 +98,7 @@ impl Role {
         Role::Signal,
         Role::Process,
         Role::Subcommand,
+        Role::LinkTarget,
     ];
 
     /// The role spelled as in the catalogue files (`path-read`, `code:python`);
@@ -127,6 +132,7 @@ impl Role {
             Role::Signal => "signal",
             Role::Process => "process",
             Role::Subcommand => "subcommand",
+            Role::LinkTarget => "link-target",
         }
     }
 
@@ -169,7 +175,8 @@ impl Role {
             Role::Signal => 14,
             Role::Process => 15,
             Role::Subcommand => 16,
-            Role::Code(_) => 17,
+            Role::LinkTarget => 17,
+            Role::Code(_) => 18,
         };
         1 << index
     }
@@ -244,6 +251,9 @@ pub enum Fact {
     /// This use only queries (`systemctl status`, `crontab -l`): the program's facts
     /// about changing the system do not apply.
     ReadOnly,
+    /// Moves the shell's working folder to its `directory` operand (`cd`, `pushd`):
+    /// `-` is the previous folder, no operand is home.
+    ChangesDirectory,
 }
 
 impl Fact {
@@ -274,6 +284,7 @@ impl Fact {
         Fact::DestroysData,
         Fact::DeletesFiles,
         Fact::ReadOnly,
+        Fact::ChangesDirectory,
     ];
 
     /// The fact's bit in [`Entry::flag_fact_mask`]: its position in [`Fact::ALL`].
@@ -315,6 +326,7 @@ impl Fact {
             Fact::DestroysData => "destroys-data",
             Fact::DeletesFiles => "deletes-files",
             Fact::ReadOnly => "read-only",
+            Fact::ChangesDirectory => "changes-directory",
         }
     }
 }
@@ -348,6 +360,16 @@ pub struct FlagFacts {
     pub flags: &'static [&'static str],
     /// The facts it adds.
     pub facts: &'static [Fact],
+}
+
+/// Options whose value changes role while a mode flag is given (`tar -c` writes
+/// its `-f` archive, `tar -x` writes into its `-C` folder).
+#[derive(Debug)]
+pub struct ModeOptions {
+    /// The mode flag's spellings.
+    pub flags: &'static [&'static str],
+    /// The options and their roles in this mode.
+    pub options: &'static [OptionSpec],
 }
 
 /// What the catalogue knows about one program (or one subcommand).
@@ -396,6 +418,14 @@ pub struct Entry {
     /// Every role the entry and its subcommands use, one bit per role
     /// ([`Role::bit`]), computed at build time.
     pub role_mask: u32,
+    /// Flags that make it edit its file operands in place (`sed -i`, `perl -pi`):
+    /// its operands read are written. A short one counts inside a cluster and
+    /// takes the rest of it as a backup suffix (`-i.bak`, `--in-place=.bak`).
+    pub in_place: &'static [&'static str],
+    /// Options whose role a mode flag changes (`tar -x` writes into `-C DIR`).
+    pub mode_options: &'static [ModeOptions],
+    /// The first word, when it has no dash, is a cluster of flags (`tar xzf A`).
+    pub old_style_flags: bool,
 }
 
 include!(concat!(env!("OUT_DIR"), "/catalogue.rs"));
@@ -487,6 +517,12 @@ impl Entry {
                 .iter()
                 .any(|m| m.operands.iter().any(|r| matches(*r)))
             || self.config_keys.iter().any(|(_, r)| matches(*r))
+            || (!self.in_place.is_empty() && matches(Role::PathWrite))
+            || self.mode_options.iter().any(|m| {
+                m.options
+                    .iter()
+                    .any(|o| matches(o.role) || o.more.iter().any(|r| matches(*r)))
+            })
             || self.subcommands.iter().any(|s| s.any_role(matches))
     }
 

@@ -25,6 +25,10 @@ pub const ENTRY_KEYS: &[&str] = &[
     "subcommands",
     "config_keys",
     "flag_facts",
+    // In-place edits and options whose role depends on a mode flag.
+    "in_place",
+    "mode_options",
+    "old_style_flags",
 ];
 
 /// Roles a value or an operand can have, as spelled in the files, with the name of
@@ -48,6 +52,7 @@ pub const ROLES: &[(&str, &str)] = &[
     ("signal", "Signal"),
     ("process", "Process"),
     ("subcommand", "Subcommand"),
+    ("link-target", "LinkTarget"),
 ];
 
 /// Facts a program (or subcommand) can have, as spelled in the files, with the
@@ -78,6 +83,7 @@ pub const FACTS: &[(&str, &str)] = &[
     ("destroys-data", "DestroysData"),
     ("deletes-files", "DeletesFiles"),
     ("read-only", "ReadOnly"),
+    ("changes-directory", "ChangesDirectory"),
 ];
 
 /// A mistake in an entry: the dotted key inside the entry (`options."--x"`,
@@ -114,6 +120,10 @@ pub type FlagFactsText = (Vec<String>, Vec<String>);
 
 /// A mode: its flag spellings and the operand roles while it is given.
 pub type ModeText = (Vec<String>, Vec<String>);
+
+/// Options whose role a mode flag changes: the flag's spellings and the options
+/// (`tar -c` writes its `-f` archive).
+pub type ModeOptionsText = (Vec<String>, Vec<OptionSpecText>);
 
 /// One entry as read from TOML and checked: every key known, every role and fact
 /// spelled right. Keys the entry does not give are `None` (or empty), so a user's
@@ -152,6 +162,12 @@ pub struct Spec {
     pub flag_facts: Option<Vec<FlagFactsText>>,
     /// Subcommands, each an entry of its own, in file order.
     pub subcommands: Vec<(String, Spec)>,
+    /// Flags that make the program edit its file operands in place (`sed -i`).
+    pub in_place: Option<Vec<String>>,
+    /// Options whose role a mode flag changes (`tar -x` writes into `-C DIR`).
+    pub mode_options: Option<Vec<ModeOptionsText>>,
+    /// The first word, without a dash, is a cluster of flags (`tar xzf A`).
+    pub old_style_flags: Option<bool>,
 }
 
 /// True for a valid program or alias name.
@@ -232,6 +248,15 @@ pub fn parse_entry(table: &toml::Table, extra_keys: &[&str]) -> Result<Spec, Sch
                     spec.subcommands.push((name.clone(), parsed));
                 }
             }
+            "in_place" => {
+                let flags = strings(value, k)?;
+                for f in &flags {
+                    option_names(f, &[k])?;
+                }
+                spec.in_place = Some(flags);
+            }
+            "mode_options" => spec.mode_options = Some(mode_options(value)?),
+            "old_style_flags" => spec.old_style_flags = Some(boolean(value, k)?),
             _ if extra_keys.contains(&k) => {}
             _ => {
                 return Err(SchemaError::at(
@@ -303,6 +328,30 @@ fn option_names(spelled: &str, key: &[&str]) -> Result<Vec<String>, SchemaError>
         }
     }
     Ok(names)
+}
+
+fn mode_options(value: &toml::Value) -> Result<Vec<ModeOptionsText>, SchemaError> {
+    let Some(table) = value.as_table() else {
+        return Err(SchemaError::at(
+            &["mode_options"],
+            "`mode_options` is a table of `\"-x|--extract\" = { \"-C\" = \"ROLE\" }`",
+        ));
+    };
+    let mut out = Vec::new();
+    for (spelled, list) in table {
+        let key = ["mode_options", spelled.as_str()];
+        let names = option_names(spelled, &key)?;
+        let parsed = options(list).map_err(|mut e| {
+            // `options."-f"` inside the mode reads `mode_options."-c"."-f"`.
+            if let Some(first) = e.key.first_mut() {
+                *first = spelled.clone();
+            }
+            e.key.insert(0, "mode_options".to_string());
+            e
+        })?;
+        out.push((names, parsed));
+    }
+    Ok(out)
 }
 
 fn options(value: &toml::Value) -> Result<Vec<OptionSpecText>, SchemaError> {
