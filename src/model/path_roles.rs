@@ -582,3 +582,145 @@ fn mode_values(
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Env, build, paths::Resolver};
+    use std::path::Path;
+
+    /// The path uses of the first command of `source`, as (text, access).
+    fn uses_of(source: &str) -> Vec<(String, Access)> {
+        let resolver = Resolver::new(Some("/home/u".into()), Default::default());
+        let env = Env {
+            cwd: Path::new("/project"),
+            resolver: &resolver,
+            max_nesting: 4,
+            fast_path: false,
+        };
+        let model = build(source, &env);
+        let cmd = model.commands.first().expect("one command");
+        path_uses(cmd)
+            .into_iter()
+            .map(|u| (u.word.value().unwrap_or("?").to_string(), u.access))
+            .collect()
+    }
+
+    fn access_of(source: &str, path: &str) -> Option<Access> {
+        uses_of(source)
+            .into_iter()
+            .find(|(p, _)| p == path)
+            .map(|(_, a)| a)
+    }
+
+    /// Every spelling of an in-place flag an entry declares: `-i`, `-i.bak`, in a
+    /// cluster after another flag, `--in-place`, `--in-place=.bak`.
+    fn spellings(flag: &str) -> Vec<String> {
+        if let Some(long) = flag.strip_prefix("--") {
+            vec![format!("--{long}"), format!("--{long}=.bak")]
+        } else {
+            vec![
+                flag.to_string(),
+                format!("{flag}.bak"),
+                format!("-n{}", &flag[1..]),
+            ]
+        }
+    }
+
+    #[test]
+    fn every_in_place_spelling_writes_the_operand() {
+        let entries: Vec<_> = catalogue::entries()
+            .iter()
+            .filter(|e| !e.in_place.is_empty())
+            .collect();
+        assert!(entries.len() >= 2, "sed and perl at least");
+        for entry in entries {
+            // The program's code first (an option for perl, an operand for sed).
+            let code = if entry.option_role("-e").is_some() && entry.interpreter == Some("perl") {
+                "-e 's/a/b/'"
+            } else {
+                "'s/a/b/'"
+            };
+            for flag in entry.in_place {
+                for spelled in spellings(flag) {
+                    let source = format!("{} {spelled} {code} /etc/hosts", entry.name);
+                    assert_eq!(
+                        access_of(&source, "/etc/hosts"),
+                        Some(Access::Write),
+                        "{source}"
+                    );
+                }
+            }
+            let plain = format!("{} {code} /etc/hosts", entry.name);
+            assert_eq!(
+                access_of(&plain, "/etc/hosts"),
+                Some(Access::Read),
+                "{plain}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_mode_option_takes_its_mode_role_in_every_spelling() {
+        for entry in catalogue::entries() {
+            for mode in entry.mode_options {
+                for flag in mode.flags {
+                    for option in mode.options {
+                        for name in option.names {
+                            let written = option.role.writes();
+                            let forms = if name.starts_with("--") {
+                                vec![format!("{name} /opt/v"), format!("{name}=/opt/v")]
+                            } else {
+                                vec![format!("{name} /opt/v"), format!("{name}/opt/v")]
+                            };
+                            for form in forms {
+                                // The mode before and after the option.
+                                for source in [
+                                    format!("{} {flag} {form} src", entry.name),
+                                    format!("{} {form} {flag} src", entry.name),
+                                ] {
+                                    let got = access_of(&source, "/opt/v");
+                                    assert_eq!(got.map(Access::writes), Some(written), "{source}");
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn symbolic_link_targets_in_every_spelling() {
+        for flag in ["-s", "--symbolic", "-sf", "-fs"] {
+            let relative = format!("ln {flag} ../lib link");
+            assert_eq!(access_of(&relative, "../lib"), None, "{relative}");
+            assert_eq!(
+                access_of(&relative, "link"),
+                Some(Access::Write),
+                "{relative}"
+            );
+            let absolute = format!("ln {flag} /etc/passwd link");
+            assert_eq!(
+                access_of(&absolute, "/etc/passwd"),
+                Some(Access::Read),
+                "{absolute}"
+            );
+        }
+        // A hard link's source is a path from here.
+        assert_eq!(access_of("ln ../lib link", "../lib"), Some(Access::Read));
+    }
+
+    #[test]
+    fn old_style_clusters_and_text_operands() {
+        assert!(access_of("tar cf /opt/a.tar src", "/opt/a.tar").is_some_and(Access::writes));
+        assert_eq!(
+            access_of("tar tf /opt/a.tar", "/opt/a.tar"),
+            Some(Access::Read)
+        );
+        assert_eq!(access_of("grep -rne /etc/passwd src", "/etc/passwd"), None);
+        assert_eq!(access_of("kubectl get pods", "pods"), None);
+        // A word the catalogue gives no role stays a possible path.
+        assert_eq!(access_of("frobnicate pods", "pods"), Some(Access::Read));
+    }
+}
