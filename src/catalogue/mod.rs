@@ -254,6 +254,13 @@ pub enum Fact {
     /// Moves the shell's working folder to its `directory` operand (`cd`, `pushd`):
     /// `-` is the previous folder, no operand is home.
     ChangesDirectory,
+    /// Sends a signal to its `process` operands (`kill`): `-1` is every process
+    /// the user owns; a first word with a dash may be the signal (`-9`).
+    SignalsProcesses,
+    /// As `PAGER`, `EDITOR` or `VISUAL` it only shows or edits what it is given
+    /// (`cat`, `less`, `vim`): naming it, with flags that take no value, is
+    /// harmless.
+    PlainPager,
 }
 
 impl Fact {
@@ -285,6 +292,8 @@ impl Fact {
         Fact::DeletesFiles,
         Fact::ReadOnly,
         Fact::ChangesDirectory,
+        Fact::SignalsProcesses,
+        Fact::PlainPager,
     ];
 
     /// The fact's bit in [`Entry::flag_fact_mask`]: its position in [`Fact::ALL`].
@@ -327,6 +336,8 @@ impl Fact {
             Fact::DeletesFiles => "deletes-files",
             Fact::ReadOnly => "read-only",
             Fact::ChangesDirectory => "changes-directory",
+            Fact::SignalsProcesses => "signals-processes",
+            Fact::PlainPager => "plain-pager",
         }
     }
 }
@@ -370,6 +381,16 @@ pub struct ModeOptions {
     pub flags: &'static [&'static str],
     /// The options and their roles in this mode.
     pub options: &'static [OptionSpec],
+}
+
+/// A flag after which the words up to a terminator are a command that runs (`find
+/// -exec CMD... ;`).
+#[derive(Debug)]
+pub struct EmbeddedCommand {
+    /// The flag's spellings.
+    pub flags: &'static [&'static str],
+    /// The words that end the command (`;`, `+`).
+    pub ends: &'static [&'static str],
 }
 
 /// What the catalogue knows about one program (or one subcommand).
@@ -426,6 +447,8 @@ pub struct Entry {
     pub mode_options: &'static [ModeOptions],
     /// The first word, when it has no dash, is a cluster of flags (`tar xzf A`).
     pub old_style_flags: bool,
+    /// Flags after which the words up to a terminator run (`find -exec ... ;`).
+    pub embedded_commands: &'static [EmbeddedCommand],
 }
 
 include!(concat!(env!("OUT_DIR"), "/catalogue.rs"));
@@ -591,7 +614,22 @@ fn builtin_lookup(key: &str) -> Option<&'static Entry> {
     } else {
         name_index::find(key)
     };
-    id.and_then(|id| ENTRIES.get(usize::from(id)))
+    id.or_else(|| prefix_id(key))
+        .and_then(|id| ENTRIES.get(usize::from(id)))
+}
+
+/// The entry a name reaches by one of the catalogue's name prefixes (`mkfs.` for
+/// `mkfs.ext4` and any other `mkfs.TYPE`), tried only when the name is not known.
+fn prefix_id(key: &str) -> Option<u16> {
+    PREFIXES
+        .iter()
+        .find(|(prefix, _)| {
+            key.len() > prefix.len()
+                && key
+                    .get(..prefix.len())
+                    .is_some_and(|head| head.eq_ignore_ascii_case(prefix))
+        })
+        .map(|(_, id)| *id)
 }
 
 /// The canonical name of a program, when the catalogue knows it.

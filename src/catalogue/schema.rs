@@ -29,6 +29,10 @@ pub const ENTRY_KEYS: &[&str] = &[
     "in_place",
     "mode_options",
     "old_style_flags",
+    // Names the entry answers to by prefix (`mkfs.` for every `mkfs.TYPE`).
+    "name_prefixes",
+    // Flags after which the words up to a terminator run (`find -exec ... ;`).
+    "embedded_commands",
 ];
 
 /// Roles a value or an operand can have, as spelled in the files, with the name of
@@ -84,6 +88,8 @@ pub const FACTS: &[(&str, &str)] = &[
     ("deletes-files", "DeletesFiles"),
     ("read-only", "ReadOnly"),
     ("changes-directory", "ChangesDirectory"),
+    ("signals-processes", "SignalsProcesses"),
+    ("plain-pager", "PlainPager"),
 ];
 
 /// A mistake in an entry: the dotted key inside the entry (`options."--x"`,
@@ -168,6 +174,10 @@ pub struct Spec {
     pub mode_options: Option<Vec<ModeOptionsText>>,
     /// The first word, without a dash, is a cluster of flags (`tar xzf A`).
     pub old_style_flags: Option<bool>,
+    /// Every name starting with one of these is this program (`mkfs.`).
+    pub name_prefixes: Option<Vec<String>>,
+    /// Flags after which the words up to a terminator are a command that runs.
+    pub embedded_commands: Option<Vec<ModeText>>,
 }
 
 /// True for a valid program or alias name.
@@ -257,6 +267,35 @@ pub fn parse_entry(table: &toml::Table, extra_keys: &[&str]) -> Result<Spec, Sch
             }
             "mode_options" => spec.mode_options = Some(mode_options(value)?),
             "old_style_flags" => spec.old_style_flags = Some(boolean(value, k)?),
+            "embedded_commands" => {
+                let Some(table) = value.as_table() else {
+                    return Err(SchemaError::at(
+                        &[k],
+                        "`embedded_commands` is a table of `\"-exec|-ok\" = [\";\", \"+\"]`",
+                    ));
+                };
+                let mut list = Vec::new();
+                for (spelled, ends) in table {
+                    let key = [k, spelled.as_str()];
+                    let names = option_names(spelled, &key)?;
+                    let ends = strings(ends, k)?;
+                    if ends.is_empty() || ends.iter().any(String::is_empty) {
+                        return Err(SchemaError::at(&key, "name the words that end the command"));
+                    }
+                    list.push((names, ends));
+                }
+                spec.embedded_commands = Some(list);
+            }
+            "name_prefixes" => {
+                let prefixes = strings(value, k)?;
+                if let Some(bad) = prefixes.iter().find(|n| !valid_name(n)) {
+                    return Err(SchemaError::at(
+                        &[k],
+                        format!("`{bad}` is not a valid name prefix"),
+                    ));
+                }
+                spec.name_prefixes = Some(prefixes);
+            }
             _ if extra_keys.contains(&k) => {}
             _ => {
                 return Err(SchemaError::at(

@@ -20,7 +20,7 @@
 //! per process, and each distinct entry is kept once however often it is loaded.
 
 use super::schema::{OptionSpecText, SchemaError, Spec};
-use super::{Entry, Fact, FlagFacts, ModeOptions, ModeSpec, OptionSpec, Role};
+use super::{EmbeddedCommand, Entry, Fact, FlagFacts, ModeOptions, ModeSpec, OptionSpec, Role};
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -272,6 +272,14 @@ fn options(list: &[OptionSpecText]) -> &'static [OptionSpec] {
 
 /// The entry `spec` makes over `base` (keys given replace the base's).
 fn merge(name: &str, base: Option<&'static Entry>, spec: &Spec) -> Result<Entry, SchemaError> {
+    if spec.name_prefixes.is_some() {
+        return Err(SchemaError {
+            key: vec!["name_prefixes".into()],
+            message: "`name_prefixes` is read only in the built-in catalogue; name each \
+                      program of yours with an entry or an alias"
+                .into(),
+        });
+    }
     let summary = match (&spec.summary, base) {
         (Some(s), _) => leak_str(s),
         (None, Some(b)) => b.summary,
@@ -400,6 +408,17 @@ fn merge(name: &str, base: Option<&'static Entry>, spec: &Spec) -> Result<Entry,
         old_style_flags: spec
             .old_style_flags
             .unwrap_or(base.is_some_and(|b| b.old_style_flags)),
+        embedded_commands: match &spec.embedded_commands {
+            Some(list) => Vec::leak(
+                list.iter()
+                    .map(|(flags, ends)| EmbeddedCommand {
+                        flags: leak_strs(flags),
+                        ends: leak_strs(ends),
+                    })
+                    .collect(),
+            ),
+            None => base.map_or(&[], |b| b.embedded_commands),
+        },
     };
     entry.role_mask = role_mask(&entry);
     entry.flag_fact_mask = flag_fact_mask(&entry);
