@@ -76,11 +76,19 @@ pub enum Role {
     /// relative to the link's folder, not to the working folder, so only an
     /// absolute, home or variable target names a path from here.
     LinkTarget,
+    /// A module the interpreter runs as a program (`python -m pip install`): the
+    /// words after it are that program's. Never a path.
+    Module,
+    /// Shell text when it starts with `!`, else text (git's `alias.*` and
+    /// `credential.helper`).
+    ShellIfBang,
+    /// A folder whose programs run (git's `core.hooksPath`, `--exec-path`).
+    ExecDirectory,
 }
 
 impl Role {
     /// Every role but [`Role::Code`] (which carries a language).
-    pub const PLAIN: [Role; 18] = [
+    pub const PLAIN: [Role; 21] = [
         Role::Command,
         Role::Shell,
         Role::ShellWords,
@@ -99,6 +107,9 @@ impl Role {
         Role::Process,
         Role::Subcommand,
         Role::LinkTarget,
+        Role::Module,
+        Role::ShellIfBang,
+        Role::ExecDirectory,
     ];
 
     /// The role spelled as in the catalogue files (`path-read`, `code:python`);
@@ -133,6 +144,9 @@ impl Role {
             Role::Process => "process",
             Role::Subcommand => "subcommand",
             Role::LinkTarget => "link-target",
+            Role::Module => "module",
+            Role::ShellIfBang => "shell-if-bang",
+            Role::ExecDirectory => "exec-directory",
         }
     }
 
@@ -151,6 +165,8 @@ impl Role {
                 | Role::Code(_)
                 | Role::Shell
                 | Role::ShellWords
+                | Role::Module
+                | Role::ShellIfBang
         )
     }
 
@@ -176,7 +192,10 @@ impl Role {
             Role::Process => 15,
             Role::Subcommand => 16,
             Role::LinkTarget => 17,
-            Role::Code(_) => 18,
+            Role::Module => 18,
+            Role::ShellIfBang => 19,
+            Role::ExecDirectory => 20,
+            Role::Code(_) => 21,
         };
         1 << index
     }
@@ -190,7 +209,13 @@ impl Role {
     pub fn runs(self) -> bool {
         matches!(
             self,
-            Role::Command | Role::Shell | Role::ShellWords | Role::Code(_) | Role::PathExec
+            Role::Command
+                | Role::Shell
+                | Role::ShellWords
+                | Role::Code(_)
+                | Role::PathExec
+                | Role::ShellIfBang
+                | Role::ExecDirectory
         )
     }
 }
@@ -261,6 +286,13 @@ pub enum Fact {
     /// (`cat`, `less`, `vim`): naming it, with flags that take no value, is
     /// harmless.
     PlainPager,
+    /// Its path operands may name another machine (`rsync host:path`): such a
+    /// use talks to the network.
+    RemoteOperands,
+    /// Installs into the environment of the interpreter it belongs to (`pip
+    /// install`): outside the project unless the program is the project's own,
+    /// named by a path (`.venv/bin/pip`).
+    InstallsIntoInterpreter,
 }
 
 impl Fact {
@@ -294,6 +326,8 @@ impl Fact {
         Fact::ChangesDirectory,
         Fact::SignalsProcesses,
         Fact::PlainPager,
+        Fact::RemoteOperands,
+        Fact::InstallsIntoInterpreter,
     ];
 
     /// The fact's bit in [`Entry::flag_fact_mask`]: its position in [`Fact::ALL`].
@@ -338,6 +372,8 @@ impl Fact {
             Fact::ChangesDirectory => "changes-directory",
             Fact::SignalsProcesses => "signals-processes",
             Fact::PlainPager => "plain-pager",
+            Fact::RemoteOperands => "remote-operands",
+            Fact::InstallsIntoInterpreter => "installs-into-interpreter",
         }
     }
 }

@@ -57,6 +57,9 @@ pub const ROLES: &[(&str, &str)] = &[
     ("process", "Process"),
     ("subcommand", "Subcommand"),
     ("link-target", "LinkTarget"),
+    ("module", "Module"),
+    ("shell-if-bang", "ShellIfBang"),
+    ("exec-directory", "ExecDirectory"),
 ];
 
 /// Facts a program (or subcommand) can have, as spelled in the files, with the
@@ -90,6 +93,8 @@ pub const FACTS: &[(&str, &str)] = &[
     ("changes-directory", "ChangesDirectory"),
     ("signals-processes", "SignalsProcesses"),
     ("plain-pager", "PlainPager"),
+    ("remote-operands", "RemoteOperands"),
+    ("installs-into-interpreter", "InstallsIntoInterpreter"),
 ];
 
 /// A mistake in an entry: the dotted key inside the entry (`options."--x"`,

@@ -105,7 +105,10 @@ fn wrapper_paths(cmd: &SimpleCommand) -> Vec<PathUse> {
             let access = match arg.role {
                 ArgRole::PathWrite | ArgRole::PathDelete => Access::Write,
                 ArgRole::Metadata => Access::Metadata,
-                ArgRole::PathRead | ArgRole::PathExec | ArgRole::Directory => Access::Read,
+                ArgRole::PathRead
+                | ArgRole::PathExec
+                | ArgRole::Directory
+                | ArgRole::ExecDirectory => Access::Read,
                 _ => continue,
             };
             let Some(word) = own.get(arg.index) else {
@@ -310,7 +313,10 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
             let access = match key_role {
                 ArgRole::PathWrite | ArgRole::PathDelete => Access::Write,
                 ArgRole::Metadata => Access::Metadata,
-                ArgRole::PathRead | ArgRole::PathExec | ArgRole::Directory => Access::Read,
+                ArgRole::PathRead
+                | ArgRole::PathExec
+                | ArgRole::Directory
+                | ArgRole::ExecDirectory => Access::Read,
                 _ => continue,
             };
             uses.push(PathUse {
