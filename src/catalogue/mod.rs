@@ -293,6 +293,9 @@ pub enum Fact {
     /// install`): outside the project unless the program is the project's own,
     /// named by a path (`.venv/bin/pip`).
     InstallsIntoInterpreter,
+    /// Prints the environment (`printenv`; `env` with nothing to run), secrets
+    /// included.
+    PrintsEnvironment,
 }
 
 impl Fact {
@@ -328,6 +331,7 @@ impl Fact {
         Fact::PlainPager,
         Fact::RemoteOperands,
         Fact::InstallsIntoInterpreter,
+        Fact::PrintsEnvironment,
     ];
 
     /// The fact's bit in [`Entry::flag_fact_mask`]: its position in [`Fact::ALL`].
@@ -374,6 +378,7 @@ impl Fact {
             Fact::PlainPager => "plain-pager",
             Fact::RemoteOperands => "remote-operands",
             Fact::InstallsIntoInterpreter => "installs-into-interpreter",
+            Fact::PrintsEnvironment => "prints-environment",
         }
     }
 }

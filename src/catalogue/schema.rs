@@ -95,6 +95,7 @@ pub const FACTS: &[(&str, &str)] = &[
     ("plain-pager", "PlainPager"),
     ("remote-operands", "RemoteOperands"),
     ("installs-into-interpreter", "InstallsIntoInterpreter"),
+    ("prints-environment", "PrintsEnvironment"),
 ];
 
 /// A mistake in an entry: the dotted key inside the entry (`options."--x"`,

@@ -312,7 +312,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             && cmd.program.is_none()
             && word
                 .value()
-                .is_some_and(|v| crate::catalogue::canonical(v) == Some("env"))
+                .is_some_and(|v| crate::catalogue::has_fact(v, Fact::PrintsEnvironment))
             && cmd.script.is_none()
         {
             cx.report(
@@ -326,9 +326,10 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let base = cmd.base_name().unwrap_or(program);
     let values: Vec<&str> = cmd.args().iter().filter_map(Word::value).collect();
     // A program (not a builtin) in any case, `.exe` stripped: `PRINTENV` runs it.
-    let is_printenv = crate::catalogue::canonical(base) == Some("printenv");
+    let prints = crate::catalogue::lookup(base).filter(|e| e.has(Fact::PrintsEnvironment));
+    // Shell builtins (`set`, `export`, `declare`): shell semantics, named here.
     let reason = match base {
-        _ if is_printenv => Some("`printenv` prints the environment"),
+        _ if prints.is_some() => Some("the program prints the environment"),
         "set" if values.is_empty() => Some("`set` with no arguments prints every variable"),
         "export" | "declare" | "typeset"
             if values
