@@ -236,6 +236,8 @@ pub fn unwrap(words: &[Word]) -> Unwrapped {
         };
         let entry = spec.entry;
         out.wrappers.push(i);
+        // `coproc` is a shell keyword (shell semantics, not a program's option):
+        // its optional NAME before a compound command stays named here.
         if entry.name == "coproc"
             && words
                 .get(i + 2)
