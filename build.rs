@@ -47,6 +47,7 @@ fn main() {
     let mut out = String::new();
     let mut index: BTreeMap<String, (usize, String)> = BTreeMap::new();
     let mut entries = Vec::new();
+    let mut prefixes: Vec<(String, usize)> = Vec::new();
     for path in &files {
         let file = path
             .file_name()
@@ -80,6 +81,9 @@ fn main() {
             let (code, _) = entry_code(&ctx, name, &family, &spec);
             let id = entries.len();
             entries.push(code);
+            for prefix in spec.name_prefixes.iter().flatten() {
+                prefixes.push((prefix.to_ascii_lowercase(), id));
+            }
             let mut names = vec![name.clone()];
             names.extend(spec.aliases.clone().unwrap_or_default());
             for alias in names {
@@ -102,6 +106,15 @@ fn main() {
     out.push_str("pub static INDEX: &[(&str, u16)] = &[\n");
     for (key, (id, _)) in &index {
         let _ = writeln!(out, "    ({key:?}, {id}),");
+    }
+    out.push_str("];\n\n");
+    out.push_str(
+        "/// Name prefixes (lowercase) with the index of their entry: `mkfs.` finds every\n",
+    );
+    out.push_str("/// `mkfs.TYPE`.\n");
+    out.push_str("pub static PREFIXES: &[(&str, u16)] = &[\n");
+    for (prefix, id) in &prefixes {
+        let _ = writeln!(out, "    ({prefix:?}, {id}),");
     }
     out.push_str("];\n");
     let dest = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("catalogue.rs");
@@ -234,6 +247,42 @@ fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, u32)
         })
         .collect();
     let flag_facts = format!("&[{}]", flag_facts.join(", "));
+    let in_place = spec.in_place.clone().unwrap_or_default();
+    if !in_place.is_empty() {
+        // Its operands read are written while an in-place flag is given.
+        role("path-write", &mut mask);
+    }
+    let in_place: Vec<&str> = in_place.iter().flat_map(|f| f.split('|')).collect();
+    let mode_options: Vec<String> = spec
+        .mode_options
+        .iter()
+        .flatten()
+        .map(|(flags, opts)| {
+            let opts: Vec<String> = opts
+                .iter()
+                .map(|o| {
+                    let first = role(&o.roles[0], &mut mask);
+                    let more = roles(&o.roles[1..], &mut mask);
+                    format!(
+                        "OptionSpec {{ names: &{:?}, role: {first}, more: {more} }}",
+                        o.names
+                    )
+                })
+                .collect();
+            format!(
+                "ModeOptions {{ flags: &{flags:?}, options: &[{}] }}",
+                opts.join(", ")
+            )
+        })
+        .collect();
+    let mode_options = format!("&[{}]", mode_options.join(", "));
+    let embedded: Vec<String> = spec
+        .embedded_commands
+        .iter()
+        .flatten()
+        .map(|(flags, ends)| format!("EmbeddedCommand {{ flags: &{flags:?}, ends: &{ends:?} }}"))
+        .collect();
+    let embedded = format!("&[{}]", embedded.join(", "));
     let interpreter = match &spec.interpreter {
         Some(s) => format!("Some({s:?})"),
         None => "None".into(),
@@ -243,11 +292,14 @@ fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, u32)
          facts: {facts}, options: {options}, flags: &{flags:?}, operands: {operands}, last: {last}, \
          modes: {modes}, assignments: {assignments}, clustering: {clustering}, \
          options_after_operands: {after}, interpreter: {interpreter}, runs_files: &{runs_files:?}, \
-         config_keys: {config_keys}, flag_facts: {flag_facts}, flag_fact_mask: {flag_mask}, subcommands: {subcommands}, role_mask: {mask} }}",
+         config_keys: {config_keys}, flag_facts: {flag_facts}, flag_fact_mask: {flag_mask}, subcommands: {subcommands}, role_mask: {mask}, \
+         in_place: &{in_place:?}, mode_options: {mode_options}, old_style_flags: {old_style}, \
+         embedded_commands: {embedded} }}",
         assignments = spec.assignments.unwrap_or(false),
         clustering = spec.clustering.unwrap_or(true),
         after = spec.options_after_operands.unwrap_or(true),
         flag_mask = flag_fact_mask(spec),
+        old_style = spec.old_style_flags.unwrap_or(false),
     );
     (code, mask)
 }

@@ -72,6 +72,18 @@ pub enum Role {
     Process,
     /// The name of a subcommand.
     Subcommand,
+    /// The target of a symbolic link made (`ln -s TARGET NAME`): a relative one is
+    /// relative to the link's folder, not to the working folder, so only an
+    /// absolute, home or variable target names a path from here.
+    LinkTarget,
+    /// A module the interpreter runs as a program (`python -m pip install`): the
+    /// words after it are that program's. Never a path.
+    Module,
+    /// Shell text when it starts with `!`, else text (git's `alias.*` and
+    /// `credential.helper`).
+    ShellIfBang,
+    /// A folder whose programs run (git's `core.hooksPath`, `--exec-path`).
+    ExecDirectory,
     /// A bind mount `SRC:DEST[:OPTIONS]` (`docker run -v`): what runs behind it
     /// can write the host path `SRC`; a name without a path is a named volume.
     Mount,
@@ -79,7 +91,7 @@ pub enum Role {
 
 impl Role {
     /// Every role but [`Role::Code`] (which carries a language).
-    pub const PLAIN: [Role; 18] = [
+    pub const PLAIN: [Role; 22] = [
         Role::Command,
         Role::Shell,
         Role::ShellWords,
@@ -97,6 +109,10 @@ impl Role {
         Role::Signal,
         Role::Process,
         Role::Subcommand,
+        Role::LinkTarget,
+        Role::Module,
+        Role::ShellIfBang,
+        Role::ExecDirectory,
         Role::Mount,
     ];
 
@@ -131,6 +147,10 @@ impl Role {
             Role::Signal => "signal",
             Role::Process => "process",
             Role::Subcommand => "subcommand",
+            Role::LinkTarget => "link-target",
+            Role::Module => "module",
+            Role::ShellIfBang => "shell-if-bang",
+            Role::ExecDirectory => "exec-directory",
             Role::Mount => "mount",
         }
     }
@@ -150,6 +170,8 @@ impl Role {
                 | Role::Code(_)
                 | Role::Shell
                 | Role::ShellWords
+                | Role::Module
+                | Role::ShellIfBang
         )
     }
 
@@ -174,8 +196,12 @@ impl Role {
             Role::Signal => 14,
             Role::Process => 15,
             Role::Subcommand => 16,
-            Role::Mount => 17,
-            Role::Code(_) => 18,
+            Role::LinkTarget => 17,
+            Role::Module => 18,
+            Role::ShellIfBang => 19,
+            Role::ExecDirectory => 20,
+            Role::Mount => 21,
+            Role::Code(_) => 22,
         };
         1 << index
     }
@@ -189,7 +215,13 @@ impl Role {
     pub fn runs(self) -> bool {
         matches!(
             self,
-            Role::Command | Role::Shell | Role::ShellWords | Role::Code(_) | Role::PathExec
+            Role::Command
+                | Role::Shell
+                | Role::ShellWords
+                | Role::Code(_)
+                | Role::PathExec
+                | Role::ShellIfBang
+                | Role::ExecDirectory
         )
     }
 }
@@ -250,6 +282,26 @@ pub enum Fact {
     /// This use only queries (`systemctl status`, `crontab -l`): the program's facts
     /// about changing the system do not apply.
     ReadOnly,
+    /// Moves the shell's working folder to its `directory` operand (`cd`, `pushd`):
+    /// `-` is the previous folder, no operand is home.
+    ChangesDirectory,
+    /// Sends a signal to its `process` operands (`kill`): `-1` is every process
+    /// the user owns; a first word with a dash may be the signal (`-9`).
+    SignalsProcesses,
+    /// As `PAGER`, `EDITOR` or `VISUAL` it only shows or edits what it is given
+    /// (`cat`, `less`, `vim`): naming it, with flags that take no value, is
+    /// harmless.
+    PlainPager,
+    /// Its path operands may name another machine (`rsync host:path`): such a
+    /// use talks to the network.
+    RemoteOperands,
+    /// Installs into the environment of the interpreter it belongs to (`pip
+    /// install`): outside the project unless the program is the project's own,
+    /// named by a path (`.venv/bin/pip`).
+    InstallsIntoInterpreter,
+    /// Prints the environment (`printenv`; `env` with nothing to run), secrets
+    /// included.
+    PrintsEnvironment,
 }
 
 impl Fact {
@@ -280,6 +332,12 @@ impl Fact {
         Fact::DestroysData,
         Fact::DeletesFiles,
         Fact::ReadOnly,
+        Fact::ChangesDirectory,
+        Fact::SignalsProcesses,
+        Fact::PlainPager,
+        Fact::RemoteOperands,
+        Fact::InstallsIntoInterpreter,
+        Fact::PrintsEnvironment,
     ];
 
     /// The fact's bit in [`Entry::flag_fact_mask`]: its position in [`Fact::ALL`].
@@ -321,6 +379,12 @@ impl Fact {
             Fact::DestroysData => "destroys-data",
             Fact::DeletesFiles => "deletes-files",
             Fact::ReadOnly => "read-only",
+            Fact::ChangesDirectory => "changes-directory",
+            Fact::SignalsProcesses => "signals-processes",
+            Fact::PlainPager => "plain-pager",
+            Fact::RemoteOperands => "remote-operands",
+            Fact::InstallsIntoInterpreter => "installs-into-interpreter",
+            Fact::PrintsEnvironment => "prints-environment",
         }
     }
 }
@@ -354,6 +418,26 @@ pub struct FlagFacts {
     pub flags: &'static [&'static str],
     /// The facts it adds.
     pub facts: &'static [Fact],
+}
+
+/// Options whose value changes role while a mode flag is given (`tar -c` writes
+/// its `-f` archive, `tar -x` writes into its `-C` folder).
+#[derive(Debug)]
+pub struct ModeOptions {
+    /// The mode flag's spellings.
+    pub flags: &'static [&'static str],
+    /// The options and their roles in this mode.
+    pub options: &'static [OptionSpec],
+}
+
+/// A flag after which the words up to a terminator are a command that runs (`find
+/// -exec CMD... ;`).
+#[derive(Debug)]
+pub struct EmbeddedCommand {
+    /// The flag's spellings.
+    pub flags: &'static [&'static str],
+    /// The words that end the command (`;`, `+`).
+    pub ends: &'static [&'static str],
 }
 
 /// What the catalogue knows about one program (or one subcommand).
@@ -402,6 +486,16 @@ pub struct Entry {
     /// Every role the entry and its subcommands use, one bit per role
     /// ([`Role::bit`]), computed at build time.
     pub role_mask: u32,
+    /// Flags that make it edit its file operands in place (`sed -i`, `perl -pi`):
+    /// its operands read are written. A short one counts inside a cluster and
+    /// takes the rest of it as a backup suffix (`-i.bak`, `--in-place=.bak`).
+    pub in_place: &'static [&'static str],
+    /// Options whose role a mode flag changes (`tar -x` writes into `-C DIR`).
+    pub mode_options: &'static [ModeOptions],
+    /// The first word, when it has no dash, is a cluster of flags (`tar xzf A`).
+    pub old_style_flags: bool,
+    /// Flags after which the words up to a terminator run (`find -exec ... ;`).
+    pub embedded_commands: &'static [EmbeddedCommand],
 }
 
 include!(concat!(env!("OUT_DIR"), "/catalogue.rs"));
@@ -523,6 +617,12 @@ impl Entry {
                 .iter()
                 .any(|m| m.operands.iter().any(|r| matches(*r)))
             || self.config_keys.iter().any(|(_, r)| matches(*r))
+            || (!self.in_place.is_empty() && matches(Role::PathWrite))
+            || self.mode_options.iter().any(|m| {
+                m.options
+                    .iter()
+                    .any(|o| matches(o.role) || o.more.iter().any(|r| matches(*r)))
+            })
             || self.subcommands.iter().any(|s| s.any_role(matches))
     }
 
@@ -591,7 +691,22 @@ fn builtin_lookup(key: &str) -> Option<&'static Entry> {
     } else {
         name_index::find(key)
     };
-    id.and_then(|id| ENTRIES.get(usize::from(id)))
+    id.or_else(|| prefix_id(key))
+        .and_then(|id| ENTRIES.get(usize::from(id)))
+}
+
+/// The entry a name reaches by one of the catalogue's name prefixes (`mkfs.` for
+/// `mkfs.ext4` and any other `mkfs.TYPE`), tried only when the name is not known.
+fn prefix_id(key: &str) -> Option<u16> {
+    PREFIXES
+        .iter()
+        .find(|(prefix, _)| {
+            key.len() > prefix.len()
+                && key
+                    .get(..prefix.len())
+                    .is_some_and(|head| head.eq_ignore_ascii_case(prefix))
+        })
+        .map(|(_, id)| *id)
 }
 
 /// The canonical name of a program, when the catalogue knows it.

@@ -25,6 +25,14 @@ pub const ENTRY_KEYS: &[&str] = &[
     "subcommands",
     "config_keys",
     "flag_facts",
+    // In-place edits and options whose role depends on a mode flag.
+    "in_place",
+    "mode_options",
+    "old_style_flags",
+    // Names the entry answers to by prefix (`mkfs.` for every `mkfs.TYPE`).
+    "name_prefixes",
+    // Flags after which the words up to a terminator run (`find -exec ... ;`).
+    "embedded_commands",
 ];
 
 /// Roles a value or an operand can have, as spelled in the files, with the name of
@@ -48,6 +56,10 @@ pub const ROLES: &[(&str, &str)] = &[
     ("signal", "Signal"),
     ("process", "Process"),
     ("subcommand", "Subcommand"),
+    ("link-target", "LinkTarget"),
+    ("module", "Module"),
+    ("shell-if-bang", "ShellIfBang"),
+    ("exec-directory", "ExecDirectory"),
     ("mount", "Mount"),
 ];
 
@@ -79,6 +91,12 @@ pub const FACTS: &[(&str, &str)] = &[
     ("destroys-data", "DestroysData"),
     ("deletes-files", "DeletesFiles"),
     ("read-only", "ReadOnly"),
+    ("changes-directory", "ChangesDirectory"),
+    ("signals-processes", "SignalsProcesses"),
+    ("plain-pager", "PlainPager"),
+    ("remote-operands", "RemoteOperands"),
+    ("installs-into-interpreter", "InstallsIntoInterpreter"),
+    ("prints-environment", "PrintsEnvironment"),
 ];
 
 /// A mistake in an entry: the dotted key inside the entry (`options."--x"`,
@@ -115,6 +133,10 @@ pub type FlagFactsText = (Vec<String>, Vec<String>);
 
 /// A mode: its flag spellings and the operand roles while it is given.
 pub type ModeText = (Vec<String>, Vec<String>);
+
+/// Options whose role a mode flag changes: the flag's spellings and the options
+/// (`tar -c` writes its `-f` archive).
+pub type ModeOptionsText = (Vec<String>, Vec<OptionSpecText>);
 
 /// One entry as read from TOML and checked: every key known, every role and fact
 /// spelled right. Keys the entry does not give are `None` (or empty), so a user's
@@ -153,6 +175,16 @@ pub struct Spec {
     pub flag_facts: Option<Vec<FlagFactsText>>,
     /// Subcommands, each an entry of its own, in file order.
     pub subcommands: Vec<(String, Spec)>,
+    /// Flags that make the program edit its file operands in place (`sed -i`).
+    pub in_place: Option<Vec<String>>,
+    /// Options whose role a mode flag changes (`tar -x` writes into `-C DIR`).
+    pub mode_options: Option<Vec<ModeOptionsText>>,
+    /// The first word, without a dash, is a cluster of flags (`tar xzf A`).
+    pub old_style_flags: Option<bool>,
+    /// Every name starting with one of these is this program (`mkfs.`).
+    pub name_prefixes: Option<Vec<String>>,
+    /// Flags after which the words up to a terminator are a command that runs.
+    pub embedded_commands: Option<Vec<ModeText>>,
 }
 
 /// True for a valid program or alias name.
@@ -233,6 +265,44 @@ pub fn parse_entry(table: &toml::Table, extra_keys: &[&str]) -> Result<Spec, Sch
                     spec.subcommands.push((name.clone(), parsed));
                 }
             }
+            "in_place" => {
+                let flags = strings(value, k)?;
+                for f in &flags {
+                    option_names(f, &[k])?;
+                }
+                spec.in_place = Some(flags);
+            }
+            "mode_options" => spec.mode_options = Some(mode_options(value)?),
+            "old_style_flags" => spec.old_style_flags = Some(boolean(value, k)?),
+            "embedded_commands" => {
+                let Some(table) = value.as_table() else {
+                    return Err(SchemaError::at(
+                        &[k],
+                        "`embedded_commands` is a table of `\"-exec|-ok\" = [\";\", \"+\"]`",
+                    ));
+                };
+                let mut list = Vec::new();
+                for (spelled, ends) in table {
+                    let key = [k, spelled.as_str()];
+                    let names = option_names(spelled, &key)?;
+                    let ends = strings(ends, k)?;
+                    if ends.is_empty() || ends.iter().any(String::is_empty) {
+                        return Err(SchemaError::at(&key, "name the words that end the command"));
+                    }
+                    list.push((names, ends));
+                }
+                spec.embedded_commands = Some(list);
+            }
+            "name_prefixes" => {
+                let prefixes = strings(value, k)?;
+                if let Some(bad) = prefixes.iter().find(|n| !valid_name(n)) {
+                    return Err(SchemaError::at(
+                        &[k],
+                        format!("`{bad}` is not a valid name prefix"),
+                    ));
+                }
+                spec.name_prefixes = Some(prefixes);
+            }
             _ if extra_keys.contains(&k) => {}
             _ => {
                 return Err(SchemaError::at(
@@ -306,6 +376,30 @@ fn option_names(spelled: &str, key: &[&str]) -> Result<Vec<String>, SchemaError>
         }
     }
     Ok(names)
+}
+
+fn mode_options(value: &toml::Value) -> Result<Vec<ModeOptionsText>, SchemaError> {
+    let Some(table) = value.as_table() else {
+        return Err(SchemaError::at(
+            &["mode_options"],
+            "`mode_options` is a table of `\"-x|--extract\" = { \"-C\" = \"ROLE\" }`",
+        ));
+    };
+    let mut out = Vec::new();
+    for (spelled, list) in table {
+        let key = ["mode_options", spelled.as_str()];
+        let names = option_names(spelled, &key)?;
+        let parsed = options(list).map_err(|mut e| {
+            // `options."-f"` inside the mode reads `mode_options."-c"."-f"`.
+            if let Some(first) = e.key.first_mut() {
+                *first = spelled.clone();
+            }
+            e.key.insert(0, "mode_options".to_string());
+            e
+        })?;
+        out.push((names, parsed));
+    }
+    Ok(out)
 }
 
 fn options(value: &toml::Value) -> Result<Vec<OptionSpecText>, SchemaError> {

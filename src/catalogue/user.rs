@@ -20,7 +20,7 @@
 //! per process, and each distinct entry is kept once however often it is loaded.
 
 use super::schema::{OptionSpecText, SchemaError, Spec};
-use super::{Entry, Fact, FlagFacts, ModeSpec, OptionSpec, Role};
+use super::{EmbeddedCommand, Entry, Fact, FlagFacts, ModeOptions, ModeSpec, OptionSpec, Role};
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -272,6 +272,14 @@ fn options(list: &[OptionSpecText]) -> &'static [OptionSpec] {
 
 /// The entry `spec` makes over `base` (keys given replace the base's).
 fn merge(name: &str, base: Option<&'static Entry>, spec: &Spec) -> Result<Entry, SchemaError> {
+    if spec.name_prefixes.is_some() {
+        return Err(SchemaError {
+            key: vec!["name_prefixes".into()],
+            message: "`name_prefixes` is read only in the built-in catalogue; name each \
+                      program of yours with an entry or an alias"
+                .into(),
+        });
+    }
     let summary = match (&spec.summary, base) {
         (Some(s), _) => leak_str(s),
         (None, Some(b)) => b.summary,
@@ -376,6 +384,41 @@ fn merge(name: &str, base: Option<&'static Entry>, spec: &Spec) -> Result<Entry,
         subcommands: Vec::leak(subcommands),
         role_mask: 0,
         flag_fact_mask: 0,
+        in_place: match &spec.in_place {
+            Some(flags) => Vec::leak(
+                flags
+                    .iter()
+                    .flat_map(|f| f.split('|'))
+                    .map(leak_str)
+                    .collect(),
+            ),
+            None => base.map_or(&[], |b| b.in_place),
+        },
+        mode_options: match &spec.mode_options {
+            Some(list) => Vec::leak(
+                list.iter()
+                    .map(|(flags, opts)| ModeOptions {
+                        flags: leak_strs(flags),
+                        options: options(opts),
+                    })
+                    .collect(),
+            ),
+            None => base.map_or(&[], |b| b.mode_options),
+        },
+        old_style_flags: spec
+            .old_style_flags
+            .unwrap_or(base.is_some_and(|b| b.old_style_flags)),
+        embedded_commands: match &spec.embedded_commands {
+            Some(list) => Vec::leak(
+                list.iter()
+                    .map(|(flags, ends)| EmbeddedCommand {
+                        flags: leak_strs(flags),
+                        ends: leak_strs(ends),
+                    })
+                    .collect(),
+            ),
+            None => base.map_or(&[], |b| b.embedded_commands),
+        },
     };
     entry.role_mask = role_mask(&entry);
     entry.flag_fact_mask = flag_fact_mask(&entry);
@@ -417,5 +460,14 @@ fn role_mask(entry: &Entry) -> u32 {
         m.operands.iter().copied().for_each(&mut add);
     }
     entry.config_keys.iter().for_each(|(_, r)| add(*r));
+    if !entry.in_place.is_empty() {
+        add(Role::PathWrite);
+    }
+    for m in entry.mode_options {
+        for o in m.options {
+            add(o.role);
+            o.more.iter().copied().for_each(&mut add);
+        }
+    }
     entry.subcommands.iter().fold(mask, |m, s| m | s.role_mask)
 }

@@ -87,6 +87,8 @@ pub fn scripts_of(
                     out.push(alias_value(arg));
                 }
             }
+            // Shell builtins (`eval`, `alias`, `source`, `trap`...) are shell
+            // semantics, not programs' options: they stay named here.
             // Their callbacks are read by `callbacks.rs`, which the walker asks.
             "trap" | "mapfile" | "readarray" | "complete" | "compgen" | "bind" => {}
             "source" | "." => {
@@ -102,6 +104,8 @@ pub fn scripts_of(
                     }
                 }
             }
+            // git's `-c KEY=VALUE` and `git config KEY VALUE` syntax is read here;
+            // which keys run what is the catalogue's `config_keys`.
             "git" => {
                 git_scripts(args, &mut out);
                 catalogue_scripts(base, args, source, false, &mut out);
@@ -173,16 +177,17 @@ fn catalogue_scripts(
 /// `git --exec-path=DIR` and `-c core.hooksPath=DIR` run programs from a folder:
 /// unknown scripts.
 fn git_scripts(args: &[Word], out: &mut Vec<ScriptText>) {
-    // The settings whose value git runs as shell text: the catalogue's git entry
-    // (`core.pager`, `core.sshCommand`, `diff.*.textconv`, `filter.*.clean`...).
-    // An alias or a credential helper is shell text only when it starts with `!`.
+    // The settings whose value git runs as shell text, per the catalogue's git
+    // entry (`core.pager`, `core.sshCommand`, `diff.*.textconv`...); an alias or a
+    // credential helper (`shell-if-bang`) only when it starts with `!`.
     let git = crate::catalogue::lookup("git");
+    let role_of = |key: &str| git.and_then(|g| g.config_key_role(key));
     let command_value = |key: &str, value: &str| -> Option<String> {
-        let key = key.to_ascii_lowercase();
-        if key.starts_with("alias.") || key.starts_with("credential.") {
-            return value.strip_prefix('!').map(str::to_string);
+        match role_of(key) {
+            Some(Role::Shell) => Some(value.to_string()),
+            Some(Role::ShellIfBang) => value.strip_prefix('!').map(str::to_string),
+            _ => None,
         }
-        (git.and_then(|g| g.config_key_role(&key)) == Some(Role::Shell)).then(|| value.to_string())
     };
     let mut i = 0;
     while i < args.len() {
@@ -193,7 +198,8 @@ fn git_scripts(args: &[Word], out: &mut Vec<ScriptText>) {
                 if let Some(setting) = args.get(i + 1) {
                     match setting.value().and_then(|v| v.split_once('=')) {
                         Some((key, v)) => {
-                            if key.eq_ignore_ascii_case("core.hookspath") {
+                            // `core.hooksPath`: a folder whose programs run.
+                            if role_of(key) == Some(Role::ExecDirectory) {
                                 out.push(ScriptText::Dynamic(setting.span));
                             } else if let Some(script) = command_value(key, v) {
                                 out.push(ScriptText::Static {
@@ -211,7 +217,13 @@ fn git_scripts(args: &[Word], out: &mut Vec<ScriptText>) {
                 i += 2;
                 continue;
             }
-            Some(v) if v.starts_with("--exec-path=") => out.push(ScriptText::Dynamic(word.span)),
+            Some(v)
+                if v.starts_with("--")
+                    && git.and_then(|g| g.option_role(v)) == Some(Role::ExecDirectory)
+                    && v.contains('=') =>
+            {
+                out.push(ScriptText::Dynamic(word.span))
+            }
             Some("config") => {
                 // git config [--global|--local|...] KEY VALUE
                 let rest: Vec<&Word> = args[i + 1..]

@@ -8,7 +8,7 @@
 
 use super::command::{Origin, SYSTEM_BIN_DIRS, SimpleCommand};
 use super::word::{Part, Word};
-use crate::catalogue::{self, Entry, Fact, Role as ArgRole};
+use crate::catalogue::{self, Entry, Fact, ModeOptions, Role as ArgRole};
 use crate::verdict::Span;
 
 /// Read or write.
@@ -105,7 +105,10 @@ fn wrapper_paths(cmd: &SimpleCommand) -> Vec<PathUse> {
             let access = match arg.role {
                 ArgRole::PathWrite | ArgRole::PathDelete => Access::Write,
                 ArgRole::Metadata => Access::Metadata,
-                ArgRole::PathRead | ArgRole::PathExec | ArgRole::Directory => Access::Read,
+                ArgRole::PathRead
+                | ArgRole::PathExec
+                | ArgRole::Directory
+                | ArgRole::ExecDirectory => Access::Read,
                 _ => continue,
             };
             let Some(word) = own.get(arg.index) else {
@@ -207,25 +210,23 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
     // A call of a function or alias defined in the command is not the program of
     // its name: its arguments are judged as any unknown program's.
     let entry = catalogue::lookup(program).filter(|_| !cmd.shadowed);
-    let program = entry.map_or(program, |e| e.name);
     if entry.is_some_and(|e| e.has(Fact::TextOnly)) || cmd.origin == Origin::Declaration {
         return uses;
     }
-    if matches!(program, "cd" | "pushd") && !cmd.shadowed {
+    if entry.is_some_and(|e| e.has(Fact::ChangesDirectory)) {
         let target = cmd
             .args()
             .iter()
             .find(|w| !w.value().is_some_and(|v| v.starts_with('-') && v.len() > 1));
         let word = match target {
-            // `cd -` goes back to $OLDPWD; `cd` alone goes home.
+            // `cd -` goes back to $OLDPWD; with no operand bash goes home (shell
+            // semantics of the builtins, not options; `pushd` alone swaps the
+            // stack's top two, judged as home: fail closed).
             Some(w) if w.value() == Some("-") => {
                 Word::new(vec![Part::Tilde("-".into())], w.span, false)
             }
             Some(w) => w.clone(),
-            None if program == "cd" => {
-                Word::new(vec![Part::Tilde(String::new())], name_word.span, false)
-            }
-            None => return uses,
+            None => Word::new(vec![Part::Tilde(String::new())], name_word.span, false),
         };
         uses.push(PathUse {
             word,
@@ -235,11 +236,31 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
         return uses;
     }
     let args = cmd.args();
+    // `tar xzf A`: an entry with old-style flags reads a first word without a dash
+    // as a cluster of flags.
+    let dashed = entry
+        .filter(|e| e.old_style_flags)
+        .and_then(|_| args.first()?.value())
+        .filter(|v| !v.is_empty() && !v.starts_with('-'))
+        .map(|v| format!("-{v}"));
     // The roles the catalogue gives the arguments (subcommands included).
-    let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+    let values: Vec<Option<&str>> = args
+        .iter()
+        .enumerate()
+        .map(|(i, w)| match (i, &dashed) {
+            (0, Some(d)) => Some(d.as_str()),
+            _ => w.value(),
+        })
+        .collect();
     let roles = entry
         .map(|e| catalogue::classify(e, &values))
         .unwrap_or_default();
+    let given = entry.map(|e| given_modes(e, &values)).unwrap_or_default();
+    // `tar -czf A`: the values of the options the mode gives a role of its own.
+    let mode_values = match (entry, given.options) {
+        (Some(e), Some(mode)) => mode_values(e, mode, &values),
+        _ => Vec::new(),
+    };
     let sub = entry.and_then(|e| {
         roles
             .iter()
@@ -247,36 +268,18 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
             .and_then(|a| values.get(a.index).copied().flatten())
             .and_then(|name| e.subcommand(name))
     });
-    let operand_role = |index: usize| {
-        roles
+    // The role of the word at `index`: the mode's option value, else the
+    // catalogue's reading (an operand, or an option's value inside a cluster,
+    // `grep -rne PATTERN`).
+    let word_role = |index: usize| {
+        mode_values
             .iter()
-            .find(|a| a.index == index && !a.option_value)
-            .map(|a| a.role)
+            .find(|(i, _)| *i == index)
+            .map(|(_, r)| *r)
+            .or_else(|| roles.iter().find(|a| a.index == index).map(|a| a.role))
     };
+    let operand_count = roles.iter().filter(|a| !a.option_value).count();
     let last_is_written = entry.is_some_and(|e| e.last.is_some_and(ArgRole::writes));
-    let flags: String = args
-        .iter()
-        .filter_map(|w| w.value())
-        .filter(|v| v.starts_with('-') && !v.starts_with("--"))
-        .collect();
-    let in_place = (program == "sed"
-        && args.iter().any(|w| {
-            w.value()
-                .is_some_and(|v| v.starts_with("-i") || v.starts_with("--in-place"))
-        }))
-        || (program == "perl" && perl_in_place(args));
-    let tar_extract = program == "tar"
-        && (flags.contains('x')
-            || args
-                .first()
-                .and_then(|w| w.value())
-                .is_some_and(|v| !v.starts_with('-') && v.contains('x')));
-    let tar_create = program == "tar"
-        && (flags.contains('c')
-            || args
-                .first()
-                .and_then(|w| w.value())
-                .is_some_and(|v| !v.starts_with('-') && v.contains('c')));
     let mut operands: Vec<(usize, &Word)> = Vec::new();
     let mut target_dir: Option<usize> = None;
     let mut skip_next = false;
@@ -290,7 +293,7 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
             skip_next = false;
             continue;
         }
-        let Some(value) = word.value() else {
+        let Some(value) = values.get(index).copied().flatten() else {
             operands.push((index, word));
             continue;
         };
@@ -303,14 +306,17 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
         }
         // `dd of=FILE`: a `key=value` operand whose key the catalogue gives a role
         // (a path role: the value is that path; another role: not a path).
-        if operand_role(index) == Some(ArgRole::Config)
+        if word_role(index) == Some(ArgRole::Config)
             && let Some((key, file)) = value.split_once('=')
             && let Some(key_role) = entry.and_then(|e| e.config_key_role(key))
         {
             let access = match key_role {
                 ArgRole::PathWrite | ArgRole::PathDelete => Access::Write,
                 ArgRole::Metadata => Access::Metadata,
-                ArgRole::PathRead | ArgRole::PathExec | ArgRole::Directory => Access::Read,
+                ArgRole::PathRead
+                | ArgRole::PathExec
+                | ArgRole::Directory
+                | ArgRole::ExecDirectory => Access::Read,
                 _ => continue,
             };
             uses.push(PathUse {
@@ -344,13 +350,16 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
                 }
                 _ => (value, None),
             };
-            if text_option(entry, sub, option) {
+            let value_at = if attached.is_some() { index } else { i };
+            let role = word_role(value_at)
+                .filter(|_| option_role(entry, sub, option).is_some())
+                .or_else(|| option_role(entry, sub, option));
+            if role.map_or(text_option(entry, sub, option), ArgRole::is_text) {
                 if attached.is_none() {
                     skip_next = true;
                 }
                 continue;
             }
-            let role = option_role(entry, sub, option);
             if role == Some(ArgRole::Mount) {
                 // `-v SRC:DEST`: the host side is written by what runs behind it.
                 let spec = match attached {
@@ -369,9 +378,7 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
                 }
                 continue;
             }
-            let writes = role.is_some_and(ArgRole::writes)
-                || (program == "tar" && matches!(option, "-C" | "--directory") && tar_extract)
-                || (program == "tar" && matches!(option, "-f" | "--file") && tar_create);
+            let writes = role.is_some_and(ArgRole::writes);
             let takes_value = role.is_some();
             let access = if writes { Access::Write } else { Access::Read };
             if let Some((offset, v)) = attached {
@@ -397,29 +404,38 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
         }
         operands.push((index, word));
     }
-    let write_all = in_place;
-    // `ln -s TARGET LINK`: a relative target is relative to the link's folder, not
-    // to the cwd; only absolute, home or variable targets are judged.
-    let symlink = program == "ln" && flags.contains('s');
     let last = operands.last().map(|(i, _)| *i);
     for (index, word) in &operands {
-        if symlink
-            && Some(*index) != last
+        let mut role = word_role(*index);
+        // The entry's last role holds in a mode too (`ln -s TARGET... LINK`).
+        if operand_count > 1
+            && Some(*index) == last
+            && !roles.iter().any(|a| a.index == *index && a.option_value)
+            && let Some(last_role) = entry.and_then(|e| e.last)
+        {
+            role = Some(last_role);
+        }
+        // `grep -n /usr/local/bin Dockerfile`: a pattern, never a path; `git
+        // status`: a subcommand's name; `kubectl get pods`: text. A `NAME=value`
+        // setting whose key has no role of its own keeps its value judged
+        // (`make PREFIX=~/x`: bash expands the tilde after `=`).
+        if role.is_some_and(|r| r.is_text() && !matches!(r, ArgRole::Config | ArgRole::Env)) {
+            continue;
+        }
+        // `ln -s TARGET LINK`: a relative target is relative to the link's folder,
+        // not to the cwd; only absolute, home or variable targets are judged.
+        if role == Some(ArgRole::LinkTarget)
             && word
                 .value()
                 .is_some_and(|v| !v.starts_with(['/', '~', '$']))
         {
             continue;
         }
-        let role = operand_role(*index);
-        if matches!(role, Some(ArgRole::Pattern | ArgRole::Subcommand)) {
-            // `grep -n /usr/local/bin Dockerfile`: a pattern, never a path; `git
-            // status`: a subcommand's name, never a path.
-            continue;
-        }
+        let option_value = roles.iter().any(|a| a.index == *index && a.option_value);
         let written = role.is_some_and(ArgRole::writes)
             && !(last_is_written && target_dir.is_some() && Some(*index) == last);
-        let access = if write_all || written {
+        let in_place = given.in_place && role == Some(ArgRole::PathRead) && !option_value;
+        let access = if in_place || written {
             Access::Write
         } else if role == Some(ArgRole::Metadata) {
             Access::Metadata
@@ -429,7 +445,11 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
         uses.push(PathUse {
             word: from_inner_tilde(word),
             access,
-            role: Role::Argument,
+            role: if option_value {
+                Role::OptionValue
+            } else {
+                Role::Argument
+            },
         });
     }
     uses
@@ -467,17 +487,272 @@ fn sub_word(word: &Word, value: &str, offset: usize, part: &str) -> Word {
     sub
 }
 
-/// `perl -i`, `-pi`, `-i.bak`, `-pie` (an `i` in a short cluster before any `e`):
-/// perl edits its file operands in place.
-pub fn perl_in_place(args: &[Word]) -> bool {
-    args.iter().any(|w| {
-        w.value().is_some_and(|v| {
-            v.starts_with('-')
-                && !v.starts_with("--")
-                && v.chars()
-                    .skip(1)
-                    .take_while(|c| *c != 'e')
-                    .any(|c| c == 'i')
-        })
-    })
+/// What a command's flags select in its entry: an in-place edit (`sed -i`,
+/// `perl -pi`), a mode whose options change role (`tar -x`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Modes {
+    /// An in-place flag is given: the operands read are written.
+    pub in_place: bool,
+    /// The first mode given whose options change role.
+    pub options: Option<&'static ModeOptions>,
+}
+
+/// True when `flag` is the short flag `-c`.
+fn is_short(flag: &str, c: char) -> bool {
+    let mut chars = flag.chars();
+    chars.next() == Some('-') && chars.next() == Some(c) && chars.next().is_none()
+}
+
+/// Reads `values` (the words after the program; `None` for a dynamic word) for the
+/// entry's in-place flags and mode flags, the way getopt would: `-i`,
+/// `--in-place`, `--in-place=.bak`, `-i.bak` and `-pi` (an in-place letter in a
+/// cluster takes the rest as its backup suffix), `tar -xzf`; an option's value is
+/// never a flag, and for an entry whose options end at the first operand
+/// (`perl -e CODE FILE -i`) the words after it are not read.
+pub fn given_modes(entry: &'static Entry, values: &[Option<&str>]) -> Modes {
+    let mut out = Modes::default();
+    if entry.in_place.is_empty() && entry.mode_options.is_empty() {
+        return out;
+    }
+    let mut i = 0;
+    while let Some(word) = values.get(i) {
+        i += 1;
+        let Some(w) = *word else { continue };
+        if w == "--" {
+            break;
+        }
+        if w.len() < 2 || !w.starts_with('-') {
+            if entry.options_after_operands {
+                continue;
+            }
+            break;
+        }
+        if w.starts_with("--") || !entry.clustering {
+            let name = w.split_once('=').map_or(w, |(n, _)| n);
+            if entry.in_place.contains(&name) {
+                out.in_place = true;
+            } else if let Some(m) = entry.mode_options.iter().find(|m| m.flags.contains(&name)) {
+                out.options.get_or_insert(m);
+            } else if !w.contains('=') && entry.option(name).is_some() {
+                i += 1;
+            }
+            continue;
+        }
+        for (at, c) in w.char_indices().skip(1) {
+            if entry.in_place.iter().any(|f| is_short(f, c)) {
+                out.in_place = true;
+                break;
+            }
+            if let Some(m) = entry
+                .mode_options
+                .iter()
+                .find(|m| m.flags.iter().any(|f| is_short(f, c)))
+            {
+                out.options.get_or_insert(m);
+            }
+            if entry.short_takes_value(c) {
+                if at + c.len_utf8() == w.len() {
+                    i += 1;
+                }
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// The words that are values of the options `mode` gives a role of its own, with
+/// that role: `tar -czf OUT` → `OUT` is written.
+fn mode_values(
+    entry: &Entry,
+    mode: &ModeOptions,
+    values: &[Option<&str>],
+) -> Vec<(usize, ArgRole)> {
+    let mut out = Vec::new();
+    let in_mode = |name: &str| mode.options.iter().find(|o| o.names.contains(&name));
+    let mut i = 0;
+    while let Some(word) = values.get(i) {
+        let index = i;
+        i += 1;
+        let Some(w) = *word else { continue };
+        if w == "--" {
+            break;
+        }
+        if w.len() < 2 || !w.starts_with('-') {
+            continue;
+        }
+        if w.starts_with("--") || !entry.clustering {
+            let (name, attached) = match w.split_once('=') {
+                Some((n, _)) => (n, true),
+                None => (w, false),
+            };
+            if let Some(o) = in_mode(name) {
+                out.push((if attached { index } else { i }, o.role));
+            }
+            if !attached && (in_mode(name).is_some() || entry.option(name).is_some()) {
+                i += 1;
+            }
+            continue;
+        }
+        for (at, c) in w.char_indices().skip(1) {
+            let own = mode
+                .options
+                .iter()
+                .find(|o| o.names.iter().any(|n| is_short(n, c)));
+            if own.is_none() && !entry.short_takes_value(c) {
+                continue;
+            }
+            let last = at + c.len_utf8() == w.len();
+            if let Some(o) = own {
+                out.push((if last { i } else { index }, o.role));
+            }
+            if last {
+                i += 1;
+            }
+            break;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Env, build, paths::Resolver};
+    use std::path::Path;
+
+    /// The path uses of the first command of `source`, as (text, access).
+    fn uses_of(source: &str) -> Vec<(String, Access)> {
+        let resolver = Resolver::new(Some("/home/u".into()), Default::default());
+        let env = Env {
+            cwd: Path::new("/project"),
+            resolver: &resolver,
+            max_nesting: 4,
+            fast_path: false,
+        };
+        let model = build(source, &env);
+        let cmd = model.commands.first().expect("one command");
+        path_uses(cmd)
+            .into_iter()
+            .map(|u| (u.word.value().unwrap_or("?").to_string(), u.access))
+            .collect()
+    }
+
+    fn access_of(source: &str, path: &str) -> Option<Access> {
+        uses_of(source)
+            .into_iter()
+            .find(|(p, _)| p == path)
+            .map(|(_, a)| a)
+    }
+
+    /// Every spelling of an in-place flag an entry declares: `-i`, `-i.bak`, in a
+    /// cluster after another flag, `--in-place`, `--in-place=.bak`.
+    fn spellings(flag: &str) -> Vec<String> {
+        if let Some(long) = flag.strip_prefix("--") {
+            vec![format!("--{long}"), format!("--{long}=.bak")]
+        } else {
+            vec![
+                flag.to_string(),
+                format!("{flag}.bak"),
+                format!("-n{}", &flag[1..]),
+            ]
+        }
+    }
+
+    #[test]
+    fn every_in_place_spelling_writes_the_operand() {
+        let entries: Vec<_> = catalogue::entries()
+            .iter()
+            .filter(|e| !e.in_place.is_empty())
+            .collect();
+        assert!(entries.len() >= 2, "sed and perl at least");
+        for entry in entries {
+            // The program's code first (an option for perl, an operand for sed).
+            let code = if entry.option_role("-e").is_some() && entry.interpreter == Some("perl") {
+                "-e 's/a/b/'"
+            } else {
+                "'s/a/b/'"
+            };
+            for flag in entry.in_place {
+                for spelled in spellings(flag) {
+                    let source = format!("{} {spelled} {code} /etc/hosts", entry.name);
+                    assert_eq!(
+                        access_of(&source, "/etc/hosts"),
+                        Some(Access::Write),
+                        "{source}"
+                    );
+                }
+            }
+            let plain = format!("{} {code} /etc/hosts", entry.name);
+            assert_eq!(
+                access_of(&plain, "/etc/hosts"),
+                Some(Access::Read),
+                "{plain}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_mode_option_takes_its_mode_role_in_every_spelling() {
+        for entry in catalogue::entries() {
+            for mode in entry.mode_options {
+                for flag in mode.flags {
+                    for option in mode.options {
+                        for name in option.names {
+                            let written = option.role.writes();
+                            let forms = if name.starts_with("--") {
+                                vec![format!("{name} /opt/v"), format!("{name}=/opt/v")]
+                            } else {
+                                vec![format!("{name} /opt/v"), format!("{name}/opt/v")]
+                            };
+                            for form in forms {
+                                // The mode before and after the option.
+                                for source in [
+                                    format!("{} {flag} {form} src", entry.name),
+                                    format!("{} {form} {flag} src", entry.name),
+                                ] {
+                                    let got = access_of(&source, "/opt/v");
+                                    assert_eq!(got.map(Access::writes), Some(written), "{source}");
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn symbolic_link_targets_in_every_spelling() {
+        for flag in ["-s", "--symbolic", "-sf", "-fs"] {
+            let relative = format!("ln {flag} ../lib link");
+            assert_eq!(access_of(&relative, "../lib"), None, "{relative}");
+            assert_eq!(
+                access_of(&relative, "link"),
+                Some(Access::Write),
+                "{relative}"
+            );
+            let absolute = format!("ln {flag} /etc/passwd link");
+            assert_eq!(
+                access_of(&absolute, "/etc/passwd"),
+                Some(Access::Read),
+                "{absolute}"
+            );
+        }
+        // A hard link's source is a path from here.
+        assert_eq!(access_of("ln ../lib link", "../lib"), Some(Access::Read));
+    }
+
+    #[test]
+    fn old_style_clusters_and_text_operands() {
+        assert!(access_of("tar cf /opt/a.tar src", "/opt/a.tar").is_some_and(Access::writes));
+        assert_eq!(
+            access_of("tar tf /opt/a.tar", "/opt/a.tar"),
+            Some(Access::Read)
+        );
+        assert_eq!(access_of("grep -rne /etc/passwd src", "/etc/passwd"), None);
+        assert_eq!(access_of("kubectl get pods", "pods"), None);
+        // A word the catalogue gives no role stays a possible path.
+        assert_eq!(access_of("frobnicate pods", "pods"), Some(Access::Read));
+    }
 }

@@ -222,9 +222,11 @@ pub fn unwrap(words: &[Word]) -> Unwrapped {
             out.program = Some(i);
             return out;
         };
-        if catalogue::canonical(name) == Some("find") && !name.contains('/') {
+        if !name.contains('/')
+            && let Some(entry) = catalogue::lookup(name).filter(|e| !e.embedded_commands.is_empty())
+        {
             out.program = Some(i);
-            out.embedded = find_exec_ranges(words, i + 1);
+            out.embedded = embedded_ranges(entry, words, i + 1);
             return out;
         }
         let Some(spec) = spec_of(name) else {
@@ -234,6 +236,8 @@ pub fn unwrap(words: &[Word]) -> Unwrapped {
         };
         let entry = spec.entry;
         out.wrappers.push(i);
+        // `coproc` is a shell keyword (shell semantics, not a program's option):
+        // its optional NAME before a compound command stays named here.
         if entry.name == "coproc"
             && words
                 .get(i + 2)
@@ -421,32 +425,39 @@ fn command_option_ranges(words: &[Word], at: usize) -> Vec<(String, Range<usize>
     ranges
 }
 
-/// The commands `find` runs: words after `-exec`, `-execdir`, `-ok`, `-okdir` up to
-/// `;` or `+`.
-fn find_exec_ranges(words: &[Word], start: usize) -> Vec<(String, Range<usize>)> {
+/// The commands a program runs through its embedded-command flags (the
+/// catalogue's `embedded_commands`): `find -exec CMD... ;`, the words after
+/// `-exec`, `-execdir`, `-ok`, `-okdir` up to `;` or `+`.
+fn embedded_ranges(
+    entry: &catalogue::Entry,
+    words: &[Word],
+    start: usize,
+) -> Vec<(String, Range<usize>)> {
     let mut ranges = Vec::new();
     let mut i = start;
     while i < words.len() {
-        let is_exec = words[i]
-            .static_value()
-            .is_some_and(|v| matches!(v.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir"));
-        if !is_exec {
+        let Some(embedded) = words[i].static_value().and_then(|v| {
+            entry
+                .embedded_commands
+                .iter()
+                .find(|e| e.flags.contains(&v.as_str()))
+        }) else {
             i += 1;
             continue;
-        }
+        };
         let begin = i + 1;
         let mut end = begin;
         while end < words.len() {
             if words[end]
                 .static_value()
-                .is_some_and(|v| v == ";" || v == "+")
+                .is_some_and(|v| embedded.ends.contains(&v.as_str()))
             {
                 break;
             }
             end += 1;
         }
         if end > begin {
-            ranges.push(("find".to_string(), begin..end));
+            ranges.push((entry.name.to_string(), begin..end));
         }
         i = end + 1;
     }

@@ -102,11 +102,11 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let deny = |m: String| (Decision::Deny, m);
     let ask = |m: String| (Decision::Ask, m);
     let verdict: Option<(Decision, String)> = match base.as_str() {
-        _ if has(Fact::FormatsFilesystem) || lower.starts_with("mkfs.") => {
-            Some(deny(format!("`{lower}` formats a file system")))
-        }
+        _ if has(Fact::FormatsFilesystem) => Some(deny(format!("`{lower}` formats a file system"))),
         _ if has(Fact::StopsMachine) => Some(deny(format!("`{named}` stops the machine"))),
-        "kill" if kill_all(&cmd.arg_values()) => {
+        _ if has(Fact::SignalsProcesses)
+            && entry.is_some_and(|e| every_process(e, &cmd.arg_values())) =>
+        {
             Some(deny("kills every process the user owns (pid -1)".into()))
         }
         _ if has(Fact::KillsByName) => Some(ask(format!("`{lower}` kills processes by name"))),
@@ -140,6 +140,8 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         _ if has(Fact::SchedulesJobs) && !has(Fact::ReadOnly) => {
             Some(ask(format!("`{lower}` runs commands later, out of sight")))
         }
+        // Shell builtins (`history`, `hash`, `enable`): shell semantics, not a
+        // program's options, so they stay named here.
         "history"
             if values
                 .iter()
@@ -242,8 +244,10 @@ fn is_system_top(v: &str) -> bool {
 }
 
 /// `kill -9 -1`, `kill -KILL -1`, `kill -- -1`, `kill -s KILL -1`: a pid operand of
-/// -1. The first option is the signal (`kill -1 1234` sends SIGHUP to 1234).
-fn kill_all(args: &[Option<String>]) -> bool {
+/// -1, for a program with the `signals-processes` fact, read with its entry's
+/// options and list modes. The first option is the signal (`kill -1 1234` sends
+/// SIGHUP to 1234).
+fn every_process(entry: &catalogue::Entry, args: &[Option<String>]) -> bool {
     let mut operands = false;
     let mut i = 0;
     while i < args.len() {
@@ -256,17 +260,22 @@ fn kill_all(args: &[Option<String>]) -> bool {
             if a == "-1" {
                 return true;
             }
+        } else if a == "--" {
+            operands = true;
+        } else if entry
+            .modes
+            .iter()
+            .any(|m| m.operands.is_empty() && m.flags.contains(&a))
+        {
+            // `kill -l`: a mode whose operands are no targets (it lists signals).
+            return false;
         } else {
-            match a {
-                "--" => operands = true,
-                "-s" | "-n" | "--signal" => {
-                    operands = true;
-                    i += 1;
-                }
-                "-l" | "-L" | "--list" | "--table" => return false,
-                _ if a.starts_with('-') && a.len() > 1 => operands = true,
-                _ => operands = true,
+            // An option with its value (`-s KILL`), the signal (`-9`, `-KILL`) or
+            // the first operand: the targets start here.
+            if a.starts_with('-') && !a.contains('=') && entry.option(a).is_some() {
+                i += 1;
             }
+            operands = true;
         }
         i += 1;
     }

@@ -1,7 +1,7 @@
 //! BG301 and BG302: the environment — variables that load code into every program
 //! started after them, and reading secrets out of it.
 
-use crate::catalogue;
+use crate::catalogue::{self, Fact};
 use crate::declare_rule;
 use crate::model::command::{Origin, SimpleCommand};
 use crate::model::paths::Resolved;
@@ -135,28 +135,6 @@ const PAGERS: &[&str] = &[
     "SVN_EDITOR",
     "HGEDITOR",
 ];
-const PLAIN_PAGERS: &[&str] = &[
-    "",
-    "cat",
-    "less",
-    "more",
-    "true",
-    "head",
-    "tail",
-    "less -R",
-    "less -FRX",
-    "less -FR",
-    "less -r",
-    "vi",
-    "vim",
-    "nvim",
-    "nano",
-    "emacs",
-    "code",
-    "code --wait",
-    "code -w",
-    ":",
-];
 const SEARCH_PATHS: &[&str] = &[
     "PATH",
     "LD_LIBRARY_PATH",
@@ -234,7 +212,7 @@ fn loads_code(
     }
     if PAGERS.contains(&name) {
         return match static_value {
-            Some(v) if PLAIN_PAGERS.contains(&v) => None,
+            Some(v) if plain_pager(v) => None,
             _ => Some(format!(
                 "`{name}` runs `{text}` whenever a program pages or edits"
             )),
@@ -417,7 +395,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             && cmd.program.is_none()
             && word
                 .value()
-                .is_some_and(|v| crate::catalogue::canonical(v) == Some("env"))
+                .is_some_and(|v| crate::catalogue::has_fact(v, Fact::PrintsEnvironment))
             && cmd.script.is_none()
         {
             cx.report(
@@ -431,9 +409,10 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let base = cmd.base_name().unwrap_or(program);
     let values: Vec<&str> = cmd.args().iter().filter_map(Word::value).collect();
     // A program (not a builtin) in any case, `.exe` stripped: `PRINTENV` runs it.
-    let is_printenv = crate::catalogue::canonical(base) == Some("printenv");
+    let prints = crate::catalogue::lookup(base).filter(|e| e.has(Fact::PrintsEnvironment));
+    // Shell builtins (`set`, `export`, `declare`): shell semantics, named here.
     let reason = match base {
-        _ if is_printenv => Some("`printenv` prints the environment"),
+        _ if prints.is_some() => Some("the program prints the environment"),
         "set" if values.is_empty() => Some("`set` with no arguments prints every variable"),
         "export" | "declare" | "typeset"
             if values
@@ -451,4 +430,33 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     if let Some(message) = reason {
         cx.report(&SECRET_ENV_READ, name.span, message.into());
     }
+}
+
+/// A pager or editor value that only shows or edits what it is given: empty, or a
+/// program the catalogue calls a plain pager (`plain-pager`: cat, less, vim,
+/// nano, code...) named without a folder and followed only by flags that take no
+/// value (`less -FRX`, `code --wait`). `less -o FILE`, `vim -c CMD` and
+/// `./less` are not.
+fn plain_pager(value: &str) -> bool {
+    let mut words = value.split_whitespace();
+    let Some(first) = words.next() else {
+        return true;
+    };
+    if first.contains(['/', '\\']) {
+        return false;
+    }
+    let Some(entry) = crate::catalogue::lookup(first).filter(|e| e.has(Fact::PlainPager)) else {
+        return false;
+    };
+    words.all(|w| {
+        if w.len() < 2 || !w.starts_with('-') || w.contains('=') {
+            return false;
+        }
+        if w.starts_with("--") || !entry.clustering {
+            return entry.option(w).is_none();
+        }
+        w.chars()
+            .skip(1)
+            .all(|c| c.is_ascii_alphanumeric() && !entry.short_takes_value(c))
+    })
 }

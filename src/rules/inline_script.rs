@@ -262,53 +262,26 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let (Some(program), Some(name)) = (cmd.base_name(), cmd.name()) else {
         return;
     };
-    let program = crate::catalogue::canonical_or(program.rsplit('/').next().unwrap_or(program));
-    if program == "awk" {
-        let script = cmd
-            .args()
-            .iter()
-            .find(|w| !w.value().is_some_and(|v| v.starts_with('-')));
-        if let Some(word) = script
-            && word.value().is_some_and(awk_runs_commands)
-        {
-            cx.report(
-                &INLINE_SCRIPT,
-                word.span,
-                "the awk program runs commands or writes files".into(),
-            );
-        }
-        return;
-    }
-    if program == "sed" {
+    let entry = catalogue::lookup(program);
+    let program = entry.map_or(program, |e| e.name);
+    let language = entry.and_then(|e| e.interpreter);
+    // Languages judged by what their code does (awk, sed): which program speaks
+    // which is the catalogue's `interpreter`; its code is every word the
+    // catalogue gives a code role in that language (`sed -e S1 -e S2`, `awk -v
+    // a=1 PROGRAM`, `--expression=S`).
+    if let (Some(entry), Some((lang, runs, message))) = (entry, language.and_then(analyser)) {
         let args = cmd.args();
-        let mut scripts: Vec<&Word> = Vec::new();
-        let mut i = 0;
-        while i < args.len() {
-            match args[i].value() {
-                Some("-e" | "--expression") => {
-                    if let Some(w) = args.get(i + 1) {
-                        scripts.push(w);
-                    }
-                    i += 2;
-                    continue;
-                }
-                Some(v) if v.starts_with('-') => {}
-                _ => {
-                    if scripts.is_empty() {
-                        scripts.push(&args[i]);
-                    }
-                    break;
-                }
+        let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+        for arg in catalogue::classify(entry, &values) {
+            if arg.role != Role::Code(lang) {
+                continue;
             }
-            i += 1;
-        }
-        for word in scripts {
-            if word.value().is_some_and(sed_runs_commands) {
-                cx.report(
-                    &INLINE_SCRIPT,
-                    word.span,
-                    "the sed script runs commands (e) or writes files (w)".into(),
-                );
+            let (Some(word), Some(Some(value))) = (args.get(arg.index), values.get(arg.index))
+            else {
+                continue;
+            };
+            if value.get(arg.offset..).is_some_and(runs) {
+                cx.report(&INLINE_SCRIPT, word.span, message.into());
             }
         }
         return;
@@ -319,8 +292,11 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             && code.as_deref().is_some_and(|c| !names_outside_path(c));
         // `perl -pi -e 's/a/b/g' src/*.rs`: a substitution only, like `sed -i`; the
         // files it edits are judged by the path rules.
-        let substitution = program == "perl"
-            && crate::model::path_roles::perl_in_place(cmd.args())
+        let substitution = language == Some("perl")
+            && entry.is_some_and(|e| {
+                let values: Vec<Option<&str>> = cmd.args().iter().map(Word::value).collect();
+                crate::model::path_roles::given_modes(e, &values).in_place
+            })
             && code.as_deref().is_some_and(perl_substitution_only);
         if !trusted_ok && !substitution {
             cx.report(
@@ -340,13 +316,38 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let _ = InlineScript::Dynamic { span: name.span };
 }
 
+/// A language judged by what its code does: its name, the test that its code runs
+/// commands or writes files, the finding's message.
+type Analyser = (&'static str, fn(&str) -> bool, &'static str);
+
+/// The analyser of a language judged by what its code does, with the language
+/// and the finding's message: awk programs that run commands or write files, sed
+/// scripts with `e` or `w`. The mechanism; which program speaks the language is
+/// the catalogue's.
+fn analyser(language: &str) -> Option<Analyser> {
+    match language {
+        "awk" => Some((
+            "awk",
+            awk_runs_commands,
+            "the awk program runs commands or writes files",
+        )),
+        "sed" => Some((
+            "sed",
+            sed_runs_commands,
+            "the sed script runs commands (e) or writes files (w)",
+        )),
+        _ => None,
+    }
+}
+
 /// Languages whose inline text other rules judge by content: sed and awk scripts
 /// (above), SQL (the remote-effect rule).
 const JUDGED_BY_CONTENT: &[&str] = &["sed", "awk", "sql"];
 
-/// An option of a program that is not a script interpreter whose value is code
-/// in the program's own command language: `gdb -ex 'shell id'`, `vim -c '!id'`,
-/// `emacs --eval '(shell-command "id")'`, `lldb -o 'platform shell id'`.
+/// An option or operand of a program that is not a script interpreter whose value
+/// is code in the program's own command language: `gdb -ex 'shell id'`, `vim -c
+/// '!id'`, `emacs --eval '(shell-command "id")'`, `lldb -o 'platform shell id'`,
+/// `cmd /c dir`.
 fn command_language_option(cmd: &SimpleCommand) -> Option<(&'static str, &Word)> {
     let program = cmd.program_str()?;
     let entry = catalogue::lookup(program.rsplit('/').next().unwrap_or(program))?;
@@ -358,7 +359,7 @@ fn command_language_option(cmd: &SimpleCommand) -> Option<(&'static str, &Word)>
     catalogue::classify(entry, &values)
         .into_iter()
         .find_map(|arg| match arg.role {
-            Role::Code(lang) if arg.option_value && !JUDGED_BY_CONTENT.contains(&lang) => {
+            Role::Code(lang) if !JUDGED_BY_CONTENT.contains(&lang) => {
                 Some((lang, args.get(arg.index)?))
             }
             _ => None,

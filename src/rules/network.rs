@@ -59,12 +59,18 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         return;
     };
     let entry = catalogue::lookup(base);
+    // `python -m pip install`: a module run as a program is judged as that program,
+    // with the words after it.
+    let (entry, args) = match module_program(entry, cmd.args()) {
+        Some((module, rest)) => (Some(module), rest),
+        None => (entry, cmd.args()),
+    };
     let base = entry.map_or(base, |e| e.name);
     // The subcommand's facts: `pnpm dlx`, `pipx run`, `yarn global`, `cargo install`,
     // `uv tool run` (the deepest subcommand named by the leading operands).
     let mut sub: Option<&catalogue::Entry> = None;
     let mut depth = 0;
-    for word in cmd.args() {
+    for word in args {
         let Some(next) = word
             .value()
             .and_then(|v| sub.or(entry).and_then(|e| e.subcommand(v)))
@@ -74,13 +80,9 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         sub = Some(next);
         depth += 1;
     }
-    let values: Vec<&str> = cmd
-        .args()
-        .iter()
-        .map(|w| w.value().unwrap_or("\u{1}"))
-        .collect();
+    let values: Vec<&str> = args.iter().map(|w| w.value().unwrap_or("\u{1}")).collect();
     let first = values.first().copied().unwrap_or("");
-    let words: Vec<Option<&str>> = cmd.args().iter().map(Word::value).collect();
+    let words: Vec<Option<&str>> = args.iter().map(Word::value).collect();
     let usage = entry
         .filter(|e| e.flag_may_add(Fact::InstallsGlobally))
         .map(|e| catalogue::usage(e, &words));
@@ -95,11 +97,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     };
     if let Some(runner) = runner {
         let skip = depth;
-        if runs_project_bin(
-            runner,
-            cmd.args().get(skip..).unwrap_or(&[]),
-            cx.paths.root(),
-        ) {
+        if runs_project_bin(runner, args.get(skip..).unwrap_or(&[]), cx.paths.root()) {
             return;
         }
     }
@@ -116,24 +114,23 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         _ if sub.is_some_and(|s| s.has(Fact::InstallsGlobally)) => {
             Some(format!("`{base} {first}` installs outside the project"))
         }
-        "rsync" if values.iter().any(|v| is_remote(v)) => {
-            Some("`rsync` to or from a remote host".to_string())
+        _ if entry.is_some_and(|e| e.has(Fact::RemoteOperands))
+            && values.iter().any(|v| is_remote(v)) =>
+        {
+            Some(format!("`{base}` to or from a remote host"))
         }
         // `npm install -g`: a flag of the subcommand installs outside the project.
         _ if global_flag.is_some() => Some(format!(
             "`{base} {first} {}` installs a package globally",
             global_flag.unwrap_or_default()
         )),
-        "pip" if first == "install" && !program.contains('/') => {
-            Some("`pip install` outside a project virtual environment".to_string())
-        }
-        p if p.starts_with("python")
-            && values
-                .windows(3)
-                .any(|w| w[0] == "-m" && w[1] == "pip" && w[2] == "install")
+        // A program named by a path is the project's own (`.venv/bin/pip`).
+        _ if sub.is_some_and(|s| s.has(Fact::InstallsIntoInterpreter))
             && !program.contains('/') =>
         {
-            Some("`pip install` outside a project virtual environment".to_string())
+            Some(format!(
+                "`{base} {first}` outside a project virtual environment"
+            ))
         }
         _ => None,
     };
@@ -181,6 +178,27 @@ fn runs_project_bin(runner: &catalogue::Entry, args: &[Word], root: &Path) -> bo
     ["dependencies", "devDependencies", "optionalDependencies"]
         .iter()
         .any(|key| manifest.get(key).and_then(|d| d.get(name)).is_some())
+}
+
+/// The program an interpreter runs as a module (`python -m pip ...`: the
+/// catalogue's `module` role) when the catalogue knows it, with the words after
+/// the module's name.
+fn module_program<'a>(
+    entry: Option<&'static catalogue::Entry>,
+    args: &'a [Word],
+) -> Option<(&'static catalogue::Entry, &'a [Word])> {
+    let entry = entry.filter(|e| e.mentions(&[Role::Module]))?;
+    let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+    let arg = catalogue::classify(entry, &values)
+        .into_iter()
+        .find(|a| a.role == Role::Module)?;
+    let name = values
+        .get(arg.index)
+        .copied()
+        .flatten()?
+        .get(arg.offset..)?;
+    let module = catalogue::lookup(name)?;
+    Some((module, args.get(arg.index + 1..).unwrap_or(&[])))
 }
 
 /// `host:path` or `user@host:path` (not a local path with a colon, not a URL).
