@@ -234,6 +234,7 @@ fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, u32)
         })
         .collect();
     let flag_facts = format!("&[{}]", flag_facts.join(", "));
+    let effects = effects_code(spec);
     let interpreter = match &spec.interpreter {
         Some(s) => format!("Some({s:?})"),
         None => "None".into(),
@@ -243,11 +244,32 @@ fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, u32)
          facts: {facts}, options: {options}, flags: &{flags:?}, operands: {operands}, last: {last}, \
          modes: {modes}, assignments: {assignments}, clustering: {clustering}, \
          options_after_operands: {after}, interpreter: {interpreter}, runs_files: &{runs_files:?}, \
-         config_keys: {config_keys}, flag_facts: {flag_facts}, flag_fact_mask: {flag_mask}, subcommands: {subcommands}, role_mask: {mask} }}",
+         config_keys: {config_keys}, flag_facts: {flag_facts}, flag_fact_mask: {flag_mask}, subcommands: {subcommands}, role_mask: {mask}, effects: {effects} }}",
         assignments = spec.assignments.unwrap_or(false),
         clustering = spec.clustering.unwrap_or(true),
         after = spec.options_after_operands.unwrap_or(true),
         flag_mask = flag_fact_mask(spec),
     );
     (code, mask)
+}
+
+/// The generated expression for an entry's effects.
+fn effects_code(spec: &Spec) -> String {
+    let items: Vec<String> = spec
+        .effects
+        .iter()
+        .flatten()
+        .map(|e| {
+            let test = match &e.test {
+                Some(t) => format!("Some({t:?})"),
+                None => "None".into(),
+            };
+            format!(
+                "EffectSpec {{ words: &{:?}, flags: &{:?}, also: &{:?}, unless: &{:?}, operands: {}, \
+                 test: {test}, dynamic_asks: {}, what: {:?}, suggestion: {:?} }}",
+                e.words, e.flags, e.also, e.unless, e.operands, e.dynamic_asks, e.what, e.suggestion
+            )
+        })
+        .collect();
+    format!("&[{}]", items.join(", "))
 }

@@ -155,6 +155,27 @@ fn mistakes_in_an_entry_name_file_line_and_key() {
             "programs.not-a-known-program.summary",
         ),
         (
+            "effect-key",
+            "[programs.deploy]\nsummary = \"d\"\n\n[[programs.deploy.effects]]\nwhat = \"w\"\nsuggestion = \"s\"\n\n[[programs.deploy.effects]]\nwhat = \"w\"\nsuggestion = \"s\"\nwehn = 1\n",
+            ConfigErrorKind::UnknownKey,
+            11,
+            "programs.deploy.effects.1.wehn",
+        ),
+        (
+            "effect-test",
+            "[programs.deploy]\nsummary = \"d\"\neffects = [{ test = \"sql-destroy\", what = \"w\", suggestion = \"s\" }]\n",
+            ConfigErrorKind::InvalidValue,
+            3,
+            "programs.deploy.effects.0.test",
+        ),
+        (
+            "effect-suggestion",
+            "[programs.deploy]\nsummary = \"d\"\n[[programs.deploy.effects]]\nwords = [\"prod\"]\nwhat = \"w\"\n",
+            ConfigErrorKind::InvalidValue,
+            3,
+            "programs.deploy.effects.0",
+        ),
+        (
             "not-a-table",
             "programs.deploy = \"network\"\n",
             ConfigErrorKind::InvalidValue,
@@ -257,6 +278,43 @@ fn permission_rule_examples_are_checked_when_the_gate_is_built() {
     )
     .expect_err("decision");
     assert_eq!(error.kind, ConfigErrorKind::InvalidValue);
+}
+
+#[test]
+fn a_user_effect_asks_with_its_suggestion() {
+    let config = "[programs.deploy]\n\
+        summary = \"the team's deploy script\"\n\
+        options = { \"--region\" = \"text\" }\n\
+        [[programs.deploy.effects]]\n\
+        words = [\"prod|production\"]\n\
+        unless = [\"--plan\"]\n\
+        what = \"deploys to production\"\n\
+        suggestion = \"deploy to staging first\"\n\
+        [[programs.git.subcommands.tag.effects]]\n\
+        flags = [\"-d|--delete\"]\n\
+        what = \"deletes a tag\"\n\
+        suggestion = \"keep the tag\"\n";
+    let gate = gate("effects", config).expect("gate");
+    let verdict = gate.check("deploy --region eu prod");
+    assert_eq!(verdict.decision, Decision::Ask, "{verdict:?}");
+    let finding = verdict
+        .findings
+        .iter()
+        .find(|f| f.rule == "BG210")
+        .expect("BG210");
+    assert_eq!(
+        finding.suggestion.as_deref(),
+        Some("deploy to staging first")
+    );
+    assert_eq!(decision(&gate, "deploy prod --plan"), Decision::Allow);
+    assert_eq!(decision(&gate, "deploy staging"), Decision::Allow);
+    // A subcommand's effects combine with the built-in entry's.
+    assert!(gate.check("git tag -d v1").has_rule("BG210"));
+    assert!(!gate.check("git tag v2").has_rule("BG210"));
+    assert!(gate.check("git reset --hard").has_rule("BG210"));
+    // Without the config, the built-in catalogue has no such effect.
+    let plain = Gate::builder().root(".").build().expect("gate");
+    assert!(!plain.check("git tag -d v1").has_rule("BG210"));
 }
 
 #[test]

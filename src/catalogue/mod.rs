@@ -396,6 +396,34 @@ pub struct Entry {
     /// Every role the entry and its subcommands use, one bit per role
     /// ([`Role::bit`]), computed at build time.
     pub role_mask: u32,
+    /// Operations of this entry that act remotely or cannot be undone.
+    pub effects: &'static [EffectSpec],
+}
+
+/// An operation that acts remotely or cannot be undone (`git reset --hard`,
+/// `terraform destroy`), with the condition on the command's words. Every
+/// condition given must hold; the remote-effect rule (BG210) reads them.
+#[derive(Debug)]
+pub struct EffectSpec {
+    /// Positional words after the entry's name: `a|b` alternatives, `*` any one
+    /// word, `prefix-*` a prefix. Empty: the entry's name alone.
+    pub words: &'static [&'static str],
+    /// Any one of these flags is given (empty: no flag needed).
+    pub flags: &'static [&'static str],
+    /// And any one of these as well.
+    pub also: &'static [&'static str],
+    /// None of these is given.
+    pub unless: &'static [&'static str],
+    /// At least one operand follows the words.
+    pub operands: bool,
+    /// A condition that is code, by name (`sql-destroys`).
+    pub test: Option<&'static str>,
+    /// A word only known at run time may be one of `flags`: the effect applies.
+    pub dynamic_asks: bool,
+    /// What happens.
+    pub what: &'static str,
+    /// A safer alternative.
+    pub suggestion: &'static str,
 }
 
 include!(concat!(env!("OUT_DIR"), "/catalogue.rs"));
