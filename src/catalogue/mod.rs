@@ -244,6 +244,9 @@ pub enum Fact {
     /// This use only queries (`systemctl status`, `crontab -l`): the program's facts
     /// about changing the system do not apply.
     ReadOnly,
+    /// Stores code or a setting that runs later, outside the gate (`direnv allow`
+    /// approves `.envrc`).
+    Persists,
 }
 
 impl Fact {
@@ -274,6 +277,7 @@ impl Fact {
         Fact::DestroysData,
         Fact::DeletesFiles,
         Fact::ReadOnly,
+        Fact::Persists,
     ];
 
     /// The fact's bit in [`Entry::flag_fact_mask`]: its position in [`Fact::ALL`].
@@ -315,6 +319,7 @@ impl Fact {
             Fact::DestroysData => "destroys-data",
             Fact::DeletesFiles => "deletes-files",
             Fact::ReadOnly => "read-only",
+            Fact::Persists => "persists",
         }
     }
 }

@@ -79,6 +79,7 @@ pub const FACTS: &[(&str, &str)] = &[
     ("destroys-data", "DestroysData"),
     ("deletes-files", "DeletesFiles"),
     ("read-only", "ReadOnly"),
+    ("persists", "Persists"),
 ];
 
 /// A mistake in an entry: the dotted key inside the entry (`options."--x"`,
