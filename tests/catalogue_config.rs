@@ -318,6 +318,45 @@ fn a_user_effect_asks_with_its_suggestion() {
 }
 
 #[test]
+fn config_prints_the_effective_catalogue_overrides() {
+    let config = format!("{DEPLOY}\n[programs.git.subcommands.tag]\nfacts = [\"network\"]\n");
+    let dir = project("config-print", &config);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_bashgate"))
+        .args(["config", "--root"])
+        .arg(&dir)
+        .output()
+        .expect("run bashgate");
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let deploy = text
+        .lines()
+        .find(|l| l.starts_with("[programs.deploy]"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(deploy.contains("bashgate.toml"), "{deploy}");
+    assert!(deploy.contains("does not know"), "{deploy}");
+    assert!(
+        text.contains("# deploy — the team's deploy script"),
+        "{text}"
+    );
+    assert!(text.contains("--hook"), "{text}");
+    // The alias is the same entry: shown once.
+    assert_eq!(text.matches("[programs.").count(), 2, "{text}");
+    assert!(
+        text.contains("[programs.git]") && text.contains("overrides the built-in entry `git`"),
+        "{text}"
+    );
+    // Without user entries there is no such section.
+    let plain = project("config-plain", "mode = \"trusted\"\n");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_bashgate"))
+        .args(["config", "--root"])
+        .arg(&plain)
+        .output()
+        .expect("run bashgate");
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(!text.contains("[programs."), "{text}");
+}
+
+#[test]
 fn explain_shows_the_effective_entry_and_where_it_comes_from() {
     let dir = project("explain", DEPLOY);
     let run = |program: &str| {

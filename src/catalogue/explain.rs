@@ -137,7 +137,8 @@ fn write_effects(out: &mut String, entry: &Entry, pad: &str) {
         if effect.dynamic_asks {
             conditions.push("(or a word only known at run time)".into());
         }
-        let _ = writeln!(out, "{pad}    {} {}", when.join(" "), conditions.join(" "));
+        when.extend(conditions);
+        let _ = writeln!(out, "{pad}    {}", when.join(" "));
         let _ = writeln!(out, "{pad}      {}", effect.what);
         let _ = writeln!(out, "{pad}      help: {}", effect.suggestion);
     }
