@@ -247,6 +247,10 @@ pub enum Fact {
     /// Stores code or a setting that runs later, outside the gate (`direnv allow`
     /// approves `.envrc`).
     Persists,
+    /// Sends the files or history it names to another machine (`gh gist create
+    /// FILE`, `git push`, `curl -T FILE`; `scp`/`rsync` when the destination is
+    /// another host).
+    SendsFiles,
 }
 
 impl Fact {
@@ -278,6 +282,7 @@ impl Fact {
         Fact::DeletesFiles,
         Fact::ReadOnly,
         Fact::Persists,
+        Fact::SendsFiles,
     ];
 
     /// The fact's bit in [`Entry::flag_fact_mask`]: its position in [`Fact::ALL`].
@@ -320,6 +325,7 @@ impl Fact {
             Fact::DeletesFiles => "deletes-files",
             Fact::ReadOnly => "read-only",
             Fact::Persists => "persists",
+            Fact::SendsFiles => "sends-files",
         }
     }
 }

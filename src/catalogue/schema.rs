@@ -80,6 +80,7 @@ pub const FACTS: &[(&str, &str)] = &[
     ("deletes-files", "DeletesFiles"),
     ("read-only", "ReadOnly"),
     ("persists", "Persists"),
+    ("sends-files", "SendsFiles"),
 ];
 
 /// A mistake in an entry: the dotted key inside the entry (`options."--x"`,

@@ -361,9 +361,7 @@ fn settings_command(inv: &Invocation, cmd: &SimpleCommand, cx: &mut Checker) {
         return;
     }
     // Settings the program's own entry gives roles to (`git config core.pager`).
-    if inv.leaf.is_some_and(|l| l.name == "config")
-        && inv.entry.is_some_and(|e| !e.config_keys.is_empty())
-    {
+    if inv.leaf_name() == Some("config") && inv.entry.is_some_and(|e| !e.config_keys.is_empty()) {
         git_config(inv, cmd, &operands, cx);
     } else {
         package_settings(inv, &operands, cx);
