@@ -318,6 +318,21 @@ fn a_user_effect_asks_with_its_suggestion() {
 }
 
 #[test]
+fn the_same_config_loaded_again_shares_its_entries() {
+    // User entries are kept once per distinct entry, however many gates load them:
+    // a long-running host that builds a gate per request does not grow.
+    let first = gate("intern-a", DEPLOY).expect("gate");
+    let second = gate("intern-b", DEPLOY).expect("gate");
+    let a = first.policy().programs.lookup("deploy").expect("entry");
+    let b = second.policy().programs.lookup("deploy").expect("entry");
+    assert!(std::ptr::eq(a, b), "the same entry was built twice");
+    let other = gate("intern-c", "[programs.deploy]\nsummary = \"another\"\n").expect("gate");
+    let c = other.policy().programs.lookup("deploy").expect("entry");
+    assert!(!std::ptr::eq(a, c));
+    assert_eq!(c.summary, "another");
+}
+
+#[test]
 fn config_prints_the_effective_catalogue_overrides() {
     let config = format!("{DEPLOY}\n[programs.git.subcommands.tag]\nfacts = [\"network\"]\n");
     let dir = project("config-print", &config);
