@@ -113,7 +113,13 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             .flag_for(Fact::PrintsCredentials)
             .is_some()
     };
-    if !leaf_prints && !flag_prints {
+    // `git credential "$OP"`: a word only known at run time names a subcommand
+    // that may be one that prints (`fill`).
+    let dynamic_sub = inv.leaf.is_some_and(|l| {
+        l.subcommands.iter().any(|s| s.has(Fact::PrintsCredentials))
+            && inv.operands().next().is_some_and(|w| w.value().is_none())
+    });
+    if !leaf_prints && !flag_prints && !dynamic_sub {
         return;
     }
     // Dumping the environment (`printenv`, `env`) is BG302's: one finding for it.
@@ -126,6 +132,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     }
     let names = chain(&inv);
     if !flag_prints
+        && !dynamic_sub
         && let Some(condition) = CONDITIONS
             .iter()
             .find(|c| c.program == inv.program && c.subcommands == names.as_slice())
