@@ -164,14 +164,14 @@ fn fact_list(facts: &[String]) -> String {
 
 /// The bits of the facts the entry's flags (and its subcommands' flags) add: the
 /// position in FACTS, the order of `Fact::ALL`.
-fn flag_fact_mask(spec: &Spec) -> u32 {
+fn flag_fact_mask(spec: &Spec) -> u64 {
     let own = spec
         .flag_facts
         .iter()
         .flatten()
         .flat_map(|(_, facts)| facts)
         .filter_map(|f| FACTS.iter().position(|(n, _)| n == f))
-        .fold(0u32, |m, bit| m | 1 << bit);
+        .fold(0u64, |m, bit| m | 1 << bit);
     spec.subcommands
         .iter()
         .fold(own, |m, (_, sub)| m | flag_fact_mask(sub))
@@ -283,6 +283,7 @@ fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, u32)
         .map(|(flags, ends)| format!("EmbeddedCommand {{ flags: &{flags:?}, ends: &{ends:?} }}"))
         .collect();
     let embedded = format!("&[{}]", embedded.join(", "));
+    let effects = effects_code(spec);
     let interpreter = match &spec.interpreter {
         Some(s) => format!("Some({s:?})"),
         None => "None".into(),
@@ -294,7 +295,7 @@ fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, u32)
          options_after_operands: {after}, interpreter: {interpreter}, runs_files: &{runs_files:?}, \
          config_keys: {config_keys}, flag_facts: {flag_facts}, flag_fact_mask: {flag_mask}, subcommands: {subcommands}, role_mask: {mask}, \
          in_place: &{in_place:?}, mode_options: {mode_options}, old_style_flags: {old_style}, \
-         embedded_commands: {embedded} }}",
+         embedded_commands: {embedded}, effects: {effects} }}",
         assignments = spec.assignments.unwrap_or(false),
         clustering = spec.clustering.unwrap_or(true),
         after = spec.options_after_operands.unwrap_or(true),
@@ -302,4 +303,25 @@ fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, u32)
         old_style = spec.old_style_flags.unwrap_or(false),
     );
     (code, mask)
+}
+
+/// The generated expression for an entry's effects.
+fn effects_code(spec: &Spec) -> String {
+    let items: Vec<String> = spec
+        .effects
+        .iter()
+        .flatten()
+        .map(|e| {
+            let test = match &e.test {
+                Some(t) => format!("Some({t:?})"),
+                None => "None".into(),
+            };
+            format!(
+                "EffectSpec {{ words: &{:?}, flags: &{:?}, also: &{:?}, unless: &{:?}, operands: {}, \
+                 test: {test}, dynamic_asks: {}, what: {:?}, suggestion: {:?} }}",
+                e.words, e.flags, e.also, e.unless, e.operands, e.dynamic_asks, e.what, e.suggestion
+            )
+        })
+        .collect();
+    format!("&[{}]", items.join(", "))
 }

@@ -155,6 +155,27 @@ fn mistakes_in_an_entry_name_file_line_and_key() {
             "programs.not-a-known-program.summary",
         ),
         (
+            "effect-key",
+            "[programs.deploy]\nsummary = \"d\"\n\n[[programs.deploy.effects]]\nwhat = \"w\"\nsuggestion = \"s\"\n\n[[programs.deploy.effects]]\nwhat = \"w\"\nsuggestion = \"s\"\nwehn = 1\n",
+            ConfigErrorKind::UnknownKey,
+            11,
+            "programs.deploy.effects.1.wehn",
+        ),
+        (
+            "effect-test",
+            "[programs.deploy]\nsummary = \"d\"\neffects = [{ test = \"sql-destroy\", what = \"w\", suggestion = \"s\" }]\n",
+            ConfigErrorKind::InvalidValue,
+            3,
+            "programs.deploy.effects.0.test",
+        ),
+        (
+            "effect-suggestion",
+            "[programs.deploy]\nsummary = \"d\"\n[[programs.deploy.effects]]\nwords = [\"prod\"]\nwhat = \"w\"\n",
+            ConfigErrorKind::InvalidValue,
+            3,
+            "programs.deploy.effects.0",
+        ),
+        (
             "not-a-table",
             "programs.deploy = \"network\"\n",
             ConfigErrorKind::InvalidValue,
@@ -257,6 +278,97 @@ fn permission_rule_examples_are_checked_when_the_gate_is_built() {
     )
     .expect_err("decision");
     assert_eq!(error.kind, ConfigErrorKind::InvalidValue);
+}
+
+#[test]
+fn a_user_effect_asks_with_its_suggestion() {
+    let config = "[programs.deploy]\n\
+        summary = \"the team's deploy script\"\n\
+        options = { \"--region\" = \"text\" }\n\
+        [[programs.deploy.effects]]\n\
+        words = [\"prod|production\"]\n\
+        unless = [\"--plan\"]\n\
+        what = \"deploys to production\"\n\
+        suggestion = \"deploy to staging first\"\n\
+        [[programs.git.subcommands.tag.effects]]\n\
+        flags = [\"-d|--delete\"]\n\
+        what = \"deletes a tag\"\n\
+        suggestion = \"keep the tag\"\n";
+    let gate = gate("effects", config).expect("gate");
+    let verdict = gate.check("deploy --region eu prod");
+    assert_eq!(verdict.decision, Decision::Ask, "{verdict:?}");
+    let finding = verdict
+        .findings
+        .iter()
+        .find(|f| f.rule == "BG210")
+        .expect("BG210");
+    assert_eq!(
+        finding.suggestion.as_deref(),
+        Some("deploy to staging first")
+    );
+    assert_eq!(decision(&gate, "deploy prod --plan"), Decision::Allow);
+    assert_eq!(decision(&gate, "deploy staging"), Decision::Allow);
+    // A subcommand's effects combine with the built-in entry's.
+    assert!(gate.check("git tag -d v1").has_rule("BG210"));
+    assert!(!gate.check("git tag v2").has_rule("BG210"));
+    assert!(gate.check("git reset --hard").has_rule("BG210"));
+    // Without the config, the built-in catalogue has no such effect.
+    let plain = Gate::builder().root(".").build().expect("gate");
+    assert!(!plain.check("git tag -d v1").has_rule("BG210"));
+}
+
+#[test]
+fn the_same_config_loaded_again_shares_its_entries() {
+    // User entries are kept once per distinct entry, however many gates load them:
+    // a long-running host that builds a gate per request does not grow.
+    let first = gate("intern-a", DEPLOY).expect("gate");
+    let second = gate("intern-b", DEPLOY).expect("gate");
+    let a = first.policy().programs.lookup("deploy").expect("entry");
+    let b = second.policy().programs.lookup("deploy").expect("entry");
+    assert!(std::ptr::eq(a, b), "the same entry was built twice");
+    let other = gate("intern-c", "[programs.deploy]\nsummary = \"another\"\n").expect("gate");
+    let c = other.policy().programs.lookup("deploy").expect("entry");
+    assert!(!std::ptr::eq(a, c));
+    assert_eq!(c.summary, "another");
+}
+
+#[test]
+fn config_prints_the_effective_catalogue_overrides() {
+    let config = format!("{DEPLOY}\n[programs.git.subcommands.tag]\nfacts = [\"network\"]\n");
+    let dir = project("config-print", &config);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_bashgate"))
+        .args(["config", "--root"])
+        .arg(&dir)
+        .output()
+        .expect("run bashgate");
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let deploy = text
+        .lines()
+        .find(|l| l.starts_with("[programs.deploy]"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(deploy.contains("bashgate.toml"), "{deploy}");
+    assert!(deploy.contains("does not know"), "{deploy}");
+    assert!(
+        text.contains("# deploy — the team's deploy script"),
+        "{text}"
+    );
+    assert!(text.contains("--hook"), "{text}");
+    // The alias is the same entry: shown once.
+    assert_eq!(text.matches("[programs.").count(), 2, "{text}");
+    assert!(
+        text.contains("[programs.git]") && text.contains("overrides the built-in entry `git`"),
+        "{text}"
+    );
+    // Without user entries there is no such section.
+    let plain = project("config-plain", "mode = \"trusted\"\n");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_bashgate"))
+        .args(["config", "--root"])
+        .arg(&plain)
+        .output()
+        .expect("run bashgate");
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(!text.contains("[programs."), "{text}");
 }
 
 #[test]

@@ -27,6 +27,12 @@ fn calls_with(fact: Fact) -> Vec<String> {
         if entry.has(fact) {
             out.push(call.clone());
         }
+        // A flag that adds the fact (`gpg --export-secret-keys`): its first spelling.
+        for flag in entry.flag_facts.iter().filter(|f| f.facts.contains(&fact)) {
+            if let Some(spelling) = flag.flags.first() {
+                out.push(format!("{call} {spelling}"));
+            }
+        }
         for sub in entry.subcommands {
             walk(sub, &call, fact, out);
         }
@@ -39,24 +45,24 @@ fn calls_with(fact: Fact) -> Vec<String> {
     out
 }
 
-/// The programs and subcommands that print credentials, with the arguments that
-/// make them print one (the rule narrows a few by option or operand).
+/// The programs, subcommands and flags that print credentials, with the arguments
+/// that make them print one (the rule narrows two by an operand's value).
 const CREDENTIAL_PRINTERS: &[(&str, &str)] = &[
-    ("aws auth application-default print-access-token", ""),
-    ("aws auth print-access-token", ""),
     ("aws auth:token", ""),
-    ("aws account get-access-token", ""),
     ("aws configure export-credentials", ""),
     ("aws configure get", "aws_secret_access_key"),
     ("aws ecr get-login-password", ""),
     ("aws sts get-session-token", ""),
+    ("az account get-access-token", ""),
     ("bw get", "password x"),
     ("docker-credential-desktop", "get"),
-    ("gh auth status", "-t"),
+    ("gcloud auth application-default print-access-token", ""),
+    ("gcloud auth print-access-token", ""),
+    ("gh auth status -t", ""),
     ("gh auth token", ""),
-    ("git credential", "fill"),
-    ("gpg", "--export-secret-keys"),
-    ("kubectl config view", "--raw"),
+    ("git credential fill", ""),
+    ("gpg --export-secret-keys", ""),
+    ("kubectl config view --raw", ""),
     ("kubectl create token", "default"),
     ("op item get", "x"),
     ("op read", "op://v/i/p"),

@@ -100,11 +100,47 @@ fn write_entry(out: &mut String, entry: &Entry, depth: usize) {
             let _ = writeln!(out, "{pad}    {key:<28} {}", role_name(*role));
         }
     }
+    write_effects(out, entry, &pad);
     if !entry.subcommands.is_empty() {
         let _ = writeln!(out, "{pad}  subcommands:");
         for sub in entry.subcommands {
             write_entry(out, sub, depth + 2);
         }
+    }
+}
+
+/// The entry's effects: the words and conditions, what happens, the safer way.
+fn write_effects(out: &mut String, entry: &Entry, pad: &str) {
+    if entry.effects.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "{pad}  acts remotely or irreversibly (BG210):");
+    for effect in entry.effects {
+        let mut when = vec![entry.name.to_string()];
+        when.extend(effect.words.iter().map(|w| w.to_string()));
+        let mut conditions = Vec::new();
+        if !effect.flags.is_empty() {
+            conditions.push(format!("with {}", effect.flags.join(" or ")));
+        }
+        if !effect.also.is_empty() {
+            conditions.push(format!("and {}", effect.also.join(" or ")));
+        }
+        if !effect.unless.is_empty() {
+            conditions.push(format!("without {}", effect.unless.join(" or ")));
+        }
+        if effect.operands {
+            conditions.push("given operands".into());
+        }
+        if let Some(test) = effect.test {
+            conditions.push(format!("when {test}"));
+        }
+        if effect.dynamic_asks {
+            conditions.push("(or a word only known at run time)".into());
+        }
+        when.extend(conditions);
+        let _ = writeln!(out, "{pad}    {}", when.join(" "));
+        let _ = writeln!(out, "{pad}      {}", effect.what);
+        let _ = writeln!(out, "{pad}      help: {}", effect.suggestion);
     }
 }
 
@@ -122,5 +158,16 @@ mod tests {
             page.contains("with -f, --force: facts deletes-files"),
             "{page}"
         );
+    }
+
+    #[test]
+    fn the_page_names_effects_with_their_conditions_and_help() {
+        let page = describe(lookup("git").unwrap());
+        assert!(page.contains("reset with --hard"), "{page}");
+        assert!(page.contains("help: `git stash` keeps"), "{page}");
+        assert!(page.contains("git reflog expire"), "{page}");
+        let page = describe(lookup("psql").unwrap());
+        assert!(page.contains("when sql-destroys"), "{page}");
+        assert!(!describe(lookup("ls").unwrap()).contains("BG210"));
     }
 }

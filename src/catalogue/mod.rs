@@ -302,6 +302,13 @@ pub enum Fact {
     /// Prints the environment (`printenv`; `env` with nothing to run), secrets
     /// included.
     PrintsEnvironment,
+    /// Stores code or a setting that runs later, outside the gate (`direnv allow`
+    /// approves `.envrc`).
+    Persists,
+    /// Sends the files or history it names to another machine (`gh gist create
+    /// FILE`, `git push`, `curl -T FILE`; `scp`/`rsync` when the destination is
+    /// another host).
+    SendsFiles,
 }
 
 impl Fact {
@@ -338,11 +345,13 @@ impl Fact {
         Fact::RemoteOperands,
         Fact::InstallsIntoInterpreter,
         Fact::PrintsEnvironment,
+        Fact::Persists,
+        Fact::SendsFiles,
     ];
 
     /// The fact's bit in [`Entry::flag_fact_mask`]: its position in [`Fact::ALL`].
-    pub fn bit(self) -> u32 {
-        let index = Fact::ALL.iter().position(|f| *f == self).unwrap_or(31);
+    pub fn bit(self) -> u64 {
+        let index = Fact::ALL.iter().position(|f| *f == self).unwrap_or(63);
         1 << index
     }
 
@@ -385,6 +394,8 @@ impl Fact {
             Fact::RemoteOperands => "remote-operands",
             Fact::InstallsIntoInterpreter => "installs-into-interpreter",
             Fact::PrintsEnvironment => "prints-environment",
+            Fact::Persists => "persists",
+            Fact::SendsFiles => "sends-files",
         }
     }
 }
@@ -480,7 +491,7 @@ pub struct Entry {
     pub flag_facts: &'static [FlagFacts],
     /// Every fact a flag of the entry or of its subcommands can add, one bit per
     /// fact ([`Fact::bit`]), computed when the entry is built.
-    pub flag_fact_mask: u32,
+    pub flag_fact_mask: u64,
     /// Its subcommands, each an entry of its own.
     pub subcommands: &'static [Entry],
     /// Every role the entry and its subcommands use, one bit per role
@@ -496,6 +507,34 @@ pub struct Entry {
     pub old_style_flags: bool,
     /// Flags after which the words up to a terminator run (`find -exec ... ;`).
     pub embedded_commands: &'static [EmbeddedCommand],
+    /// Operations of this entry that act remotely or cannot be undone.
+    pub effects: &'static [EffectSpec],
+}
+
+/// An operation that acts remotely or cannot be undone (`git reset --hard`,
+/// `terraform destroy`), with the condition on the command's words. Every
+/// condition given must hold; the remote-effect rule (BG210) reads them.
+#[derive(Debug)]
+pub struct EffectSpec {
+    /// Positional words after the entry's name: `a|b` alternatives, `*` any one
+    /// word, `prefix-*` a prefix. Empty: the entry's name alone.
+    pub words: &'static [&'static str],
+    /// Any one of these flags is given (empty: no flag needed).
+    pub flags: &'static [&'static str],
+    /// And any one of these as well.
+    pub also: &'static [&'static str],
+    /// None of these is given.
+    pub unless: &'static [&'static str],
+    /// At least one operand follows the words.
+    pub operands: bool,
+    /// A condition that is code, by name (`sql-destroys`).
+    pub test: Option<&'static str>,
+    /// A word only known at run time may be one of `flags`: the effect applies.
+    pub dynamic_asks: bool,
+    /// What happens.
+    pub what: &'static str,
+    /// A safer alternative.
+    pub suggestion: &'static str,
 }
 
 include!(concat!(env!("OUT_DIR"), "/catalogue.rs"));

@@ -33,6 +33,7 @@ pub const ENTRY_KEYS: &[&str] = &[
     "name_prefixes",
     // Flags after which the words up to a terminator run (`find -exec ... ;`).
     "embedded_commands",
+    "effects",
 ];
 
 /// Roles a value or an operand can have, as spelled in the files, with the name of
@@ -97,6 +98,8 @@ pub const FACTS: &[(&str, &str)] = &[
     ("remote-operands", "RemoteOperands"),
     ("installs-into-interpreter", "InstallsIntoInterpreter"),
     ("prints-environment", "PrintsEnvironment"),
+    ("persists", "Persists"),
+    ("sends-files", "SendsFiles"),
 ];
 
 /// A mistake in an entry: the dotted key inside the entry (`options."--x"`,
@@ -173,6 +176,8 @@ pub struct Spec {
     pub config_keys: Option<Vec<(String, String)>>,
     /// Facts a flag adds when it is given (`find -delete` deletes files).
     pub flag_facts: Option<Vec<FlagFactsText>>,
+    /// Operations that act remotely or cannot be undone, with their conditions.
+    pub effects: Option<Vec<EffectText>>,
     /// Subcommands, each an entry of its own, in file order.
     pub subcommands: Vec<(String, Spec)>,
     /// Flags that make the program edit its file operands in place (`sed -i`).
@@ -249,6 +254,7 @@ pub fn parse_entry(table: &toml::Table, extra_keys: &[&str]) -> Result<Spec, Sch
             "runs_files" => spec.runs_files = Some(strings(value, k)?),
             "config_keys" => spec.config_keys = Some(config_keys(value)?),
             "flag_facts" => spec.flag_facts = Some(flag_facts(value)?),
+            "effects" => spec.effects = Some(effects(value)?),
             "subcommands" => {
                 let Some(subs) = value.as_table() else {
                     return Err(SchemaError::at(&[k], "`subcommands` is a table of entries"));
@@ -504,4 +510,160 @@ fn flag_facts(value: &toml::Value) -> Result<Vec<FlagFactsText>, SchemaError> {
         out.push((option_names(spelled, &key)?, facts(list, &key)?));
     }
     Ok(out)
+}
+
+// ---- Effects: operations that act remotely or cannot be undone ----
+
+/// Keys of one item of an entry's `effects` list.
+pub const EFFECT_KEYS: &[&str] = &[
+    "words",
+    "flags",
+    "also",
+    "unless",
+    "operands",
+    "test",
+    "dynamic_asks",
+    "what",
+    "suggestion",
+];
+
+/// Conditions that are real code rather than option words, by the name an
+/// effect's `test` gives (the remote-effect rule holds one function per name).
+pub const EFFECT_TESTS: &[&str] = &[
+    "refspec-rewrites",
+    "pathspec-given",
+    "names-delete",
+    "sql-destroys",
+    "setuid-mode",
+];
+
+/// One effect as read from an entry: when it applies (every condition given
+/// must hold) and what the finding says.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EffectText {
+    /// Positional words after the entry's own name, each `a|b` alternatives, `*`
+    /// any one word, `x-*` a prefix.
+    pub words: Vec<String>,
+    /// Any one of these flags is given.
+    pub flags: Vec<String>,
+    /// And any one of these too.
+    pub also: Vec<String>,
+    /// None of these is given.
+    pub unless: Vec<String>,
+    /// At least one operand follows the words.
+    pub operands: bool,
+    /// A named condition ([`EFFECT_TESTS`]).
+    pub test: Option<String>,
+    /// A word only known at run time may be one of `flags`: ask.
+    pub dynamic_asks: bool,
+    /// What happens, for the finding.
+    pub what: String,
+    /// A safer alternative.
+    pub suggestion: String,
+}
+
+fn effects(value: &toml::Value) -> Result<Vec<EffectText>, SchemaError> {
+    let error = || {
+        SchemaError::at(
+            &["effects"],
+            "`effects` is a list of tables `{ words = [...], flags = [...], what = \"...\", suggestion = \"...\" }`",
+        )
+    };
+    let items = value.as_array().ok_or_else(error)?;
+    let mut out = Vec::new();
+    for (n, item) in items.iter().enumerate() {
+        let index = n.to_string();
+        let table = item.as_table().ok_or_else(error)?;
+        out.push(effect(table, &index)?);
+    }
+    Ok(out)
+}
+
+fn effect(table: &toml::Table, index: &str) -> Result<EffectText, SchemaError> {
+    let mut e = EffectText::default();
+    for (key, value) in table {
+        let k = key.as_str();
+        let at = ["effects", index, k];
+        let text = |v: &toml::Value| -> Result<String, SchemaError> {
+            match v.as_str() {
+                Some(s) if !s.trim().is_empty() => Ok(s.to_string()),
+                _ => Err(SchemaError::at(&at, format!("`{k}` is one non-empty line"))),
+            }
+        };
+        let list = |v: &toml::Value| -> Result<Vec<String>, SchemaError> {
+            let bad = || SchemaError::at(&at, format!("`{k}` is a list of strings"));
+            v.as_array()
+                .ok_or_else(bad)?
+                .iter()
+                .map(|x| x.as_str().map(str::to_string).ok_or_else(bad))
+                .collect()
+        };
+        let flags = |v: &toml::Value| -> Result<Vec<String>, SchemaError> {
+            let mut names = Vec::new();
+            for spelled in list(v)? {
+                names.extend(option_names(&spelled, &at)?);
+            }
+            Ok(names)
+        };
+        match k {
+            "words" => {
+                let words = list(value)?;
+                if let Some(bad) = words.iter().find(|w| {
+                    w.is_empty() || w.split('|').any(|a| a.is_empty() || a.starts_with('-'))
+                }) {
+                    return Err(SchemaError::at(
+                        &at,
+                        format!("`{bad}` is not a word: `name`, `a|b`, `*` or `prefix-*`"),
+                    ));
+                }
+                e.words = words;
+            }
+            "flags" => e.flags = flags(value)?,
+            "also" => e.also = flags(value)?,
+            "unless" => e.unless = flags(value)?,
+            "operands" | "dynamic_asks" => {
+                let b = value
+                    .as_bool()
+                    .ok_or_else(|| SchemaError::at(&at, format!("`{k}` is true or false")))?;
+                if k == "operands" {
+                    e.operands = b;
+                } else {
+                    e.dynamic_asks = b;
+                }
+            }
+            "test" => {
+                let name = text(value)?;
+                if !EFFECT_TESTS.contains(&name.as_str()) {
+                    return Err(SchemaError::at(
+                        &at,
+                        format!("unknown test `{name}` (known: {})", EFFECT_TESTS.join(", ")),
+                    ));
+                }
+                e.test = Some(name);
+            }
+            "what" => e.what = text(value)?,
+            "suggestion" => e.suggestion = text(value)?,
+            _ => {
+                return Err(SchemaError::at(
+                    &at,
+                    format!("unknown key `{k}` (known: {})", EFFECT_KEYS.join(", ")),
+                ));
+            }
+        }
+    }
+    for (key, given) in [("what", &e.what), ("suggestion", &e.suggestion)] {
+        if given.is_empty() {
+            return Err(SchemaError::at(
+                &["effects", index],
+                format!("an effect needs `{key}`"),
+            ));
+        }
+    }
+    if e.dynamic_asks && e.flags.is_empty() {
+        return Err(SchemaError::at(
+            &["effects", index, "dynamic_asks"],
+            "`dynamic_asks` says a dynamic word may be one of `flags`: give `flags`",
+        ));
+    }
+    Ok(e)
 }

@@ -121,7 +121,7 @@ fn flag_facts(entry: &Entry, words: &[Option<&str>], out: &mut Vec<(Fact, Option
         for spec in entry.flag_facts {
             let given = spec.flags.iter().find(|flag| {
                 **flag == bare
-                    || abbreviates(bare, flag)
+                    || (abbreviates(bare, flag) && !names_itself(entry, bare))
                     || (entry.clustering
                         && !word.starts_with("--")
                         && flag.len() == 2
@@ -142,6 +142,12 @@ fn flag_facts(entry: &Entry, words: &[Option<&str>], out: &mut Vec<(Fact, Option
 /// GNU `getopt_long` and git accept unambiguous prefixes (see `Entry::option`).
 fn abbreviates(word: &str, flag: &str) -> bool {
     word.len() >= 4 && word.starts_with("--") && flag.starts_with(word)
+}
+
+/// True when `word` is an option or flag the entry lists under its own name
+/// (`gpg --export` beside `--export-secret-keys`): then it is not an abbreviation.
+fn names_itself(entry: &Entry, word: &str) -> bool {
+    entry.flags.contains(&word) || entry.options.iter().any(|o| o.names.contains(&word))
 }
 
 /// True when the option `word` takes the next word as its value.

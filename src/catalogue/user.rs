@@ -20,7 +20,9 @@
 //! per process, and each distinct entry is kept once however often it is loaded.
 
 use super::schema::{OptionSpecText, SchemaError, Spec};
-use super::{EmbeddedCommand, Entry, Fact, FlagFacts, ModeOptions, ModeSpec, OptionSpec, Role};
+use super::{
+    EffectSpec, EmbeddedCommand, Entry, Fact, FlagFacts, ModeOptions, ModeSpec, OptionSpec, Role,
+};
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -419,10 +421,29 @@ fn merge(name: &str, base: Option<&'static Entry>, spec: &Spec) -> Result<Entry,
             ),
             None => base.map_or(&[], |b| b.embedded_commands),
         },
+        effects: match &spec.effects {
+            Some(list) => Vec::leak(list.iter().map(effect).collect()),
+            None => base.map_or(&[], |b| b.effects),
+        },
     };
     entry.role_mask = role_mask(&entry);
     entry.flag_fact_mask = flag_fact_mask(&entry);
     Ok(entry)
+}
+
+/// A user's effect, checked by the schema reader.
+fn effect(e: &super::schema::EffectText) -> EffectSpec {
+    EffectSpec {
+        words: leak_strs(&e.words),
+        flags: leak_strs(&e.flags),
+        also: leak_strs(&e.also),
+        unless: leak_strs(&e.unless),
+        operands: e.operands,
+        test: e.test.as_deref().map(leak_str),
+        dynamic_asks: e.dynamic_asks,
+        what: leak_str(&e.what),
+        suggestion: leak_str(&e.suggestion),
+    }
 }
 
 /// A built-in subcommand entry kept as it is under a user's entry.
@@ -434,7 +455,7 @@ fn copy(entry: &'static Entry) -> Entry {
 }
 
 /// The mask of every fact the entry's flags and its subcommands' flags add.
-fn flag_fact_mask(entry: &Entry) -> u32 {
+fn flag_fact_mask(entry: &Entry) -> u64 {
     let own = entry
         .flag_facts
         .iter()

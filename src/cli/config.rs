@@ -1,6 +1,7 @@
 //! `bashgate config`: the effective policy — built-in defaults, the user's config
 //! file, the project's `bashgate.toml`, `--config` files, then flags, merged the way
-//! the gate merges them — with where each value came from.
+//! the gate merges them — with where each value came from, and the catalogue
+//! entries the config files add or override (`[programs.NAME]`).
 
 use super::{EXIT_CONFIG, PolicyArgs, discover};
 use bashgate::Policy;
@@ -216,5 +217,36 @@ fn effective(flags: &PolicyArgs) -> Result<String, String> {
             source
         );
     }
+    programs(&mut out, &policy.programs);
     Ok(out)
+}
+
+/// The user's `[programs.NAME]` entries as the gate uses them: each effective
+/// entry once (under its canonical name, its other names listed), where it comes
+/// from, whether it overrides a built-in entry, and what it now says.
+fn programs(out: &mut String, catalogue: &bashgate::catalogue::Catalogue) {
+    let names = catalogue.user_names();
+    if names.is_empty() {
+        return;
+    }
+    let builtin = bashgate::catalogue::Catalogue::default();
+    let mut shown: Vec<&str> = Vec::new();
+    for name in names {
+        let Some(entry) = catalogue.lookup(name) else {
+            continue;
+        };
+        if shown.contains(&entry.name) {
+            continue;
+        }
+        shown.push(entry.name);
+        let source = catalogue.source(name).unwrap_or("a config file");
+        let what = match builtin.lookup(entry.name) {
+            Some(base) => format!("overrides the built-in entry `{}`", base.name),
+            None => "a program the catalogue does not know".to_string(),
+        };
+        let _ = writeln!(out, "\n[programs.{}]  # {source}: {what}", entry.name);
+        for line in bashgate::catalogue::describe(entry).lines() {
+            let _ = writeln!(out, "# {line}");
+        }
+    }
 }

@@ -84,11 +84,25 @@ pub(super) fn line_of_path(text: &str, path: &[&str]) -> Option<usize> {
     let document = toml::de::DeTable::parse(text).ok()?;
     let mut table = document.get_ref();
     let mut at: Option<usize> = None;
-    for segment in path {
+    let mut segments = path.iter();
+    while let Some(segment) = segments.next() {
         let Some((key, value)) = table.iter().find(|(k, _)| k.get_ref() == segment) else {
             break;
         };
         at = Some(key.span().start);
+        let mut value = value;
+        // A list of tables (`effects`): the next segment is the item's index.
+        while let toml::de::DeValue::Array(items) = value.get_ref() {
+            let Some(item) = segments
+                .next()
+                .and_then(|i| i.parse::<usize>().ok())
+                .and_then(|i| items.get(i))
+            else {
+                return at.map(|offset| line_at(text, offset));
+            };
+            at = Some(item.span().start);
+            value = item;
+        }
         match value.get_ref() {
             toml::de::DeValue::Table(inner) => table = inner,
             _ => break,

@@ -1,10 +1,10 @@
 //! BG315: commands that print credentials — tokens, keys, passwords — to their
 //! output, where the agent reads them. The program catalogue marks them with the
-//! fact `prints-credentials` (on the program or the subcommand); the few whose
-//! printing depends on an option or operand are narrowed by [`CONDITIONS`].
+//! fact `prints-credentials`: on the program, the subcommand, or a flag
+//! (`flag_facts`); the two whose printing depends on an operand's value are
+//! narrowed by [`CONDITIONS`].
 
-use crate::catalogue::Entry;
-use crate::catalogue::Fact;
+use crate::catalogue::{Entry, Fact, usage};
 use crate::declare_rule;
 use crate::model::command::SimpleCommand;
 use crate::rules::Checker;
@@ -44,29 +44,21 @@ declare_rule! {
     };
 }
 
-/// A catalogue entry marked `prints-credentials` that prints one only under a
-/// condition.
+/// A catalogue entry marked `prints-credentials` whose printing depends on the
+/// value of an operand, which is code rather than data.
 pub struct Condition {
     /// The program's canonical name.
     pub program: &'static str,
-    /// The subcommand chain (`["auth", "status"]`).
+    /// The subcommand chain (`["configure", "get"]`).
     pub subcommands: &'static [&'static str],
     /// True when this call prints a credential.
     pub prints: fn(&Invocation) -> bool,
 }
 
-/// The conditional entries; every other marked entry always prints one.
+/// The conditional entries; every other marked entry (or flag) always prints one.
+/// Which subcommands and flags print is catalogue data (`flag_facts`: `gh auth
+/// status -t`, `kubectl config view --raw`, `gpg --export-secret-keys`).
 pub static CONDITIONS: &[Condition] = &[
-    Condition {
-        program: "gh",
-        subcommands: &["auth", "status"],
-        prints: |inv| inv.flag(&["-t", "--show-token"]),
-    },
-    Condition {
-        program: "kubectl",
-        subcommands: &["config", "view"],
-        prints: |inv| inv.flag(&["--raw"]),
-    },
     Condition {
         program: "aws",
         subcommands: &["configure", "get"],
@@ -78,47 +70,10 @@ pub static CONDITIONS: &[Condition] = &[
         },
     },
     Condition {
-        program: "git",
-        subcommands: &["credential"],
-        prints: |inv| {
-            inv.operands()
-                .next()
-                .is_some_and(|w| w.value().is_none_or(|v| v == "fill"))
-        },
-    },
-    Condition {
-        program: "gpg",
-        subcommands: &[],
-        prints: |inv| {
-            inv.flag(&[
-                "--export-secret-keys",
-                "--export-secret-subkeys",
-                "--export-ssh-key",
-                "--export-secret-key",
-            ])
-        },
-    },
-    Condition {
+        // `pass` alone lists the store; `pass NAME` prints NAME.
         program: "pass",
         subcommands: &[],
-        prints: |inv| {
-            inv.operands().next().is_some_and(|w| {
-                !matches!(
-                    w.value(),
-                    Some(
-                        "ls" | "list"
-                            | "find"
-                            | "search"
-                            | "init"
-                            | "help"
-                            | "version"
-                            | "rm"
-                            | "mv"
-                            | "cp"
-                    )
-                )
-            })
-        },
+        prints: |inv| inv.operands().next().is_some(),
     },
 ];
 
@@ -138,16 +93,33 @@ fn chain(inv: &Invocation) -> Vec<&'static str> {
 
 /// Reports a command that prints a credential.
 pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
-    let marked =
-        entry_of(cmd).is_some_and(|e| any_entry(e, &|e: &Entry| e.has(Fact::PrintsCredentials)));
+    let Some(entry) = entry_of(cmd) else {
+        return;
+    };
+    let marked = entry.flag_may_add(Fact::PrintsCredentials)
+        || any_entry(entry, &|e: &Entry| e.has(Fact::PrintsCredentials));
     if !marked {
         return;
     }
     let Some(inv) = Invocation::of(cmd) else {
         return;
     };
-    // The deepest entry reached: the program's own when it has no subcommands.
-    if !inv.leaf.is_some_and(|e| e.has(Fact::PrintsCredentials)) {
+    // The deepest entry reached (the program's own when it has no subcommands),
+    // or a flag of this use (`gh auth status -t`).
+    let leaf_prints = inv.leaf.is_some_and(|e| e.has(Fact::PrintsCredentials));
+    let flag_prints = entry.flag_may_add(Fact::PrintsCredentials) && {
+        let words: Vec<Option<&str>> = cmd.args().iter().map(|w| w.value()).collect();
+        usage(entry, &words)
+            .flag_for(Fact::PrintsCredentials)
+            .is_some()
+    };
+    // `git credential "$OP"`: a word only known at run time names a subcommand
+    // that may be one that prints (`fill`).
+    let dynamic_sub = inv.leaf.is_some_and(|l| {
+        l.subcommands.iter().any(|s| s.has(Fact::PrintsCredentials))
+            && inv.operands().next().is_some_and(|w| w.value().is_none())
+    });
+    if !leaf_prints && !flag_prints && !dynamic_sub {
         return;
     }
     // Dumping the environment (`printenv`, `env`) is BG302's: one finding for it.
@@ -159,9 +131,11 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         return;
     }
     let names = chain(&inv);
-    if let Some(condition) = CONDITIONS
-        .iter()
-        .find(|c| c.program == inv.program && c.subcommands == names.as_slice())
+    if !flag_prints
+        && !dynamic_sub
+        && let Some(condition) = CONDITIONS
+            .iter()
+            .find(|c| c.program == inv.program && c.subcommands == names.as_slice())
         && !(condition.prints)(&inv)
     {
         return;

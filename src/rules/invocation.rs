@@ -84,23 +84,6 @@ impl<'c> Invocation<'c> {
         self.leaf.map(|e| e.name)
     }
 
-    /// True when any argument after the subcommands is one of `flags`: a long
-    /// flag as `--x` or `--x=...`, a one-letter short flag in any cluster (`-t`
-    /// in `-at`).
-    pub fn flag(&self, flags: &[&str]) -> bool {
-        self.rest.iter().filter_map(Word::value).any(|v| {
-            flags.iter().any(|f| {
-                if f.starts_with("--") {
-                    v == *f || v.strip_prefix(f).is_some_and(|r| r.starts_with('='))
-                } else if f.len() == 2 && v.starts_with('-') && !v.starts_with("--") {
-                    v[1..].contains(&f[1..])
-                } else {
-                    v == *f
-                }
-            })
-        })
-    }
-
     /// The words after the subcommands that are not options (a dynamic word counts
     /// as an operand). Option values are not told apart from operands.
     pub fn operands(&self) -> impl Iterator<Item = &'c Word> {

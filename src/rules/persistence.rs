@@ -3,11 +3,12 @@
 //! lifecycle scripts, package-manager script settings, pre-commit hooks.
 //! [`PERSISTENCE_PLACES`] is the one list of such places.
 
+use crate::catalogue::{Entry, Fact, usage};
 use crate::declare_rule;
 use crate::model::command::SimpleCommand;
 use crate::model::word::Word;
 use crate::rules::Checker;
-use crate::rules::invocation::{Invocation, entry_of};
+use crate::rules::invocation::{Invocation, any_entry, entry_of};
 use crate::verdict::Span;
 use std::path::{Component, Path};
 
@@ -36,7 +37,8 @@ declare_rule! {
     /// config KEY VALUE` of a key the catalogue says runs a program or names a
     /// project path (`core.hooksPath`, `core.fsmonitor`, `include.path`, `alias.*`,
     /// `filter.*.clean`...), `npm pkg set scripts.postinstall=...`, `npm|pnpm|yarn
-    /// config set` of a script setting, and `direnv allow` (which approves `.envrc`).
+    /// config set` of a script setting, and the subcommands the catalogue marks
+    /// `persists` (`direnv allow`, which approves `.envrc`).
     ///
     /// ## Why
     /// Being inside the project does not make a write harmless: these files are code
@@ -327,8 +329,13 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             }
         }
     }
-    let settings =
-        entry.is_some_and(|e| matches!(e.name, "git" | "direnv" | "npm" | "pnpm" | "yarn"));
+    // Programs with settings that name programs (`config_keys`) or a subcommand
+    // that persists (`direnv allow`): catalogue data.
+    let settings = entry.is_some_and(|e| {
+        any_entry(e, &|e: &Entry| {
+            e.has(Fact::Persists) || !e.config_keys.is_empty()
+        })
+    });
     if settings && let Some(inv) = Invocation::of(cmd) {
         settings_command(&inv, cmd, cx);
     }
@@ -338,18 +345,26 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
 /// `direnv allow`.
 fn settings_command(inv: &Invocation, cmd: &SimpleCommand, cx: &mut Checker) {
     let operands: Vec<&Word> = inv.operands().collect();
-    let first = operands.first().and_then(|w| w.value());
-    match (inv.program, inv.leaf_name()) {
-        ("git", Some("config")) => git_config(inv, &operands, cx),
-        ("direnv", _) if matches!(first, Some("allow" | "permit" | "grant")) => {
-            cx.report(
-                &PERSISTENCE_WRITE,
-                span_of(cmd),
-                "`direnv allow` approves .envrc: direnv runs it in every shell that enters the folder, outside the gate".into(),
-            );
-        }
-        ("npm" | "pnpm" | "yarn", _) => package_settings(inv, &operands, cx),
-        _ => {}
+    if let Some(leaf) = inv.leaf.filter(|l| l.has(Fact::Persists)) {
+        let what = std::iter::once(inv.program)
+            .chain(inv.subcommands.iter().copied())
+            .collect::<Vec<_>>()
+            .join(" ");
+        cx.report(
+            &PERSISTENCE_WRITE,
+            span_of(cmd),
+            format!(
+                "`{what}` stores what runs later, outside the gate: {}",
+                leaf.summary
+            ),
+        );
+        return;
+    }
+    // Settings the program's own entry gives roles to (`git config core.pager`).
+    if inv.leaf_name() == Some("config") && inv.entry.is_some_and(|e| !e.config_keys.is_empty()) {
+        git_config(inv, cmd, &operands, cx);
+    } else {
+        package_settings(inv, &operands, cx);
     }
 }
 
@@ -360,21 +375,13 @@ fn span_of(cmd: &SimpleCommand) -> Span {
 
 /// `git config [--global] KEY VALUE` / `git config set KEY VALUE` of a key that runs
 /// a program or names a path git loads code from.
-fn git_config(inv: &Invocation, operands: &[&Word], cx: &mut Checker) {
-    let reading = inv.flag(&[
-        "--get",
-        "--get-all",
-        "--get-regexp",
-        "--get-urlmatch",
-        "--list",
-        "-l",
-        "--unset",
-        "--unset-all",
-        "--remove-section",
-        "--show-origin",
-        "--name-only",
-    ]);
-    if reading {
+fn git_config(inv: &Invocation, cmd: &SimpleCommand, operands: &[&Word], cx: &mut Checker) {
+    // A query (`--get`, `--list`: the catalogue's `read-only` flags) writes nothing.
+    let words: Vec<Option<&str>> = cmd.args().iter().map(Word::value).collect();
+    if inv
+        .entry
+        .is_some_and(|e| usage(e, &words).has(Fact::ReadOnly))
+    {
         return;
     }
     let (key, has_value) = match operands.first().and_then(|w| w.value()) {

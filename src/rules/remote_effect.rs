@@ -2,16 +2,23 @@
 //! remote's history, publishing a package, deleting cloud or cluster resources,
 //! destroying infrastructure, throwing away uncommitted work, widening permissions.
 //!
-//! The facts are one data table ([`EFFECTS`]): program, subcommand words, the
-//! argument condition, what happens and a safer alternative. Arguments are read the
-//! way the programs read them: short flags in any cluster (`-fd`), long flags with or
-//! without `=value`, options before or after the subcommand, values of options that
-//! take one skipped. Wrappers (`sudo`, `env`, `xargs`...) are already unwrapped by
-//! the walker, so the program here is the one that runs.
+//! The facts are catalogue data: each entry (a program or a subcommand) may list
+//! `effects`, each with its words, the flags that must (or must not) be given, an
+//! optional named test, what happens and a safer alternative (`bashgate explain
+//! git`). This file is the mechanism: how a command's words are read against an
+//! effect, and how the finding is built. Arguments are read the way the programs
+//! read them: short flags in any cluster (`-fd`), long flags with or without
+//! `=value`, values of the entry's options that take one skipped. Conditions that
+//! are code rather than option words (SQL without `WHERE`, a setuid mode) are the
+//! functions of [`test_named`], which the data names. Wrappers (`sudo`, `env`,
+//! `xargs`...) are already unwrapped by the walker, so the program here is the one
+//! that runs.
 
+use crate::catalogue::{EffectSpec, Entry, Fact, Role};
 use crate::declare_rule;
-use crate::model::command::{SimpleCommand, basename};
+use crate::model::command::SimpleCommand;
 use crate::rules::Checker;
+use crate::rules::invocation::{any_entry, entry_of};
 use crate::verdict::Span;
 
 declare_rule! {
@@ -66,501 +73,258 @@ declare_rule! {
     };
 }
 
-/// When an entry applies, given its subcommand matched.
-#[derive(Clone, Copy)]
-pub enum When {
-    /// Always.
-    Always,
-    /// When any of these flags is present. A spelling `-x` (one letter) matches the
-    /// letter in any short cluster; `--long` matches `--long` and `--long=...`;
-    /// `-long` (one dash, several letters, terraform style) matches `-long`,
-    /// `--long` and either with `=...`.
-    Flag(&'static [&'static str]),
-    /// A condition over the arguments.
-    Test(fn(&Call) -> bool),
-}
-
-/// One fact: a program's subcommand and when it acts remotely or irreversibly.
-pub struct Effect {
-    /// Program names (basenames).
-    pub programs: &'static [&'static str],
-    /// Options of the program that take a separate value (their value is not a
-    /// positional word).
-    pub value_options: &'static [&'static str],
-    /// The leading positional words; `*` matches any one word.
-    pub subcommand: &'static [&'static str],
-    /// The argument condition.
-    pub when: When,
-    /// What happens, for the message.
-    pub what: &'static str,
-    /// A safer alternative.
-    pub suggestion: &'static str,
-}
-
-const GIT_VALUE_OPTIONS: &[&str] = &[
-    "-C",
-    "-c",
-    "--git-dir",
-    "--work-tree",
-    "--namespace",
-    "--config-env",
-    "--super-prefix",
-    "-o",
-    "--push-option",
-    "--repo",
-    "--receive-pack",
-    "--exec",
-];
-const DOCKER_VALUE_OPTIONS: &[&str] = &[
-    "-H",
-    "--host",
-    "--context",
-    "-c",
-    "--config",
-    "-l",
-    "--log-level",
-    "--filter",
-];
-const KUBE_VALUE_OPTIONS: &[&str] = &[
-    "-n",
-    "--namespace",
-    "--context",
-    "--cluster",
-    "--kubeconfig",
-    "-s",
-    "--server",
-    "--user",
-    "--kube-context",
-    "-l",
-    "--selector",
-    "-f",
-    "--filename",
-    "-o",
-    "--output",
-];
-const AWS_VALUE_OPTIONS: &[&str] = &[
-    "--profile",
-    "--region",
-    "--endpoint-url",
-    "--output",
-    "--query",
-    "--color",
-    "--ca-bundle",
-    "--cli-read-timeout",
-    "--cli-connect-timeout",
-];
-const CLOUD_VALUE_OPTIONS: &[&str] = &[
-    "--project",
-    "--zone",
-    "--region",
-    "--account",
-    "--format",
-    "--configuration",
-    "--subscription",
-    "-g",
-    "--resource-group",
-    "-n",
-    "--name",
-    "-p",
-];
-const DB_VALUE_OPTIONS: &[&str] = &[
-    "-h",
-    "--host",
-    "-p",
-    "--port",
-    "-U",
-    "--username",
-    "-u",
-    "--user",
-    "-d",
-    "--dbname",
-    "-D",
-    "--database",
-    "-P",
-    "-S",
-    "--socket",
-];
-const PUBLISH: &str = "publishes a package to a public registry; a release cannot be taken back";
-const PUBLISH_DRY: &str =
-    "check the package first with a dry run (`--dry-run`), then let a person publish";
-
-/// The table of facts.
-pub static EFFECTS: &[Effect] = &[
-    Effect {
-        programs: &["git"],
-        value_options: GIT_VALUE_OPTIONS,
-        subcommand: &["push"],
-        when: When::Test(git_push_rewrites),
-        what: "`git push` that overwrites or deletes refs on the remote (history others may have)",
-        suggestion: "push without forcing; if a rewrite is really needed, `git push --force-with-lease` after a person reviewed it",
-    },
-    Effect {
-        programs: &["git"],
-        value_options: GIT_VALUE_OPTIONS,
-        subcommand: &["reset"],
-        when: When::Flag(&["--hard"]),
-        what: "`git reset --hard` throws away uncommitted changes",
-        suggestion: "`git stash` keeps the changes recoverable; `git reset --keep` refuses to discard them",
-    },
-    Effect {
-        programs: &["git"],
-        value_options: GIT_VALUE_OPTIONS,
-        subcommand: &["checkout"],
-        when: When::Test(git_checkout_discards),
-        what: "`git checkout` of paths throws away their uncommitted changes",
-        suggestion: "`git stash push -- PATH` keeps the changes recoverable",
-    },
-    Effect {
-        programs: &["git"],
-        value_options: &["-C", "-c", "--git-dir", "--work-tree", "-s", "--source"],
-        subcommand: &["restore"],
-        when: When::Test(git_restore_discards),
-        what: "`git restore` of the work tree throws away uncommitted changes",
-        suggestion: "`git stash push -- PATH` keeps the changes recoverable; `git restore --staged` only unstages",
-    },
-    Effect {
-        programs: &["git"],
-        value_options: GIT_VALUE_OPTIONS,
-        subcommand: &["clean"],
-        when: When::Test(git_clean_deletes),
-        what: "`git clean -f` deletes untracked files, which exist nowhere else",
-        suggestion: "`git clean -n` lists what would be deleted",
-    },
-    Effect {
-        programs: &["git"],
-        value_options: GIT_VALUE_OPTIONS,
-        subcommand: &["branch"],
-        when: When::Test(git_branch_force_delete),
-        what: "`git branch -D` deletes a branch even when its commits are merged nowhere",
-        suggestion: "`git branch -d` refuses to delete unmerged work",
-    },
-    Effect {
-        programs: &["git"],
-        value_options: GIT_VALUE_OPTIONS,
-        subcommand: &["stash", "drop"],
-        when: When::Always,
-        what: "`git stash drop` deletes stashed changes",
-        suggestion: "`git stash list` and `git stash show -p` first; keep the stash",
-    },
-    Effect {
-        programs: &["git"],
-        value_options: GIT_VALUE_OPTIONS,
-        subcommand: &["stash", "clear"],
-        when: When::Always,
-        what: "`git stash clear` deletes every stashed change",
-        suggestion: "`git stash list` first; drop single stashes after review",
-    },
-    Effect {
-        programs: &["git"],
-        value_options: GIT_VALUE_OPTIONS,
-        subcommand: &["reflog", "expire"],
-        when: When::Always,
-        what: "`git reflog expire` removes the record that makes lost commits recoverable",
-        suggestion: "leave the reflog to `git gc`'s defaults",
-    },
-    Effect {
-        programs: &["git"],
-        value_options: GIT_VALUE_OPTIONS,
-        subcommand: &["filter-branch"],
-        when: When::Always,
-        what: "`git filter-branch` rewrites the whole history",
-        suggestion: "work on a fresh clone, and let a person review before any push",
-    },
-    Effect {
-        programs: &["docker", "podman"],
-        value_options: DOCKER_VALUE_OPTIONS,
-        subcommand: &["system", "prune"],
-        when: When::Always,
-        what: "`docker system prune` deletes every stopped container, unused network and dangling image (and volumes with `--volumes`)",
-        suggestion: "remove the one container or image by name (`docker rm NAME`)",
-    },
-    Effect {
-        programs: &["docker", "podman"],
-        value_options: DOCKER_VALUE_OPTIONS,
-        subcommand: &["volume", "rm"],
-        when: When::Always,
-        what: "`docker volume rm` deletes the data stored in the volume",
-        suggestion: "back the volume up first (`docker run --rm -v VOL:/v busybox tar c /v`)",
-    },
-    Effect {
-        programs: &["docker", "podman"],
-        value_options: DOCKER_VALUE_OPTIONS,
-        subcommand: &["volume", "prune"],
-        when: When::Always,
-        what: "`docker volume prune` deletes the data of every unused volume",
-        suggestion: "remove one volume by name after checking it",
-    },
-    Effect {
-        programs: &["docker", "podman"],
-        value_options: DOCKER_VALUE_OPTIONS,
-        subcommand: &["*", "prune"],
-        when: When::Always,
-        what: "`docker ... prune` deletes every unused object of its kind",
-        suggestion: "remove the one object by name",
-    },
-    Effect {
-        programs: &["kubectl", "oc"],
-        value_options: KUBE_VALUE_OPTIONS,
-        subcommand: &["delete"],
-        when: When::Always,
-        what: "`kubectl delete` deletes cluster resources (a namespace takes everything in it)",
-        suggestion: "`kubectl delete --dry-run=server` shows what would go; let a person run it",
-    },
-    Effect {
-        programs: &["kubectl", "oc"],
-        value_options: KUBE_VALUE_OPTIONS,
-        subcommand: &["drain"],
-        when: When::Always,
-        what: "`kubectl drain` evicts every workload from a node",
-        suggestion: "`kubectl cordon` stops new scheduling without evicting",
-    },
-    Effect {
-        programs: &["helm"],
-        value_options: KUBE_VALUE_OPTIONS,
-        subcommand: &["uninstall"],
-        when: When::Always,
-        what: "`helm uninstall` deletes a release and its cluster resources",
-        suggestion: "`helm uninstall --dry-run` shows what would go",
-    },
-    Effect {
-        programs: &["helm"],
-        value_options: KUBE_VALUE_OPTIONS,
-        subcommand: &["delete"],
-        when: When::Always,
-        what: "`helm delete` deletes a release and its cluster resources",
-        suggestion: "`helm uninstall --dry-run` shows what would go",
-    },
-    Effect {
-        programs: &["terraform", "tofu", "terragrunt"],
-        value_options: &["-chdir"],
-        subcommand: &["destroy"],
-        when: When::Always,
-        what: "`terraform destroy` deletes the real infrastructure the state describes",
-        suggestion: "`terraform plan -destroy` shows what would be deleted",
-    },
-    Effect {
-        programs: &["terraform", "tofu", "terragrunt"],
-        value_options: &["-chdir"],
-        subcommand: &["apply"],
-        when: When::Flag(&["-auto-approve", "-destroy"]),
-        what: "`terraform apply` without its confirmation prompt changes real infrastructure",
-        suggestion: "`terraform plan -out=PLAN`, review it, then apply that plan",
-    },
-    Effect {
-        programs: &["npm", "pnpm", "yarn", "bun"],
-        value_options: &["--registry", "--tag", "--access", "--otp"],
-        subcommand: &["publish"],
-        when: When::Test(not_dry_run),
-        what: PUBLISH,
-        suggestion: PUBLISH_DRY,
-    },
-    Effect {
-        programs: &["npm", "pnpm", "yarn"],
-        value_options: &["--registry", "--otp"],
-        subcommand: &["unpublish"],
-        when: When::Always,
-        what: "`npm unpublish` removes a published version others may depend on",
-        suggestion: "`npm deprecate` warns users without breaking them",
-    },
-    Effect {
-        programs: &["yarn"],
-        value_options: &[],
-        subcommand: &["npm", "publish"],
-        when: When::Test(not_dry_run),
-        what: PUBLISH,
-        suggestion: PUBLISH_DRY,
-    },
-    Effect {
-        programs: &["cargo"],
-        value_options: &["--registry", "--token", "-p", "--package", "--index"],
-        subcommand: &["publish"],
-        when: When::Test(not_dry_run),
-        what: PUBLISH,
-        suggestion: "`cargo publish --dry-run` checks the package; let a person publish",
-    },
-    Effect {
-        programs: &["cargo"],
-        value_options: &["--registry", "--token", "--version", "--index"],
-        subcommand: &["yank"],
-        when: When::Always,
-        what: "`cargo yank` withdraws a published version others may depend on",
-        suggestion: "let a person decide on yanking",
-    },
-    Effect {
-        programs: &["twine"],
-        value_options: &["-r", "--repository", "--repository-url"],
-        subcommand: &["upload"],
-        when: When::Always,
-        what: PUBLISH,
-        suggestion: "`twine check dist/*` checks the package; let a person upload",
-    },
-    Effect {
-        programs: &["gem"],
-        value_options: &["--host", "-k", "--key"],
-        subcommand: &["push"],
-        when: When::Always,
-        what: PUBLISH,
-        suggestion: "`gem build` checks the package; let a person push",
-    },
-    Effect {
-        programs: &["poetry", "uv", "hatch", "flit"],
-        value_options: &["-r", "--repository", "--index", "--publish-url"],
-        subcommand: &["publish"],
-        when: When::Test(not_dry_run),
-        what: PUBLISH,
-        suggestion: PUBLISH_DRY,
-    },
-    Effect {
-        programs: &["gh"],
-        value_options: &["-R", "--repo"],
-        subcommand: &["repo", "delete"],
-        when: When::Always,
-        what: "`gh repo delete` deletes a hosted repository with its issues and pull requests",
-        suggestion: "`gh repo archive` keeps it readable and reversible",
-    },
-    Effect {
-        programs: &["gh"],
-        value_options: &["-R", "--repo"],
-        subcommand: &["release", "delete"],
-        when: When::Always,
-        what: "`gh release delete` deletes a published release and its assets",
-        suggestion: "edit the release (`gh release edit --draft`) instead",
-    },
-    Effect {
-        programs: &["aws"],
-        value_options: AWS_VALUE_OPTIONS,
-        subcommand: &["s3", "rm"],
-        when: When::Flag(&["--recursive"]),
-        what: "`aws s3 rm --recursive` deletes every object under the prefix",
-        suggestion: "`aws s3 rm --recursive --dryrun` lists what would be deleted",
-    },
-    Effect {
-        programs: &["aws"],
-        value_options: AWS_VALUE_OPTIONS,
-        subcommand: &["s3", "rb"],
-        when: When::Always,
-        what: "`aws s3 rb` deletes a bucket (with `--force`, its objects too)",
-        suggestion: "let a person delete buckets",
-    },
-    Effect {
-        programs: &["aws"],
-        value_options: AWS_VALUE_OPTIONS,
-        subcommand: &["s3", "sync"],
-        when: When::Flag(&["--delete"]),
-        what: "`aws s3 sync --delete` deletes objects missing from the source",
-        suggestion: "`aws s3 sync --delete --dryrun` lists what would be deleted",
-    },
-    Effect {
-        programs: &["aws"],
-        value_options: AWS_VALUE_OPTIONS,
-        subcommand: &["*", "*"],
-        when: When::Test(aws_deletes),
-        what: "an `aws ... delete-*`/`terminate-*` call deletes cloud resources",
-        suggestion: "most AWS calls accept `--dry-run`; let a person delete",
-    },
-    Effect {
-        programs: &["gcloud", "az"],
-        value_options: CLOUD_VALUE_OPTIONS,
-        subcommand: &[],
-        when: When::Test(cloud_deletes),
-        what: "a `gcloud`/`az ... delete` deletes cloud resources",
-        suggestion: "list the resource (`... describe`/`show`) and let a person delete it",
-    },
-    Effect {
-        programs: &["gsutil"],
-        value_options: &["-o", "-h"],
-        subcommand: &["rm"],
-        when: When::Always,
-        what: "`gsutil rm` deletes cloud storage objects",
-        suggestion: "list them with `gsutil ls` and let a person delete",
-    },
-    Effect {
-        programs: &[
-            "psql",
-            "mysql",
-            "mariadb",
-            "sqlite3",
-            "clickhouse-client",
-            "cockroach",
-        ],
-        value_options: DB_VALUE_OPTIONS,
-        subcommand: &[],
-        when: When::Test(sql_destroys),
-        what: "SQL that drops, truncates or deletes every row of a table",
-        suggestion: "run it in a transaction you can roll back, or add a `WHERE`; let a person run it",
-    },
-    Effect {
-        programs: &["chmod"],
-        value_options: &["--reference"],
-        subcommand: &[],
-        when: When::Test(chmod_widens),
-        what: "`chmod` sets setuid/setgid or changes modes recursively",
-        suggestion: "change the mode of the single files that need it, without setuid/setgid",
-    },
-    Effect {
-        programs: &["chown", "chgrp"],
-        value_options: &["--reference", "--from"],
-        subcommand: &[],
-        when: When::Flag(&["-R", "--recursive"]),
-        what: "recursive ownership change of a whole tree",
-        suggestion: "change the owner of the single files that need it",
-    },
-];
-
-/// The arguments of one command, as an entry's condition sees them.
+/// The words of one command at one level of its catalogue entry (the program, or
+/// a subcommand it names), as an effect's condition sees them.
 pub struct Call<'a> {
-    /// Every argument after the program (`None`: only known at run time).
-    pub args: &'a [Option<String>],
-    /// Positional words after the subcommand, options and their values removed.
-    pub rest: Vec<&'a str>,
-    /// Every positional word, the subcommand included.
+    /// The entry at this level.
+    pub entry: &'static Entry,
+    /// Every argument after this level's name (`None`: only known at run time).
+    pub args: &'a [Option<&'a str>],
+    /// Positional words after the effect's words (`None`: only known at run time).
+    pub rest: Vec<Option<&'a str>>,
+    /// Every static positional word at this level, the effect's words included.
     pub positionals: Vec<&'a str>,
 }
 
 impl Call<'_> {
-    /// True when any of the flag spellings is present (see [`When::Flag`]).
+    /// True when any of the flag spellings is given (see [`flag_matches`]).
     pub fn has(&self, spellings: &[&str]) -> bool {
         options(self.args).any(|arg| spellings.iter().any(|s| flag_matches(arg, s)))
     }
+}
 
-    /// The value of the first option spelled one of `spellings` (`-c SQL`,
-    /// `-cSQL`, `--command=SQL`, `--command SQL`).
-    pub fn value_of(&self, spellings: &[&str]) -> Vec<Option<&str>> {
-        let mut found = Vec::new();
-        let mut i = 0;
-        while i < self.args.len() {
-            let Some(arg) = self.args[i].as_deref() else {
-                i += 1;
-                continue;
-            };
-            if arg == "--" {
-                break;
-            }
-            for s in spellings {
-                if arg == *s {
-                    found.push(self.args.get(i + 1).and_then(|a| a.as_deref()));
-                } else if let Some(v) = arg.strip_prefix(s) {
-                    if s.starts_with("--") {
-                        if let Some(v) = v.strip_prefix('=') {
-                            found.push(Some(v));
-                        }
-                    } else if s.len() == 2 {
-                        found.push(Some(v));
-                    }
-                }
-            }
-            i += 1;
-        }
-        found
-    }
+/// The function of a named test (`test = "sql-destroys"` in the catalogue); every
+/// name the schema accepts has one (a test below checks).
+pub fn test_named(name: &str) -> Option<fn(&Call) -> bool> {
+    let test: fn(&Call) -> bool = match name {
+        "refspec-rewrites" => refspec_rewrites,
+        "pathspec-given" => pathspec_given,
+        "names-delete" => names_delete,
+        "sql-destroys" => sql_destroys,
+        "setuid-mode" => |call| call.positionals.first().is_some_and(|m| setuid_mode(m)),
+        _ => return None,
+    };
+    Some(test)
 }
 
 /// The static option words (before `--`).
-fn options(args: &[Option<String>]) -> impl Iterator<Item = &str> {
+fn options<'a>(args: &'a [Option<&'a str>]) -> impl Iterator<Item = &'a str> {
     args.iter()
-        .filter_map(|a| a.as_deref())
+        .filter_map(|a| *a)
         .take_while(|a| *a != "--")
         .filter(|a| a.starts_with('-') && a.len() > 1)
+}
+
+/// True when the option word `word` takes the next word as its value, by the
+/// entry's option table (`-C DIR`; in a cluster, the value-taking letter last).
+fn takes_next_word(entry: &Entry, word: &str) -> bool {
+    if word.contains('=') {
+        return false;
+    }
+    if word.starts_with("--") || !entry.clustering {
+        return entry.option(word).is_some();
+    }
+    let mut letters = word.chars().skip(1).peekable();
+    while let Some(c) = letters.next() {
+        if entry.short_takes_value(c) {
+            return letters.peek().is_none();
+        }
+    }
+    false
+}
+
+/// The positional words of `args` with their indexes: options and the values of
+/// the entry's value options removed; everything after `--` is positional.
+fn positionals<'a>(entry: &Entry, args: &[Option<&'a str>]) -> Vec<(usize, Option<&'a str>)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut options_end = false;
+    while i < args.len() {
+        match args[i] {
+            None => out.push((i, None)),
+            Some("--") if !options_end => options_end = true,
+            Some(a) if !options_end && a.starts_with('-') && a.len() > 1 => {
+                if takes_next_word(entry, a) {
+                    i += 1;
+                }
+            }
+            Some(a) => out.push((i, Some(a))),
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Does the positional word `got` match the effect word `want` (`a|b`, `*`,
+/// `prefix-*`)?
+fn word_matches(want: &str, got: Option<&str>) -> bool {
+    let Some(got) = got else {
+        return false;
+    };
+    want.split('|').any(|alt| match alt.strip_suffix('*') {
+        Some("") => true,
+        Some(prefix) => got.starts_with(prefix),
+        None => alt == got,
+    })
+}
+
+/// Whether `effect` (of the entry at this level) applies to `args`: `Some(false)`
+/// when its conditions hold, `Some(true)` when only a word known at run time may
+/// make them hold, `None` when it does not apply.
+fn applies(entry: &'static Entry, effect: &EffectSpec, args: &[Option<&str>]) -> Option<bool> {
+    let all = positionals(entry, args);
+    let n = effect.words.len();
+    if all.len() < n
+        || !effect
+            .words
+            .iter()
+            .zip(&all)
+            .all(|(want, (_, got))| word_matches(want, *got))
+    {
+        return None;
+    }
+    let call = Call {
+        entry,
+        args,
+        rest: all[n..].iter().map(|(_, w)| *w).collect(),
+        positionals: all.iter().filter_map(|(_, w)| *w).collect(),
+    };
+    let others = (effect.also.is_empty() || call.has(effect.also))
+        && !call.has(effect.unless)
+        && (!effect.operands || !call.rest.is_empty())
+        && effect
+            .test
+            .is_none_or(|name| test_named(name).is_some_and(|test| test(&call)));
+    if !others {
+        return None;
+    }
+    if effect.flags.is_empty() || call.has(effect.flags) {
+        return Some(false);
+    }
+    // A flag hidden in a word only known at run time could be the one.
+    (effect.dynamic_asks && args.iter().any(Option::is_none)).then_some(true)
+}
+
+/// The index of the first operand of `entry` in `args` at or after `from`.
+fn first_operand(entry: &Entry, args: &[Option<&str>], from: usize) -> Option<usize> {
+    let rest = args.get(from..)?;
+    positionals(entry, rest).first().map(|(i, _)| from + i)
+}
+
+/// The effect that applies to `cmd`, and whether a word only known at run time
+/// decided it. The deepest subcommand the words name is tried first, then each
+/// level above it (an effect's own words may name what the catalogue does not
+/// describe as a subcommand: `git reflog expire`).
+pub fn effect_of(cmd: &SimpleCommand) -> Option<(&'static EffectSpec, bool)> {
+    let entry = entry_of(cmd)?;
+    if !any_entry(entry, &|e: &Entry| !e.effects.is_empty()) {
+        return None;
+    }
+    let owned = cmd.arg_values();
+    let args: Vec<Option<&str>> = owned.iter().map(Option::as_deref).collect();
+    let mut levels = vec![(entry, 0usize)];
+    let mut level = entry;
+    let mut from = 0;
+    while !level.subcommands.is_empty()
+        && let Some(at) = first_operand(level, &args, from)
+        && let Some(sub) = args[at].and_then(|w| level.subcommand(w))
+    {
+        level = sub;
+        from = at + 1;
+        levels.push((sub, from));
+    }
+    for (entry, from) in levels.into_iter().rev() {
+        let words = &args[from..];
+        for effect in entry.effects {
+            if let Some(dynamic) = applies(entry, effect, words) {
+                return Some((effect, dynamic));
+            }
+        }
+    }
+    None
+}
+
+/// True when `program` can act outside the project in ordinary use: its entry (or
+/// a subcommand) has effects, talks to the network or fetches code. A hook that
+/// approves calls (`--approve`) never approves these; it leaves them to the
+/// agent's own permission flow.
+pub fn may_act_remotely(program: &str) -> bool {
+    crate::catalogue::lookup(program).is_some_and(|entry| {
+        // rsync copies to and from other hosts, but a local copy is not network
+        // use, so its entry has no `network` fact (the network rule reads its
+        // operands instead): named here, once.
+        entry.name == "rsync"
+            || any_entry(entry, &|e: &Entry| {
+                !e.effects.is_empty() || e.has(Fact::Network) || e.has(Fact::FetchesRemoteCode)
+            })
+    })
+}
+
+/// Asks for the commands whose catalogue entry lists an effect that applies.
+pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
+    let Some(word) = cmd.name() else {
+        return;
+    };
+    let Some((effect, dynamic)) = effect_of(cmd) else {
+        return;
+    };
+    let end = cmd.args().last().map_or(word.span.end, |w| w.span.end);
+    let message = if dynamic {
+        format!(
+            "{} (an argument only known at run time may make it so)",
+            effect.what
+        )
+    } else {
+        effect.what.to_string()
+    };
+    cx.report_suggesting(
+        &REMOTE_OR_IRREVERSIBLE,
+        Span::new(word.span.start, end),
+        message,
+        effect.suggestion,
+    );
+}
+
+/// `git push` with a `+ref`/`:ref` refspec; a word only known at run time could
+/// be one.
+fn refspec_rewrites(call: &Call) -> bool {
+    call.args.iter().any(Option::is_none)
+        || call
+            .rest
+            .iter()
+            .flatten()
+            .any(|r| r.starts_with('+') || r.starts_with(':'))
+}
+
+/// Paths given: a word after `--`, or `.` (`git checkout -- a.rs`, `git checkout .`).
+fn pathspec_given(call: &Call) -> bool {
+    let after_dashdash = call
+        .args
+        .iter()
+        .skip_while(|a| **a != Some("--"))
+        .nth(1)
+        .is_some();
+    after_dashdash || call.rest.contains(&Some("."))
+}
+
+/// `gcloud ... delete`, `az ... delete`: a word among the first five says so.
+fn names_delete(call: &Call) -> bool {
+    call.positionals
+        .iter()
+        .take(5)
+        .any(|w| matches!(*w, "delete" | "purge" | "destroy"))
+}
+
+/// SQL (every word the entry's roles say is `code:sql`) that drops, truncates or
+/// deletes without `WHERE`; SQL only known at run time counts.
+fn sql_destroys(call: &Call) -> bool {
+    crate::catalogue::classify(call.entry, call.args)
+        .into_iter()
+        .filter(|a| a.role == Role::Code("sql"))
+        .any(|a| match call.args.get(a.index).copied().flatten() {
+            None => true,
+            Some(word) => destructive_sql(word.get(a.offset..).unwrap_or(word)),
+        })
 }
 
 /// Does the option word `arg` spell the flag `spelling`?
@@ -588,109 +352,6 @@ fn flag_matches(arg: &str, spelling: &str) -> bool {
     given == name || given.strip_prefix(name).is_some_and(|r| r.starts_with('='))
 }
 
-/// Positional words: options and the values of value options removed; everything
-/// after `--` is positional. Dynamic words are `None`.
-fn positionals<'a>(args: &'a [Option<String>], value_options: &[&str]) -> Vec<Option<&'a str>> {
-    let mut out = Vec::new();
-    let mut i = 0;
-    let mut options_end = false;
-    while i < args.len() {
-        match args[i].as_deref() {
-            None => out.push(None),
-            Some("--") if !options_end => options_end = true,
-            Some(a) if !options_end && a.starts_with('-') && a.len() > 1 => {
-                if value_options.contains(&a) {
-                    i += 1;
-                }
-            }
-            Some(a) => out.push(Some(a)),
-        }
-        i += 1;
-    }
-    out
-}
-
-/// `git push` with a force/delete/mirror flag or a `+ref`/`:ref` refspec; a word
-/// only known at run time could be either.
-fn git_push_rewrites(call: &Call) -> bool {
-    call.args.iter().any(Option::is_none)
-        || call.has(&[
-            "-f",
-            "-d",
-            "--force",
-            "--force-with-lease",
-            "--force-if-includes",
-            "--mirror",
-            "--delete",
-            "--prune",
-        ])
-        || call
-            .rest
-            .iter()
-            .any(|r| r.starts_with('+') || r.starts_with(':'))
-}
-
-/// `git checkout -- PATH`, `git checkout .`, `git checkout -f`.
-fn git_checkout_discards(call: &Call) -> bool {
-    let after_dashdash = call
-        .args
-        .iter()
-        .skip_while(|a| a.as_deref() != Some("--"))
-        .nth(1)
-        .is_some();
-    after_dashdash || call.rest.contains(&".") || call.has(&["-f", "--force"])
-}
-
-/// `git restore PATH` touching the work tree (not `--staged` alone).
-fn git_restore_discards(call: &Call) -> bool {
-    let staged_only = call.has(&["-S", "--staged"]) && !call.has(&["-W", "--worktree"]);
-    !staged_only && !call.rest.is_empty()
-}
-
-/// `git clean -f` without `-n`.
-fn git_clean_deletes(call: &Call) -> bool {
-    call.has(&["-f", "--force"]) && !call.has(&["-n", "--dry-run"])
-}
-
-/// `git branch -D`, `git branch -d -f`, `--delete --force`.
-fn git_branch_force_delete(call: &Call) -> bool {
-    call.has(&["-D"]) || (call.has(&["-d", "--delete"]) && call.has(&["-f", "--force"]))
-}
-
-fn not_dry_run(call: &Call) -> bool {
-    !call.has(&["--dry-run", "-n"])
-}
-
-/// `aws SERVICE delete-*|terminate-*|remove-*`.
-fn aws_deletes(call: &Call) -> bool {
-    call.positionals.get(1).is_some_and(|op| {
-        ["delete-", "terminate-", "remove-", "deregister-", "purge-"]
-            .iter()
-            .any(|p| op.starts_with(p))
-    })
-}
-
-/// `gcloud ... delete`, `az ... delete`.
-fn cloud_deletes(call: &Call) -> bool {
-    call.positionals
-        .iter()
-        .take(5)
-        .any(|w| matches!(*w, "delete" | "purge" | "destroy"))
-}
-
-/// A database client given SQL that drops, truncates or deletes without `WHERE`.
-fn sql_destroys(call: &Call) -> bool {
-    let mut scripts = call.value_of(&["-c", "--command", "-e", "--execute", "-q", "--query"]);
-    // sqlite3 DB "SQL": the second positional.
-    if let Some(sql) = call.positionals.get(1) {
-        scripts.push(Some(sql));
-    }
-    scripts.iter().any(|s| match s {
-        None => true,
-        Some(sql) => destructive_sql(sql),
-    })
-}
-
 /// `DROP`, `TRUNCATE`, or a `DELETE` statement without `WHERE`.
 pub fn destructive_sql(sql: &str) -> bool {
     sql.split(';').any(|statement| {
@@ -709,16 +370,6 @@ pub fn destructive_sql(sql: &str) -> bool {
     })
 }
 
-/// `chmod` with a setuid/setgid mode, or recursive.
-fn chmod_widens(call: &Call) -> bool {
-    if call.has(&["-R", "--recursive"]) {
-        return true;
-    }
-    call.positionals
-        .first()
-        .is_some_and(|mode| setuid_mode(mode))
-}
-
 /// `u+s`, `g+s`, `+s`, `a=rwxs`, `4755`, `2755`, `6755`.
 fn setuid_mode(mode: &str) -> bool {
     if mode.chars().all(|c| c.is_ascii_digit()) {
@@ -733,132 +384,6 @@ fn setuid_mode(mode: &str) -> bool {
             .split_once(['+', '='])
             .is_some_and(|(_, perms)| perms.contains('s'))
     })
-}
-
-/// Programs that talk to other machines as part of ordinary use (fetching, pushing,
-/// copying, calling an API) without being in [`EFFECTS`].
-const REMOTE_PROGRAMS: &[&str] = &[
-    "ssh",
-    "scp",
-    "sftp",
-    "rsync",
-    "curl",
-    "wget",
-    "nc",
-    "ncat",
-    "netcat",
-    "socat",
-    "telnet",
-    "ftp",
-    "lftp",
-    "http",
-    "https",
-    "xh",
-    "httpie",
-    "aria2c",
-    "npx",
-    "bunx",
-    "uvx",
-    "pipx",
-    "svn",
-    "hg",
-    "rclone",
-    "s3cmd",
-    "az",
-    "doctl",
-    "flyctl",
-    "fly",
-    "heroku",
-    "vercel",
-    "netlify",
-    "firebase",
-    "wrangler",
-    "pulumi",
-    "ansible",
-    "ansible-playbook",
-    "mosh",
-];
-
-/// True when `program` (a basename) can act outside the project in ordinary use: a
-/// program of the effects table (whatever its arguments) or a network client. A hook that
-/// approves calls (`--approve`) never approves these; it leaves them to the agent's
-/// own permission flow.
-pub fn may_act_remotely(program: &str) -> bool {
-    EFFECTS.iter().any(|e| e.programs.contains(&program)) || REMOTE_PROGRAMS.contains(&program)
-}
-
-/// The entry that applies to `cmd`, and whether a dynamic argument decided it.
-pub fn effect_of(cmd: &SimpleCommand) -> Option<(&'static Effect, bool)> {
-    // Any case, `.exe` stripped: on a case-insensitive file system `GIT` runs git.
-    let program = crate::catalogue::program_basename(basename(cmd.name_str()?));
-    let args = cmd.arg_values();
-    for effect in EFFECTS {
-        if !effect
-            .programs
-            .iter()
-            .any(|p| p.eq_ignore_ascii_case(program))
-        {
-            continue;
-        }
-        let all = positionals(&args, effect.value_options);
-        let n = effect.subcommand.len();
-        if all.len() < n {
-            continue;
-        }
-        let matched = effect
-            .subcommand
-            .iter()
-            .zip(&all)
-            .all(|(want, got)| *want == "*" || *got == Some(*want));
-        if !matched {
-            continue;
-        }
-        let static_positionals: Vec<&str> = all.iter().flatten().copied().collect();
-        let call = Call {
-            args: &args,
-            rest: all[n..].iter().flatten().copied().collect(),
-            positionals: static_positionals,
-        };
-        let hit = match effect.when {
-            When::Always => true,
-            When::Flag(spellings) => call.has(spellings),
-            When::Test(test) => test(&call),
-        };
-        if hit {
-            return Some((effect, false));
-        }
-        // A flag hidden in a dynamic word could be the one; conditions over
-        // arguments (`When::Test`) weigh dynamic words themselves.
-        if matches!(effect.when, When::Flag(_)) && args.iter().any(Option::is_none) {
-            return Some((effect, true));
-        }
-    }
-    None
-}
-
-/// Asks for the commands of [`EFFECTS`].
-pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
-    let Some(word) = cmd.name() else {
-        return;
-    };
-    let Some((effect, dynamic)) = effect_of(cmd) else {
-        return;
-    };
-    let end = cmd.args().last().map_or(word.span.end, |w| w.span.end);
-    let message = if dynamic {
-        format!(
-            "{} (an argument only known at run time may make it so)",
-            effect.what
-        )
-    } else {
-        effect.what.to_string()
-    };
-    cx.report_suggesting(
-        &REMOTE_OR_IRREVERSIBLE,
-        Span::new(word.span.start, end),
-        message,
-        effect.suggestion,
-    );
 }
 
 #[cfg(test)]
@@ -882,6 +407,23 @@ mod tests {
     }
 
     #[test]
+    fn every_test_the_schema_accepts_has_a_function() {
+        for name in crate::catalogue::schema::EFFECT_TESTS {
+            assert!(test_named(name).is_some(), "{name}");
+        }
+        assert!(test_named("no-such-test").is_none());
+    }
+
+    #[test]
+    fn effect_words_match_alternatives_and_prefixes() {
+        assert!(word_matches("rm|remove", Some("remove")));
+        assert!(word_matches("*", Some("anything")));
+        assert!(word_matches("delete-*", Some("delete-stack")));
+        assert!(!word_matches("delete-*", Some("describe-stacks")));
+        assert!(!word_matches("*", None));
+    }
+
+    #[test]
     fn sql_is_read_for_destruction() {
         assert!(destructive_sql("DROP TABLE users"));
         assert!(destructive_sql("select 1; truncate t"));
@@ -899,5 +441,90 @@ mod tests {
         for mode in ["755", "0755", "u+x", "go-w", "a+r", "1777"] {
             assert!(!setuid_mode(mode), "{mode}");
         }
+    }
+}
+
+#[cfg(test)]
+mod remote_programs {
+    use super::may_act_remotely;
+
+    #[test]
+    fn network_clients_and_programs_with_effects_may_act_remotely() {
+        let old = [
+            "ssh",
+            "scp",
+            "sftp",
+            "rsync",
+            "curl",
+            "wget",
+            "nc",
+            "ncat",
+            "netcat",
+            "socat",
+            "telnet",
+            "ftp",
+            "lftp",
+            "http",
+            "https",
+            "xh",
+            "httpie",
+            "aria2c",
+            "npx",
+            "bunx",
+            "uvx",
+            "pipx",
+            "svn",
+            "hg",
+            "rclone",
+            "s3cmd",
+            "az",
+            "doctl",
+            "flyctl",
+            "fly",
+            "heroku",
+            "vercel",
+            "netlify",
+            "firebase",
+            "wrangler",
+            "pulumi",
+            "ansible",
+            "ansible-playbook",
+            "mosh",
+            "git",
+            "docker",
+            "podman",
+            "kubectl",
+            "oc",
+            "helm",
+            "terraform",
+            "tofu",
+            "terragrunt",
+            "npm",
+            "pnpm",
+            "yarn",
+            "bun",
+            "cargo",
+            "twine",
+            "gem",
+            "poetry",
+            "uv",
+            "hatch",
+            "flit",
+            "gh",
+            "aws",
+            "gcloud",
+            "gsutil",
+            "psql",
+            "mysql",
+            "mariadb",
+            "sqlite3",
+            "clickhouse-client",
+            "cockroach",
+            "chmod",
+            "chown",
+            "chgrp",
+        ];
+        let missing: Vec<&str> = old.into_iter().filter(|p| !may_act_remotely(p)).collect();
+        assert!(missing.is_empty(), "{missing:?}");
     }
 }

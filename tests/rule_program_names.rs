@@ -1,0 +1,371 @@
+//! The catalogue is the one place that names programs: a rule file (`src/rules/*.rs`)
+//! that spells a catalogued program's name in a string literal holds a fact the
+//! catalogue should hold. The few places a rule truly needs a name are listed in
+//! [`ALLOWED`], each with the reason; any other name found fails this test, and so
+//! does an allowance for a file that no longer names that program (the list stays
+//! short and true).
+
+use std::collections::BTreeSet;
+
+/// (rule file, name, why the rule names it). A name of `*` allows every name in
+/// that file.
+const ALLOWED: &[(&str, &str, &str)] = &[
+    // Shell builtins and shell syntax: the shell's own, not a program's options.
+    (
+        "descriptor_code.rs",
+        "source",
+        "the builtin's script is read by the nested-script walk, not as inline code",
+    ),
+    (
+        "descriptor_code.rs",
+        ".",
+        "the builtin's script is read by the nested-script walk, not as inline code",
+    ),
+    (
+        "nested_shell.rs",
+        "fc",
+        "`fc` re-runs the shell's own history: a builtin",
+    ),
+    // Variables a program reads its options from: the variable names the program.
+    // (A catalogue key for options read from the environment would be their home.)
+    (
+        "environment.rs",
+        "tar",
+        "`TAR_OPTIONS` holds options for tar",
+    ),
+    ("environment.rs", "zip", "`ZIPOPT` holds options for zip"),
+    ("environment.rs", "unzip", "`UNZIP` holds options for unzip"),
+    ("environment.rs", "gzip", "`GZIP` holds options for gzip"),
+    (
+        "destructive.rs",
+        "history",
+        "`history -c` is a builtin of the shell",
+    ),
+    (
+        "destructive.rs",
+        "hash",
+        "`hash -p` is a builtin of the shell",
+    ),
+    (
+        "destructive.rs",
+        "enable",
+        "`enable -f` is a builtin of the shell",
+    ),
+    (
+        "permission.rs",
+        "pwd",
+        "a built-in permission pattern (a command that never acts)",
+    ),
+    (
+        "permission.rs",
+        "true",
+        "a built-in permission pattern (a command that never acts)",
+    ),
+    (
+        "permission.rs",
+        "false",
+        "a built-in permission pattern (a command that never acts)",
+    ),
+    (
+        "environment.rs",
+        "set",
+        "dumping the environment: a shell builtin",
+    ),
+    (
+        "environment.rs",
+        "export",
+        "dumping the environment: a shell builtin",
+    ),
+    (
+        "environment.rs",
+        "declare",
+        "dumping the environment: a shell builtin",
+    ),
+    (
+        "environment.rs",
+        "typeset",
+        "dumping the environment: a shell builtin",
+    ),
+    (
+        "credentials.rs",
+        "set",
+        "a dump the grep filter may follow: a shell builtin",
+    ),
+    (
+        "credentials.rs",
+        "export",
+        "a dump the grep filter may follow: a shell builtin",
+    ),
+    (
+        "credentials.rs",
+        "declare",
+        "a dump the grep filter may follow: a shell builtin",
+    ),
+    (
+        "credentials.rs",
+        "typeset",
+        "a dump the grep filter may follow: a shell builtin",
+    ),
+    (
+        "credentials.rs",
+        "env",
+        "`env` alone dumps the environment: no program runs",
+    ),
+    (
+        "credentials.rs",
+        "printenv",
+        "`printenv` alone dumps the environment",
+    ),
+    (
+        "remote_effect.rs",
+        ".",
+        "a pathspec of one dot (`git checkout .`), not the `.` builtin",
+    ),
+    // Values of settings: text a setting holds, not a program the gate runs.
+    (
+        "environment.rs",
+        "less",
+        "a pager setting that shows text only",
+    ),
+    (
+        "persistence.rs",
+        "git",
+        "npm's setting named `git` (the git program npm runs)",
+    ),
+    (
+        "persistence.rs",
+        "install",
+        "npm's lifecycle script named `install` in package.json",
+    ),
+    (
+        "persistence.rs",
+        "set",
+        "the word of `git config set` / `npm pkg set`, not the builtin",
+    ),
+    (
+        "persistence.rs",
+        "unset",
+        "the word of `git config unset`, not the builtin",
+    ),
+    (
+        "persistence.rs",
+        "pkg",
+        "the word of `npm pkg set`, not the FreeBSD package tool",
+    ),
+    // Code that reads one program's own syntax.
+    (
+        "credentials.rs",
+        "grep",
+        "`env | grep NAME`: the filter is read with grep's option letters",
+    ),
+    (
+        "credentials.rs",
+        "aws",
+        "`aws configure get KEY`: whether KEY is a secret is code",
+    ),
+    (
+        "credentials.rs",
+        "pass",
+        "`pass` with no name lists the store: a condition on operands",
+    ),
+    (
+        "persistence.rs",
+        "mkdir",
+        "an empty folder runs nothing: `mkdir .github/workflows`",
+    ),
+    (
+        "exfiltration.rs",
+        "git",
+        "`git remote add NAME URL` then `git push NAME`: a sequence across commands",
+    ),
+    (
+        "remote_effect.rs",
+        "rsync",
+        "copies to other hosts without the network fact (a local copy is not network use)",
+    ),
+    (
+        "inline_script.rs",
+        "sed",
+        "sed's own language (`s///`, `e`, `w`) is parsed",
+    ),
+    (
+        "inline_script.rs",
+        "awk",
+        "awk's own language (`system()`, `print >`) is parsed",
+    ),
+    (
+        "inline_script.rs",
+        "perl",
+        "perl's `s///`/`tr///` substitutions are parsed",
+    ),
+    (
+        "inline_script.rs",
+        "tr",
+        "perl's `tr///` operator, not the tr program",
+    ),
+    (
+        "written_files.rs",
+        "sed",
+        "`sed -i` names the files it rewrites in its own syntax",
+    ),
+    (
+        "written_files.rs",
+        "perl",
+        "`perl -pi` names the files it rewrites in its own syntax",
+    ),
+    (
+        "written_files.rs",
+        "dd",
+        "`dd of=FILE` names its output in its own syntax",
+    ),
+    (
+        "written_files.rs",
+        "tar",
+        "`tar -x` writes its members, named inside the archive",
+    ),
+    // A preset is policy data: the command names a bash tool's own denylist holds.
+    (
+        "taskdev.rs",
+        "*",
+        "the bash-tool preset's own denylist and task runners, as that tool names them",
+    ),
+];
+
+/// Every name and alias of a built-in catalogue entry, as spelled.
+fn catalogue_names() -> BTreeSet<&'static str> {
+    bashgate::catalogue::entries()
+        .iter()
+        .flat_map(|e| std::iter::once(e.name).chain(e.aliases.iter().copied()))
+        .collect()
+}
+
+/// The string literals of Rust source outside comments, with their line numbers;
+/// the `#[cfg(test)]` module at the end of a file is left out (tests may name
+/// anything).
+fn string_literals(source: &str) -> Vec<(usize, String)> {
+    let source = source
+        .find("#[cfg(test)]")
+        .map_or(source, |at| &source[..at]);
+    let mut out = Vec::new();
+    let mut chars = source.chars().peekable();
+    let mut line = 1;
+    while let Some(c) = chars.next() {
+        match c {
+            '\n' => line += 1,
+            '/' if chars.peek() == Some(&'/') => {
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        line += 1;
+                        break;
+                    }
+                }
+            }
+            // A character literal, `'"'` among them; a lifetime has no closing quote.
+            '\'' => {
+                let ahead: Vec<char> = chars.clone().take(3).collect();
+                match ahead.as_slice() {
+                    ['\\', _, '\''] => {
+                        chars.nth(2);
+                    }
+                    [_, '\'', ..] => {
+                        chars.nth(1);
+                    }
+                    _ => {}
+                }
+            }
+            '"' => {
+                let start = line;
+                let mut text = String::new();
+                while let Some(c) = chars.next() {
+                    match c {
+                        '\\' => {
+                            if let Some(escaped) = chars.next() {
+                                if escaped == '\n' {
+                                    line += 1;
+                                }
+                                text.push(escaped);
+                            }
+                        }
+                        '"' => break,
+                        '\n' => {
+                            line += 1;
+                            text.push(c);
+                        }
+                        _ => text.push(c),
+                    }
+                }
+                out.push((start, text));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+#[test]
+fn the_lexer_finds_literals_outside_comments() {
+    let source = "let a = \"git\"; // \"npm\"\n/// \"cargo\"\nlet b = '\"'; let c = \"x\\\"y\";\n#[cfg(test)]\nmod t { \"ls\" }";
+    let found: Vec<(usize, String)> = string_literals(source);
+    assert_eq!(found, vec![(1, "git".to_string()), (3, "x\"y".to_string())]);
+}
+
+#[test]
+fn rule_files_name_no_program_the_catalogue_should_hold() {
+    let names = catalogue_names();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("src/rules")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+        .collect();
+    files.sort();
+    assert!(files.len() > 10, "the rule files were not found");
+    let mut found_pairs: BTreeSet<(String, String)> = BTreeSet::new();
+    let mut unexplained = Vec::new();
+    for path in &files {
+        let file = path
+            .file_name()
+            .and_then(|f| f.to_str())
+            .unwrap_or_default()
+            .to_string();
+        let source = std::fs::read_to_string(path).expect("read a rule file");
+        for (line, literal) in string_literals(&source) {
+            if !names.contains(literal.as_str()) {
+                continue;
+            }
+            found_pairs.insert((file.clone(), literal.clone()));
+            let allowed = ALLOWED
+                .iter()
+                .any(|(f, n, _)| *f == file && (*n == "*" || *n == literal));
+            if !allowed {
+                unexplained.push(format!("src/rules/{file}:{line}: \"{literal}\""));
+            }
+        }
+    }
+    assert!(
+        unexplained.is_empty(),
+        "rule files name programs the catalogue should hold (move the fact into \
+         catalogue/*.toml, or add the place to ALLOWED with the reason):\n{}",
+        unexplained.join("\n")
+    );
+    let stale: Vec<String> = ALLOWED
+        .iter()
+        .filter(|(f, n, _)| *n != "*" && !found_pairs.contains(&(f.to_string(), n.to_string())))
+        .map(|(f, n, _)| format!("{f}: \"{n}\""))
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "allowances for names the rule files no longer use (drop them):\n{}",
+        stale.join("\n")
+    );
+}
+
+#[test]
+fn every_allowance_gives_a_reason() {
+    for (file, name, why) in ALLOWED {
+        assert!(file.ends_with(".rs"), "{file}");
+        assert!(!name.is_empty(), "{file}");
+        assert!(why.split_whitespace().count() >= 3, "{file} {name}: {why}");
+    }
+}
