@@ -309,11 +309,35 @@ fn pathspec_given(call: &Call) -> bool {
 
 /// `gcloud ... delete`, `az ... delete`: a word among the first five says so.
 fn names_delete(call: &Call) -> bool {
-    call.positionals
-        .iter()
-        .take(5)
-        .any(|w| matches!(*w, "delete" | "purge" | "destroy"))
+    call.positionals.iter().take(5).any(|w| {
+        w.split([':', '-', '_', '/'])
+            .any(|part| DESTRUCTIVE_VERBS.contains(&part.to_ascii_lowercase().as_str()))
+    })
 }
+
+/// Words that name a destruction in the subcommands of cloud, deploy and database
+/// CLIs, alone or as a part of a word (`apps:destroy`, `delete-user`, `db:drop`,
+/// `FLUSHALL`).
+const DESTRUCTIVE_VERBS: &[&str] = &[
+    "delete",
+    "purge",
+    "destroy",
+    "terminate",
+    "drop",
+    "flushall",
+    "flushdb",
+    "wipe",
+    "reset",
+    "remove",
+    "uninstall",
+    "unpublish",
+    "yank",
+    "deregister",
+    "erase",
+    "truncate",
+];
+// Not `rm`: `aws s3 rm` of one object is everyday work (a recursive one has its own
+// effect).
 
 /// SQL (every word the entry's roles say is `code:sql`) that drops, truncates or
 /// deletes without `WHERE`; SQL only known at run time counts.
