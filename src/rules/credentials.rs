@@ -9,7 +9,7 @@ use crate::declare_rule;
 use crate::model::command::SimpleCommand;
 use crate::rules::Checker;
 use crate::rules::environment::is_secret_name;
-use crate::rules::invocation::{Invocation, any_entry, entry_of};
+use crate::rules::invocation::{Invocation, any_entry};
 
 declare_rule! {
     /// ## What it does
@@ -138,12 +138,13 @@ fn chain(inv: &Invocation) -> Vec<&'static str> {
 
 /// Reports a command that prints a credential.
 pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
-    let marked =
-        entry_of(cmd).is_some_and(|e| any_entry(e, &|e: &Entry| e.has(Fact::PrintsCredentials)));
+    let marked = cx
+        .entry(cmd)
+        .is_some_and(|e| any_entry(e, &|e: &Entry| e.has(Fact::PrintsCredentials)));
     if !marked {
         return;
     }
-    let Some(inv) = Invocation::of(cmd) else {
+    let Some(inv) = cx.invocation(cmd) else {
         return;
     };
     // The deepest entry reached: the program's own when it has no subcommands.

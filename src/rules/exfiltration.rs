@@ -8,7 +8,7 @@ use crate::declare_rule;
 use crate::model::command::SimpleCommand;
 use crate::model::word::{Part, Word};
 use crate::rules::Checker;
-use crate::rules::invocation::{Invocation, entry_of};
+use crate::rules::invocation::Invocation;
 
 declare_rule! {
     /// ## What it does
@@ -106,14 +106,14 @@ fn push_remote<'c>(inv: &Invocation<'c>) -> Option<&'c Word> {
 
 /// Per command: pushes to URLs, uploads, copies to hosts, output sent out.
 pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
-    let Some(entry) = entry_of(cmd) else {
+    let Some(entry) = cx.entry(cmd) else {
         return;
     };
     let output = cmd.args().iter().any(carries_output);
     if !output && !matches!(entry.name, "git" | "gh" | "scp" | "rsync" | "curl" | "wget") {
         return;
     }
-    let Some(inv) = Invocation::of(cmd) else {
+    let Some(inv) = cx.invocation(cmd) else {
         return;
     };
     match (inv.program, inv.leaf_name()) {
@@ -282,10 +282,10 @@ fn copy_to_host(inv: &Invocation, cmd: &SimpleCommand, cx: &mut Checker) {
 pub fn check_sequence(commands: &[SimpleCommand], cx: &mut Checker) {
     let mut added: Vec<(String, String)> = Vec::new();
     for cmd in commands {
-        if entry_of(cmd).is_none_or(|e| e.name != "git") {
+        if cx.entry(cmd).is_none_or(|e| e.name != "git") {
             continue;
         }
-        let Some(inv) = Invocation::of(cmd) else {
+        let Some(inv) = cx.invocation(cmd) else {
             continue;
         };
         // The subcommand words and operands as written (the catalogue may not know

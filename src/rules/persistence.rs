@@ -7,7 +7,7 @@ use crate::declare_rule;
 use crate::model::command::SimpleCommand;
 use crate::model::word::Word;
 use crate::rules::Checker;
-use crate::rules::invocation::{Invocation, entry_of};
+use crate::rules::invocation::Invocation;
 use crate::verdict::Span;
 use std::path::{Component, Path};
 
@@ -289,7 +289,7 @@ fn sets_script_setting(text: &str) -> bool {
 
 /// Judges every write of the command and the settings commands.
 pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
-    let entry = entry_of(cmd);
+    let entry = cx.entry(cmd);
     // An empty folder runs nothing: `mkdir -p .github/workflows` is not persistence
     // (what is written into it later is).
     let makes_folders = entry.is_some_and(|e| e.name == "mkdir");
@@ -329,7 +329,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     }
     let settings =
         entry.is_some_and(|e| matches!(e.name, "git" | "direnv" | "npm" | "pnpm" | "yarn"));
-    if settings && let Some(inv) = Invocation::of(cmd) {
+    if settings && let Some(inv) = cx.invocation(cmd) {
         settings_command(&inv, cmd, cx);
     }
 }

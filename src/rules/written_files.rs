@@ -5,7 +5,7 @@
 //! static heredoc into `cat` or `tee`). Deletions (`rm x`) are not writes here: a
 //! file removed runs nothing later.
 
-use crate::catalogue::{self, Role};
+use crate::catalogue::{Entry, Role};
 use crate::model::command::SimpleCommand;
 use crate::model::path_roles::Access;
 use crate::model::paths::{Resolved, normalize_lexically};
@@ -44,37 +44,33 @@ impl WrittenFile {
 
 /// True when every operand of the program is deleted (`rm`, `rmdir`, `unlink`):
 /// its "writes" remove files.
-fn only_deletes(cmd: &SimpleCommand) -> bool {
-    cmd.base_name()
-        .and_then(catalogue::lookup)
-        .is_some_and(|e| {
-            !e.operands.is_empty()
-                && e.operands.iter().all(|r| *r == Role::PathDelete)
-                && e.last.is_none_or(|r| r == Role::PathDelete)
-        })
+fn only_deletes(entry: Option<&Entry>) -> bool {
+    entry.is_some_and(|e| {
+        !e.operands.is_empty()
+            && e.operands.iter().all(|r| *r == Role::PathDelete)
+            && e.last.is_none_or(|r| r == Role::PathDelete)
+    })
 }
 
 /// A cheap filter before listing a command's paths: it has a redirect that writes,
 /// a wrapper (`flock` creates its lock file), or a program that may write by the
 /// catalogue's roles or by an in-place option (`sed -i`, `perl -pi`, `dd of=`,
 /// `tar -x`). A program the catalogue does not know writes nothing the model knows.
-fn may_write(cmd: &SimpleCommand) -> bool {
+fn may_write(cmd: &SimpleCommand, entry: Option<&Entry>) -> bool {
     const WRITE_BITS: u32 = 1 << 4 | 1 << 5;
     debug_assert_eq!(WRITE_BITS, Role::PathWrite.bit() | Role::PathDelete.bit());
     cmd.redirects.iter().any(|r| r.writes())
         || !cmd.wrappers.is_empty()
-        || cmd
-            .base_name()
-            .and_then(catalogue::lookup)
-            .is_some_and(|e| {
-                e.role_mask & WRITE_BITS != 0 || matches!(e.name, "sed" | "perl" | "dd" | "tar")
-            })
+        || entry.is_some_and(|e| {
+            e.role_mask & WRITE_BITS != 0 || matches!(e.name, "sed" | "perl" | "dd" | "tar")
+        })
 }
 
 /// The files `cmd` writes, resolved against the directory it runs in. A path only
 /// known at run time is left out: the path rules already ask about it.
 pub fn written_files(cmd: &SimpleCommand, cx: &Checker) -> Vec<WrittenFile> {
-    if only_deletes(cmd) || !may_write(cmd) {
+    let entry = cx.entry(cmd);
+    if only_deletes(entry) || !may_write(cmd, entry) {
         return Vec::new();
     }
     let uses = cx.path_uses(cmd);
