@@ -262,7 +262,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let (Some(program), Some(name)) = (cmd.base_name(), cmd.name()) else {
         return;
     };
-    let program = crate::catalogue::canonical_or(program.rsplit('/').next().unwrap_or(program));
+    let program = cx.entry(cmd).map_or(program, |e| e.name);
     if program == "awk" {
         let script = cmd
             .args()

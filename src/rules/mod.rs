@@ -3,9 +3,10 @@
 //! in the file of its family; each family has a `check` function over one
 //! [`SimpleCommand`]. Codes are stable once published and never reused.
 
-use crate::catalogue::Entry;
+use crate::catalogue::{self, Entry, Usage};
 use crate::model::command::SimpleCommand;
 use crate::model::path_roles::{PathUse, path_uses};
+use crate::model::word::Word;
 use crate::policy::Policy;
 use crate::policy::paths::PathJudge;
 use crate::verdict::{Capability, Decision, Finding, Span};
@@ -32,6 +33,7 @@ pub mod paths;
 pub mod permission;
 pub mod persistence;
 pub mod privilege;
+pub mod program_filter;
 pub mod remote_effect;
 pub mod rm;
 pub mod runner_files;
@@ -222,6 +224,7 @@ fn shared<T>(list: Vec<T>, empty: &'static std::thread::LocalKey<Rc<Vec<T>>>) ->
 struct Derived<'a> {
     entry: Option<Option<&'static Entry>>,
     invocation: Option<Option<Rc<Invocation<'a>>>>,
+    usage: Option<Option<Rc<Usage>>>,
     uses: Option<Rc<Vec<PathUse>>>,
     written: Option<Rc<Vec<WrittenFile>>>,
 }
@@ -321,6 +324,33 @@ impl<'a> Checker<'a> {
         let own = self.commands.get(index)?;
         let found = Invocation::of_entry(own, self.entry(own)).map(Rc::new);
         self.keep(index, |d| &mut d.invocation, found.clone());
+        found
+    }
+
+    /// What `cmd`'s words make of its program ([`catalogue::usage`]: the
+    /// subcommand named and the facts it and the flags add), worked out once per
+    /// command; `None` for a program the catalogue does not know.
+    pub fn usage(&self, cmd: &SimpleCommand) -> Option<Rc<Usage>> {
+        let work = || {
+            let entry = self.entry(cmd)?;
+            Some(Rc::new(
+                if entry.subcommands.is_empty() && entry.flag_fact_mask == 0 {
+                    // Nothing in the words can add a fact: the program's facts.
+                    Usage::of_program(entry)
+                } else {
+                    let words: Vec<Option<&str>> = cmd.args().iter().map(Word::value).collect();
+                    catalogue::usage(entry, &words)
+                },
+            ))
+        };
+        let Some(index) = self.index_of(cmd) else {
+            return work();
+        };
+        if let Some(found) = self.cached(index, |d| &d.usage) {
+            return found;
+        }
+        let found = work();
+        self.keep(index, |d| &mut d.usage, found.clone());
         found
     }
 

@@ -58,7 +58,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     else {
         return;
     };
-    let entry = catalogue::lookup(base);
+    let entry = cx.entry(cmd);
     let base = entry.map_or(base, |e| e.name);
     // The subcommand's facts: `pnpm dlx`, `pipx run`, `yarn global`, `cargo install`,
     // `uv tool run` (the deepest subcommand named by the leading operands).

@@ -12,6 +12,7 @@
 use crate::declare_rule;
 use crate::model::command::{SimpleCommand, basename};
 use crate::rules::Checker;
+use crate::rules::program_filter::ProgramFilter;
 use crate::verdict::Span;
 
 declare_rule! {
@@ -836,8 +837,19 @@ pub fn effect_of(cmd: &SimpleCommand) -> Option<(&'static Effect, bool)> {
     None
 }
 
+/// The programs of [`EFFECTS`]: a command running another one has no effect.
+static EFFECT_PROGRAMS: ProgramFilter = ProgramFilter::new(|| {
+    EFFECTS
+        .iter()
+        .flat_map(|e| e.programs.iter().copied())
+        .collect()
+});
+
 /// Asks for the commands of [`EFFECTS`].
 pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
+    if !EFFECT_PROGRAMS.may_match(cmd) {
+        return;
+    }
     let Some(word) = cmd.name() else {
         return;
     };
