@@ -22,7 +22,7 @@
 
 mod args;
 mod explain;
-mod name_hash;
+pub(crate) mod name_hash;
 mod name_index;
 pub(crate) mod schema;
 mod usage;

@@ -8,16 +8,39 @@
 //! as the checks compare them (basename, `.exe` stripped, any case), and a command
 //! whose program is not a static word always reaches the check (fail closed).
 
+use crate::catalogue::name_hash::{SLOT_BITS, first_slot};
 use crate::catalogue::program_basename;
 use crate::model::command::{SimpleCommand, basename};
 use std::sync::OnceLock;
 
-/// The programs a check can match, built on first use from `names`.
+/// Longest name the filter lowercases on the stack; a longer one may match.
+const LONGEST: usize = 64;
+
+/// One bit per hash slot.
+const WORDS: usize = (1 << SLOT_BITS) / 64;
+
+/// The programs a check can match, as a bitmap of their hashes built on first
+/// use from `names`: a name whose bit is clear is none of them; a set bit means
+/// it may be one (a rare collision only costs running the check). Building it
+/// allocates nothing but the list `names` returns, so a one-command process (a
+/// hook) pays little for it.
 pub struct ProgramFilter {
     /// The check's program names as its table spells them.
     names: fn() -> Vec<&'static str>,
-    /// Those names lowercased, sorted and without repeats.
-    sorted: OnceLock<Vec<String>>,
+    /// Bit `first_slot(lowercase name)` set for each name.
+    bits: OnceLock<[u64; WORDS]>,
+}
+
+/// The hash slot of `name` lowercased; `None` for a name too long to lowercase
+/// on the stack.
+fn slot(name: &str) -> Option<usize> {
+    let bytes = name.as_bytes();
+    let mut lower = [0u8; LONGEST];
+    let lower = lower.get_mut(..bytes.len())?;
+    for (to, from) in lower.iter_mut().zip(bytes) {
+        *to = from.to_ascii_lowercase();
+    }
+    Some(first_slot(lower) % (1 << SLOT_BITS))
 }
 
 impl ProgramFilter {
@@ -25,32 +48,31 @@ impl ProgramFilter {
     pub const fn new(names: fn() -> Vec<&'static str>) -> ProgramFilter {
         ProgramFilter {
             names,
-            sorted: OnceLock::new(),
+            bits: OnceLock::new(),
         }
     }
 
-    fn sorted(&self) -> &[String] {
-        self.sorted.get_or_init(|| {
-            let mut names: Vec<String> = (self.names)()
-                .into_iter()
-                .map(str::to_ascii_lowercase)
-                .collect();
-            names.sort_unstable();
-            names.dedup();
-            names
+    fn bits(&self) -> &[u64; WORDS] {
+        self.bits.get_or_init(|| {
+            let mut bits = [0u64; WORDS];
+            for name in (self.names)() {
+                match slot(name) {
+                    Some(at) => bits[at / 64] |= 1 << (at % 64),
+                    // A name too long to hash here: every name may match.
+                    None => return [u64::MAX; WORDS],
+                }
+            }
+            bits
         })
     }
 
-    /// True when `program` (a basename, `.exe` stripped) is one of the names, in
-    /// any case.
+    /// True when `program` (a basename, `.exe` stripped) may be one of the names,
+    /// in any case; false only when it is none of them.
     pub fn contains(&self, program: &str) -> bool {
-        self.sorted()
-            .binary_search_by(|probe| {
-                probe
-                    .bytes()
-                    .cmp(program.bytes().map(|b| b.to_ascii_lowercase()))
-            })
-            .is_ok()
+        match slot(program) {
+            Some(at) => self.bits()[at / 64] & (1 << (at % 64)) != 0,
+            None => true,
+        }
     }
 
     /// True unless `cmd` runs a static program that is none of the names: a
@@ -77,9 +99,12 @@ mod tests {
         for name in ["git", "GIT", "docker", "DOCKER.EXE", "kubectl"] {
             assert!(FILTER.contains(program_basename(basename(name))), "{name}");
         }
+        // No collision among these few (the filter may only ever say "may").
         for name in ["", "gi", "gitx", "ls", "dockerd"] {
             assert!(!FILTER.contains(name), "{name}");
         }
+        let long = "x".repeat(LONGEST + 1);
+        assert!(FILTER.contains(&long), "a name too long to hash may match");
     }
 
     fn command(words: &[Word]) -> SimpleCommand {
@@ -97,6 +122,22 @@ mod tests {
             Span::new(0, 14)
         )])));
         assert!(!FILTER.may_match(&command(&[Word::literal("ls", Span::new(0, 2))])));
+    }
+
+    #[test]
+    fn every_name_of_a_table_passes_in_any_case() {
+        use crate::rules::remote_effect::EFFECTS;
+        static EFFECT_NAMES: ProgramFilter = ProgramFilter::new(|| {
+            EFFECTS
+                .iter()
+                .flat_map(|e| e.programs.iter().copied())
+                .collect()
+        });
+        for name in EFFECTS.iter().flat_map(|e| e.programs.iter()) {
+            for spelling in [name.to_string(), name.to_ascii_uppercase()] {
+                assert!(EFFECT_NAMES.contains(&spelling), "{spelling}");
+            }
+        }
     }
 
     #[test]
