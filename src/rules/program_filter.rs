@@ -125,22 +125,6 @@ mod tests {
     }
 
     #[test]
-    fn every_name_of_a_table_passes_in_any_case() {
-        use crate::rules::remote_effect::EFFECTS;
-        static EFFECT_NAMES: ProgramFilter = ProgramFilter::new(|| {
-            EFFECTS
-                .iter()
-                .flat_map(|e| e.programs.iter().copied())
-                .collect()
-        });
-        for name in EFFECTS.iter().flat_map(|e| e.programs.iter()) {
-            for spelling in [name.to_string(), name.to_ascii_uppercase()] {
-                assert!(EFFECT_NAMES.contains(&spelling), "{spelling}");
-            }
-        }
-    }
-
-    #[test]
     fn commands_without_a_static_program_are_never_filtered_out() {
         assert!(FILTER.may_match(&command(&[])));
     }

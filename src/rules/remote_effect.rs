@@ -878,6 +878,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_program_filter_lets_every_program_of_the_table_through() {
+        for name in EFFECTS.iter().flat_map(|e| e.programs.iter()) {
+            for spelling in [name.to_string(), name.to_ascii_uppercase()] {
+                assert!(EFFECT_PROGRAMS.contains(&spelling), "{spelling}");
+            }
+        }
+    }
+
+    #[test]
     fn flags_match_in_any_spelling() {
         assert!(flag_matches("-f", "-f"));
         assert!(flag_matches("-fd", "-f"));
