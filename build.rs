@@ -3,9 +3,9 @@
 //! Why a build script and not a checked-in generated file: the TOML files stay the
 //! one source of truth (no second copy to keep in sync, no stale-file test), and a
 //! malformed entry stops the build with the file and the entry named. The tables it
-//! writes are plain `static` arrays plus a name index sorted by lowercase name, so a
-//! lookup is a binary search over string slices: no allocation, no hashing, no
-//! parsing at run time.
+//! writes are plain `static` arrays plus a name index sorted by lowercase name and
+//! an open-addressing hash table over it, so a lookup is one hash and a probe: no
+//! allocation, no table built, no parsing at run time.
 //!
 //! The schema is documented in `catalogue/README.md`; every key and role is checked
 //! by `src/catalogue/schema.rs` (included here, and used at run time for the user's
@@ -19,6 +19,9 @@ use std::path::Path;
 #[allow(dead_code)]
 #[path = "src/catalogue/schema.rs"]
 mod schema;
+
+#[path = "src/catalogue/name_hash.rs"]
+mod name_hash;
 
 use schema::{FACTS, ROLES, Spec};
 
@@ -117,8 +120,31 @@ fn main() {
         let _ = writeln!(out, "    ({prefix:?}, {id}),");
     }
     out.push_str("];\n");
+    name_slots(&mut out, index.keys());
     let dest = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("catalogue.rs");
     std::fs::write(&dest, out).expect("write the generated catalogue");
+}
+
+/// The name index as an open-addressing hash table built at compile time (see
+/// `src/catalogue/name_hash.rs`): slot `i` holds 1 + the position in `INDEX` of
+/// the name placed there, 0 when empty; a name is probed for from its first slot
+/// onwards until found or an empty slot.
+fn name_slots<'k>(out: &mut String, keys: impl ExactSizeIterator<Item = &'k String>) {
+    let size = 1usize << name_hash::SLOT_BITS;
+    assert!(
+        keys.len() * 4 <= size,
+        "the name table needs more SLOT_BITS"
+    );
+    let mut slots = vec![0u16; size];
+    for (position, key) in keys.enumerate() {
+        let mut at = name_hash::first_slot(key.as_bytes());
+        while slots[at] != 0 {
+            at = (at + 1) % size;
+        }
+        slots[at] = u16::try_from(position + 1).expect("fewer than 65,535 names");
+    }
+    out.push_str("/// The name index's hash table (built by `build.rs`, read by `name_index`).\n");
+    let _ = writeln!(out, "pub static NAME_SLOTS: [u16; {size}] = {slots:?};");
 }
 
 fn check_name(ctx: &Ctx, name: &str) {

@@ -31,6 +31,11 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "reset",
         "a verb in other programs' subcommand names (`db:reset`), not the `reset` program",
     ),
+    (
+        "remote_effect.rs",
+        "truncate",
+        "a verb in other programs' subcommand names (`table:truncate`), not the `truncate` program",
+    ),
     // Variables a program reads its options from: the variable names the program.
     // (A catalogue key for options read from the environment would be their home.)
     (

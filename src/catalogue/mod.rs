@@ -22,6 +22,7 @@
 
 mod args;
 mod explain;
+pub(crate) mod name_hash;
 mod name_index;
 pub(crate) mod schema;
 mod usage;

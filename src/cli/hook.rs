@@ -69,6 +69,32 @@ pub struct HookArgs {
     approve: bool,
 }
 
+/// The hook's arguments when the command line is exactly `hook AGENT` (how agents
+/// install it), read without building the whole command-line parser: a hook
+/// process judges one command, and building the parser costs about as much as
+/// judging it. Any other command line (`None`) goes through the parser.
+pub fn plain(mut argv: impl Iterator<Item = std::ffi::OsString>) -> Option<HookArgs> {
+    let _program = argv.next()?;
+    if argv.next()? != "hook" {
+        return None;
+    }
+    let agent = match argv.next()?.to_str()? {
+        "claude-code" => Agent::ClaudeCode,
+        "gemini" => Agent::Gemini,
+        "codex" => Agent::Codex,
+        _ => return None,
+    };
+    if argv.next().is_some() {
+        return None;
+    }
+    Some(HookArgs {
+        agent,
+        policy: PolicyArgs::default(),
+        ask_as: AskAs::default(),
+        approve: false,
+    })
+}
+
 /// What the hook input asks to do.
 enum Call {
     /// The shell tool: a command run in `cwd`.
@@ -468,6 +494,46 @@ fn answer(args: &HookArgs, verdict: &Verdict, remote: Option<&str>) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn argv(words: &[&str]) -> impl Iterator<Item = std::ffi::OsString> {
+        words
+            .iter()
+            .map(std::ffi::OsString::from)
+            .collect::<Vec<_>>()
+            .into_iter()
+    }
+
+    #[test]
+    fn a_plain_hook_command_line_reads_as_the_parser_reads_it() {
+        use clap::Parser;
+        for agent in ["claude-code", "gemini", "codex"] {
+            let words = ["bashgate", "hook", agent];
+            let fast = plain(argv(&words)).expect("a plain hook command line");
+            let super::super::Command::Hook(parsed) = super::super::Cli::parse_from(words).command
+            else {
+                panic!("not a hook command");
+            };
+            assert_eq!(fast.agent, parsed.agent, "{agent}");
+            assert_eq!(fast.ask_as, parsed.ask_as, "{agent}");
+            assert_eq!(fast.approve, parsed.approve, "{agent}");
+            assert_eq!(format!("{:?}", fast.policy), format!("{:?}", parsed.policy));
+        }
+    }
+
+    #[test]
+    fn any_other_command_line_goes_to_the_parser() {
+        for words in [
+            &["bashgate"][..],
+            &["bashgate", "hook"],
+            &["bashgate", "hook", "Claude-Code"],
+            &["bashgate", "hook", "claude-code", "--approve"],
+            &["bashgate", "hook", "codex", "--ask-as", "defer"],
+            &["bashgate", "--color", "never", "hook", "gemini"],
+            &["bashgate", "check", "claude-code"],
+        ] {
+            assert!(plain(argv(words)).is_none(), "{words:?}");
+        }
+    }
 
     #[test]
     fn patch_paths_are_every_file_the_patch_touches() {

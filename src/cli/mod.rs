@@ -175,6 +175,10 @@ fn absolute(path: &std::path::Path) -> PathBuf {
 
 /// Parses the command line and runs it; returns the process exit code.
 pub fn run() -> i32 {
+    // `hook AGENT`, as agents install it, skips building the whole parser.
+    if let Some(args) = hook::plain(std::env::args_os()) {
+        return hook::run(&args);
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

@@ -89,6 +89,9 @@ pub fn best_match<'r>(
     rules: impl IntoIterator<Item = &'r PermissionRule>,
     cmd: &SimpleCommand,
 ) -> Option<&'r PermissionRule> {
+    // Most policies have no permission rules: nothing to spell out then.
+    let mut rules = rules.into_iter().peekable();
+    rules.peek()?;
     let program = cmd.program?;
     let bare = normalize(cmd, program)?;
     let wrapped = if program > 0 { normalize(cmd, 0) } else { None };

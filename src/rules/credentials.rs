@@ -9,7 +9,7 @@ use crate::declare_rule;
 use crate::model::command::SimpleCommand;
 use crate::rules::Checker;
 use crate::rules::environment::is_secret_name;
-use crate::rules::invocation::{Invocation, any_entry, entry_of};
+use crate::rules::invocation::{Invocation, any_entry};
 
 declare_rule! {
     /// ## What it does
@@ -93,7 +93,7 @@ fn chain(inv: &Invocation) -> Vec<&'static str> {
 
 /// Reports a command that prints a credential.
 pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
-    let Some(entry) = entry_of(cmd) else {
+    let Some(entry) = cx.entry(cmd) else {
         return;
     };
     let marked = entry.flag_may_add(Fact::PrintsCredentials)
@@ -101,7 +101,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     if !marked {
         return;
     }
-    let Some(inv) = Invocation::of(cmd) else {
+    let Some(inv) = cx.invocation(cmd) else {
         return;
     };
     // The deepest entry reached (the program's own when it has no subcommands),

@@ -59,18 +59,22 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let (Some(name), Some(word)) = (cmd.name_str(), cmd.name()) else {
         return;
     };
-    let key = key(name);
-    let listed = builtin_denylisted(&key)
-        || cx
-            .policy
+    // The lookup ignores case and strips `.exe` itself: the lowercase key is only
+    // spelt out for the configured list and the message.
+    let configured = |key: &str| {
+        cx.policy
             .denylist
             .iter()
             .any(|d| match d.strip_suffix('*') {
                 // `mkfs*`: a trailing star matches any suffix.
                 Some(prefix) => key.starts_with(&self::key(prefix)),
                 None => self::key(d) == key,
-            });
+            })
+    };
+    let listed = builtin_denylisted(catalogue::program_basename(basename(name)))
+        || (!cx.policy.denylist.is_empty() && configured(&key(name)));
     if listed {
+        let key = key(name);
         cx.report(
             &DENYLISTED_EXECUTABLE,
             word.span,

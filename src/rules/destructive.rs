@@ -70,19 +70,11 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         return;
     };
     let lower = base.to_ascii_lowercase();
-    let entry = catalogue::lookup(&lower);
+    let entry = cx.entry(cmd);
     let args = cmd.args();
-    let words: Vec<Option<&str>> = args.iter().map(Word::value).collect();
     // The facts of this use: the program's, its subcommand's (`systemctl reboot`,
     // `init 0`) and its flags' (`crontab -r`, `crontab -l`).
-    let usage = entry.map(|e| {
-        if e.subcommands.is_empty() && e.flag_fact_mask == 0 {
-            // Nothing in the words can add a fact: the program's facts.
-            catalogue::Usage::of_program(e)
-        } else {
-            catalogue::usage(e, &words)
-        }
-    });
+    let usage = cx.usage(cmd);
     let has = |fact: Fact| usage.as_ref().is_some_and(|u| u.has(fact));
     let base = entry.map_or(lower.as_str(), |e| e.name).to_string();
     // `systemctl reboot`, `crontab -r`: the use as a name for messages.

@@ -9,7 +9,7 @@ use crate::declare_rule;
 use crate::model::command::SimpleCommand;
 use crate::model::word::{Part, Word};
 use crate::rules::Checker;
-use crate::rules::invocation::{Invocation, any_entry, entry_of};
+use crate::rules::invocation::{Invocation, any_entry};
 
 declare_rule! {
     /// ## What it does
@@ -109,7 +109,7 @@ fn push_remote<'c>(inv: &Invocation<'c>) -> Option<&'c Word> {
 /// programs, subcommands and flags send files is catalogue data (the fact
 /// `sends-files`); how each kind of operand is judged is here.
 pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
-    let Some(entry) = entry_of(cmd) else {
+    let Some(entry) = cx.entry(cmd) else {
         return;
     };
     let output = cmd.args().iter().any(carries_output);
@@ -118,7 +118,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     if !output && !sends {
         return;
     }
-    let Some(inv) = Invocation::of(cmd) else {
+    let Some(inv) = cx.invocation(cmd) else {
         return;
     };
     if let Some(leaf) = inv.leaf.filter(|l| l.has(Fact::SendsFiles)) {
@@ -285,10 +285,10 @@ fn copy_to_host(inv: &Invocation, entry: &Entry, cmd: &SimpleCommand, cx: &mut C
 pub fn check_sequence(commands: &[SimpleCommand], cx: &mut Checker) {
     let mut added: Vec<(String, String)> = Vec::new();
     for cmd in commands {
-        if entry_of(cmd).is_none_or(|e| e.name != "git") {
+        if cx.entry(cmd).is_none_or(|e| e.name != "git") {
             continue;
         }
-        let Some(inv) = Invocation::of(cmd) else {
+        let Some(inv) = cx.invocation(cmd) else {
             continue;
         };
         // The subcommand words and operands as written (the catalogue may not know

@@ -37,8 +37,16 @@ pub struct Invocation<'c> {
 impl<'c> Invocation<'c> {
     /// Reads `cmd`; `None` when no program starts or its name is dynamic.
     pub fn of(cmd: &'c SimpleCommand) -> Option<Invocation<'c>> {
+        Invocation::of_entry(cmd, entry_of(cmd))
+    }
+
+    /// Reads `cmd` with `entry`, its program's entry as [`entry_of`] finds it
+    /// (looked up once by the caller).
+    pub fn of_entry(
+        cmd: &'c SimpleCommand,
+        entry: Option<&'static Entry>,
+    ) -> Option<Invocation<'c>> {
         let base = cmd.base_name()?;
-        let entry = catalogue::lookup(base);
         let program = entry.map_or(base, |e| e.name);
         let args = cmd.args();
         let mut subcommands = Vec::new();

@@ -3,11 +3,14 @@
 //! in the file of its family; each family has a `check` function over one
 //! [`SimpleCommand`]. Codes are stable once published and never reused.
 
+use crate::catalogue::{self, Entry, Usage};
 use crate::model::command::SimpleCommand;
 use crate::model::path_roles::{PathUse, path_uses};
+use crate::model::word::Word;
 use crate::policy::Policy;
 use crate::policy::paths::PathJudge;
 use crate::verdict::{Capability, Decision, Finding, Span};
+use invocation::Invocation;
 use std::cell::RefCell;
 use std::rc::Rc;
 use written_files::WrittenFile;
@@ -197,20 +200,34 @@ pub struct Checker<'a> {
     /// [`Checker::written_files`] work out once per judgement.
     commands: &'a [SimpleCommand],
     /// Per command (by its index in `commands`): what was worked out so far.
-    cache: RefCell<Vec<Derived>>,
+    cache: RefCell<Vec<Derived<'a>>>,
 }
 
 thread_local! {
     // Most commands name no path and write nothing: one shared empty list each,
-    // instead of one allocated (and cached) per command.
+    // instead of one allocated per command.
     static NO_USES: Rc<Vec<PathUse>> = Rc::new(Vec::new());
     static NO_WRITES: Rc<Vec<WrittenFile>> = Rc::new(Vec::new());
 }
 
+/// `list` shared, or the thread's shared empty list when it is empty.
+fn shared<T>(list: Vec<T>, empty: &'static std::thread::LocalKey<Rc<Vec<T>>>) -> Rc<Vec<T>> {
+    if list.is_empty() {
+        empty.with(Rc::clone)
+    } else {
+        Rc::new(list)
+    }
+}
+
 /// Facts derived from one command that several checks read. They depend only on
-/// the command, the policy and the catalogue, all fixed while a command is judged.
+/// the command, the policy and the catalogue, all fixed while a command is judged;
+/// each is worked out on first use (an empty list or a missing entry is cached
+/// too, so a command that names no path is not listed again by every check).
 #[derive(Default)]
-struct Derived {
+struct Derived<'a> {
+    entry: Option<Option<&'static Entry>>,
+    invocation: Option<Option<Rc<Invocation<'a>>>>,
+    usage: Option<Option<Rc<Usage>>>,
     uses: Option<Rc<Vec<PathUse>>>,
     written: Option<Rc<Vec<WrittenFile>>>,
 }
@@ -255,53 +272,117 @@ impl<'a> Checker<'a> {
         self.findings
     }
 
-    /// The cached slot of `cmd`, filled by `work` when empty.
-    fn derived<T>(
+    /// The cached fact of the command at `index` that `slot` reads, if worked out.
+    fn cached<T: Clone>(
         &self,
-        cmd: &SimpleCommand,
-        slot: fn(&mut Derived) -> &mut Option<Rc<Vec<T>>>,
-        empty: &'static std::thread::LocalKey<Rc<Vec<T>>>,
-        work: impl FnOnce() -> Vec<T>,
-    ) -> Rc<Vec<T>> {
-        let index = self.index_of(cmd);
-        if let Some(found) = index.and_then(|i| {
-            let mut cache = self.cache.borrow_mut();
-            cache.get_mut(i).and_then(|d| slot(d).clone())
-        }) {
+        index: usize,
+        slot: for<'d> fn(&'d Derived<'a>) -> &'d Option<T>,
+    ) -> Option<T> {
+        self.cache.borrow().get(index).and_then(|d| slot(d).clone())
+    }
+
+    /// Keeps `value` as the fact of the command at `index` that `slot` names.
+    fn keep<T>(
+        &self,
+        index: usize,
+        slot: for<'d> fn(&'d mut Derived<'a>) -> &'d mut Option<T>,
+        value: T,
+    ) {
+        let mut cache = self.cache.borrow_mut();
+        if cache.len() < self.commands.len() {
+            cache.resize_with(self.commands.len(), Derived::default);
+        }
+        if let Some(d) = cache.get_mut(index) {
+            *slot(d) = Some(value);
+        }
+    }
+
+    /// The catalogue entry of the program `cmd` runs ([`invocation::entry_of`]),
+    /// looked up once per command.
+    pub fn entry(&self, cmd: &SimpleCommand) -> Option<&'static Entry> {
+        let Some(index) = self.index_of(cmd) else {
+            return invocation::entry_of(cmd);
+        };
+        if let Some(found) = self.cached(index, |d| &d.entry) {
             return found;
         }
-        let value = work();
-        if value.is_empty() {
-            return empty.with(Rc::clone);
+        let found = invocation::entry_of(cmd);
+        self.keep(index, |d| &mut d.entry, found);
+        found
+    }
+
+    /// `cmd` read with its catalogue entry ([`Invocation::of`]), worked out once
+    /// per command; `None` when no program starts or its name is dynamic.
+    pub fn invocation<'c>(&self, cmd: &'c SimpleCommand) -> Option<Rc<Invocation<'c>>>
+    where
+        'a: 'c,
+    {
+        let Some(index) = self.index_of(cmd) else {
+            return Invocation::of(cmd).map(Rc::new);
+        };
+        if let Some(found) = self.cached(index, |d| &d.invocation) {
+            return found;
         }
-        let value = Rc::new(value);
-        if let Some(index) = index {
-            let mut cache = self.cache.borrow_mut();
-            if cache.len() < self.commands.len() {
-                cache.resize_with(self.commands.len(), Derived::default);
-            }
-            if let Some(d) = cache.get_mut(index) {
-                *slot(d) = Some(Rc::clone(&value));
-            }
+        // The same record as `cmd`, borrowed for as long as the checker.
+        let own = self.commands.get(index)?;
+        let found = Invocation::of_entry(own, self.entry(own)).map(Rc::new);
+        self.keep(index, |d| &mut d.invocation, found.clone());
+        found
+    }
+
+    /// What `cmd`'s words make of its program ([`catalogue::usage`]: the
+    /// subcommand named and the facts it and the flags add), worked out once per
+    /// command; `None` for a program the catalogue does not know.
+    pub fn usage(&self, cmd: &SimpleCommand) -> Option<Rc<Usage>> {
+        let work = || {
+            let entry = self.entry(cmd)?;
+            Some(Rc::new(
+                if entry.subcommands.is_empty() && entry.flag_fact_mask == 0 {
+                    // Nothing in the words can add a fact: the program's facts.
+                    Usage::of_program(entry)
+                } else {
+                    let words: Vec<Option<&str>> = cmd.args().iter().map(Word::value).collect();
+                    catalogue::usage(entry, &words)
+                },
+            ))
+        };
+        let Some(index) = self.index_of(cmd) else {
+            return work();
+        };
+        if let Some(found) = self.cached(index, |d| &d.usage) {
+            return found;
         }
-        value
+        let found = work();
+        self.keep(index, |d| &mut d.usage, found.clone());
+        found
     }
 
     /// Every path `cmd` names, with its access and role ([`path_uses`]), worked out
     /// once per command however many checks read it.
     pub fn path_uses(&self, cmd: &SimpleCommand) -> Rc<Vec<PathUse>> {
-        self.derived(cmd, |d| &mut d.uses, &NO_USES, || path_uses(cmd))
+        let Some(index) = self.index_of(cmd) else {
+            return shared(path_uses(cmd), &NO_USES);
+        };
+        if let Some(found) = self.cached(index, |d| &d.uses) {
+            return found;
+        }
+        let found = shared(path_uses(cmd), &NO_USES);
+        self.keep(index, |d| &mut d.uses, Rc::clone(&found));
+        found
     }
 
     /// The files `cmd` writes ([`written_files::written_files`]), worked out once
     /// per command.
     pub fn written_files(&self, cmd: &SimpleCommand) -> Rc<Vec<WrittenFile>> {
-        self.derived(
-            cmd,
-            |d| &mut d.written,
-            &NO_WRITES,
-            || written_files::written_files(cmd, self),
-        )
+        let Some(index) = self.index_of(cmd) else {
+            return shared(written_files::written_files(cmd, self), &NO_WRITES);
+        };
+        if let Some(found) = self.cached(index, |d| &d.written) {
+            return found;
+        }
+        let found = shared(written_files::written_files(cmd, self), &NO_WRITES);
+        self.keep(index, |d| &mut d.written, Rc::clone(&found));
+        found
     }
 
     /// Reports a finding of `rule` with its default decision.

@@ -1,6 +1,6 @@
 //! BG213: a glob that can hand a program options the gate never saw.
 
-use crate::catalogue::{self, Fact};
+use crate::catalogue::Fact;
 use crate::declare_rule;
 use crate::model::command::{Origin, SimpleCommand};
 use crate::model::dash_names::option_glob;
@@ -42,11 +42,10 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     ) {
         return;
     }
-    let Some(program) = cmd.program_str() else {
+    if cmd.name_str().is_none() {
         return;
-    };
-    let base = program.rsplit('/').next().unwrap_or(program);
-    if !cmd.shadowed && catalogue::has_fact(base, Fact::TextOnly) {
+    }
+    if !cmd.shadowed && cx.entry(cmd).is_some_and(|e| e.has(Fact::TextOnly)) {
         return;
     }
     let cwd = cx.paths.cwd_of(&cmd.context.cwd, &cx.cwd);

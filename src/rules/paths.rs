@@ -313,10 +313,10 @@ fn judge(usage: &PathUse, cwd: Option<&std::path::Path>, cx: &mut Checker) {
         }
         Resolved::Path { path, via, glob } => (path, via, glob),
     };
-    let text = word
-        .value()
-        .map(str::to_string)
-        .unwrap_or_else(|| word.display());
+    let text: std::borrow::Cow<str> = match word.value() {
+        Some(value) => value.into(),
+        None => word.display().into(),
+    };
     if text.contains("://") {
         // A URL, not a path.
         return;

@@ -8,7 +8,7 @@ use crate::declare_rule;
 use crate::model::command::SimpleCommand;
 use crate::model::word::Word;
 use crate::rules::Checker;
-use crate::rules::invocation::{Invocation, any_entry, entry_of};
+use crate::rules::invocation::{Invocation, any_entry};
 use crate::verdict::Span;
 use std::path::{Component, Path};
 
@@ -291,7 +291,7 @@ fn sets_script_setting(text: &str) -> bool {
 
 /// Judges every write of the command and the settings commands.
 pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
-    let entry = entry_of(cmd);
+    let entry = cx.entry(cmd);
     // An empty folder runs nothing: `mkdir -p .github/workflows` is not persistence
     // (what is written into it later is).
     let makes_folders = entry.is_some_and(|e| e.name == "mkdir");

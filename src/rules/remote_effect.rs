@@ -357,7 +357,11 @@ fn flag_matches(arg: &str, spelling: &str) -> bool {
         let Some(given) = arg.strip_prefix("--") else {
             return false;
         };
-        return given == long || given.strip_prefix(long).is_some_and(|r| r.starts_with('='));
+        // `--forc` is `--force` to git and GNU getopt (an unambiguous prefix).
+        let name = given.split_once('=').map_or(given, |(n, _)| n);
+        return given == long
+            || given.strip_prefix(long).is_some_and(|r| r.starts_with('='))
+            || (name.len() >= 2 && long.starts_with(name));
     }
     let Some(name) = spelling.strip_prefix('-') else {
         return false;
@@ -425,6 +429,12 @@ mod tests {
             "--force-with-lease"
         ));
         assert!(!flag_matches("--force-with-lease", "--force"));
+        assert!(flag_matches("--forc", "--force"), "an abbreviation");
+        assert!(flag_matches("--mirr", "--mirror"));
+        assert!(
+            !flag_matches("--f", "--force"),
+            "too short to be read as one"
+        );
         assert!(flag_matches("-auto-approve", "-auto-approve"));
         assert!(flag_matches("--auto-approve=true", "-auto-approve"));
         assert!(!flag_matches("-a", "-auto-approve"));

@@ -43,11 +43,10 @@ declare_rule! {
 
 /// Judges deletion commands.
 pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
-    let (Some(program), Some(name)) = (cmd.base_name(), cmd.name()) else {
+    let (Some(_), Some(name)) = (cmd.base_name(), cmd.name()) else {
         return;
     };
-    let Some(entry) = crate::catalogue::lookup(program.rsplit('/').next().unwrap_or(program))
-    else {
+    let Some(entry) = cx.entry(cmd) else {
         return;
     };
     let program = entry.name;
@@ -58,9 +57,10 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         }
         // A program that deletes only with a flag (`find -delete`, `git clean -f`,
         // `rsync --delete`): what it deletes is matched or left out, not named.
-        let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
-        let usage = crate::catalogue::usage(entry, &values);
-        if let Some(flag) = usage.flag_for(Fact::DeletesFiles) {
+        let usage = cx.usage(cmd);
+        if let Some(usage) = usage.as_deref()
+            && let Some(flag) = usage.flag_for(Fact::DeletesFiles)
+        {
             let sub = match usage.subcommand_words.as_str() {
                 "" => String::new(),
                 words => format!(" {words}"),

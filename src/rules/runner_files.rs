@@ -7,7 +7,7 @@
 use crate::catalogue::Entry;
 use crate::declare_rule;
 use crate::model::command::SimpleCommand;
-use crate::rules::invocation::{Invocation, any_entry, entry_of};
+use crate::rules::invocation::{Invocation, any_entry};
 use crate::rules::written_files::WrittenFile;
 use crate::rules::{CHECKS, Checker};
 use crate::verdict::{Decision, Finding};
@@ -70,8 +70,10 @@ pub fn check(commands: &[SimpleCommand], cx: &mut Checker) {
     let mut written: Vec<WrittenFile> = Vec::new();
     for cmd in commands {
         let runner = !written.is_empty()
-            && entry_of(cmd).is_some_and(|e| any_entry(e, &|e: &Entry| !e.runs_files.is_empty()));
-        if runner && let Some(inv) = Invocation::of(cmd) {
+            && cx
+                .entry(cmd)
+                .is_some_and(|e| any_entry(e, &|e: &Entry| !e.runs_files.is_empty()));
+        if runner && let Some(inv) = cx.invocation(cmd) {
             let patterns = inv.runs_files();
             if !patterns.is_empty() {
                 // Each written file is judged once, by the first runner that runs

@@ -3,12 +3,13 @@
 //! `perl -pi`, `dd of=`, option values that name a written file), with the text
 //! written when the model knows it (a redirected `echo`/`printf` of static text, a
 //! static heredoc into `cat` or `tee`). Deletions (`rm x`) are not writes here: a
-//! file removed runs nothing later.
+//! file removed runs nothing later; nor is output thrown away into `/dev/null`.
 
-use crate::catalogue::{self, Role};
-use crate::model::command::SimpleCommand;
+use crate::catalogue::{Entry, Role};
+use crate::model::command::{Redirect, SimpleCommand};
 use crate::model::path_roles::Access;
 use crate::model::paths::{Resolved, normalize_lexically};
+use crate::model::word::Word;
 use crate::model::written;
 use crate::rules::Checker;
 use crate::verdict::Span;
@@ -44,37 +45,47 @@ impl WrittenFile {
 
 /// True when every operand of the program is deleted (`rm`, `rmdir`, `unlink`):
 /// its "writes" remove files.
-fn only_deletes(cmd: &SimpleCommand) -> bool {
-    cmd.base_name()
-        .and_then(catalogue::lookup)
-        .is_some_and(|e| {
-            !e.operands.is_empty()
-                && e.operands.iter().all(|r| *r == Role::PathDelete)
-                && e.last.is_none_or(|r| r == Role::PathDelete)
-        })
+fn only_deletes(entry: Option<&Entry>) -> bool {
+    entry.is_some_and(|e| {
+        !e.operands.is_empty()
+            && e.operands.iter().all(|r| *r == Role::PathDelete)
+            && e.last.is_none_or(|r| r == Role::PathDelete)
+    })
+}
+
+/// The device that discards what is written to it: writing there writes no file.
+const NULL_DEVICE: &str = "/dev/null";
+
+/// True when `redirect` may write a file: it writes, and is neither an fd
+/// duplication (`2>&1`) nor a redirect into [`NULL_DEVICE`] (`2>/dev/null`).
+fn redirect_may_write(redirect: &Redirect) -> bool {
+    // The operator test first: `is_fd_duplication` reads the target's value.
+    let duplicates =
+        matches!(redirect.operator.as_str(), ">&" | ">&-") && redirect.is_fd_duplication();
+    redirect.writes()
+        && !duplicates
+        && redirect.target.as_ref().and_then(Word::value) != Some(NULL_DEVICE)
 }
 
 /// A cheap filter before listing a command's paths: it has a redirect that writes,
 /// a wrapper (`flock` creates its lock file), or a program that may write by the
 /// catalogue's roles or by an in-place option (`sed -i`, `perl -pi`, `dd of=`,
 /// `tar -x`). A program the catalogue does not know writes nothing the model knows.
-fn may_write(cmd: &SimpleCommand) -> bool {
+fn may_write(cmd: &SimpleCommand, entry: Option<&Entry>) -> bool {
     const WRITE_BITS: u32 = 1 << 4 | 1 << 5;
     debug_assert_eq!(WRITE_BITS, Role::PathWrite.bit() | Role::PathDelete.bit());
-    cmd.redirects.iter().any(|r| r.writes())
+    cmd.redirects.iter().any(redirect_may_write)
         || !cmd.wrappers.is_empty()
-        || cmd
-            .base_name()
-            .and_then(catalogue::lookup)
-            .is_some_and(|e| {
-                e.role_mask & WRITE_BITS != 0 || matches!(e.name, "sed" | "perl" | "dd" | "tar")
-            })
+        || entry.is_some_and(|e| {
+            e.role_mask & WRITE_BITS != 0 || matches!(e.name, "sed" | "perl" | "dd" | "tar")
+        })
 }
 
 /// The files `cmd` writes, resolved against the directory it runs in. A path only
 /// known at run time is left out: the path rules already ask about it.
 pub fn written_files(cmd: &SimpleCommand, cx: &Checker) -> Vec<WrittenFile> {
-    if only_deletes(cmd) || !may_write(cmd) {
+    let entry = cx.entry(cmd);
+    if only_deletes(entry) || !may_write(cmd, entry) {
         return Vec::new();
     }
     let uses = cx.path_uses(cmd);
@@ -84,7 +95,10 @@ pub fn written_files(cmd: &SimpleCommand, cx: &Checker) -> Vec<WrittenFile> {
     let cwd = cx.paths.cwd_of(&cmd.context.cwd, &cx.cwd);
     let texts = written::writes(cmd);
     let mut out = Vec::new();
-    for usage in uses.iter().filter(|u| u.access.writes()) {
+    let files = uses
+        .iter()
+        .filter(|u| u.access.writes() && u.word.value() != Some(NULL_DEVICE));
+    for usage in files {
         let Resolved::Path { path, glob, .. } = cx.paths.resolve(&usage.word, cwd.as_deref())
         else {
             continue;
