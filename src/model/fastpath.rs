@@ -108,7 +108,7 @@ pub struct Lexed {
 
 fn lex(src: &str) -> Option<Vec<Token<'_>>> {
     let bytes = src.as_bytes();
-    let mut tokens = Vec::new();
+    let mut tokens = Vec::with_capacity(8);
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
@@ -357,34 +357,36 @@ fn variable_name(src: &str, at: usize) -> Option<(&str, usize)> {
 
 /// Splits the tokens into commands and builds their records.
 fn build(source: &str, tokens: Vec<Token<'_>>) -> Option<Vec<Lexed>> {
-    // Commands, each with the separator that ends it.
-    let mut commands: Vec<(Vec<Token<'_>>, Option<Sep>)> = vec![(Vec::new(), None)];
-    for token in tokens {
-        match token {
-            Token::Separator(sep) => {
-                let last = commands.last_mut()?;
-                if last.0.is_empty() {
-                    return None;
-                }
-                last.1 = Some(sep);
-                commands.push((Vec::new(), None));
+    // Commands as ranges of `tokens`, each with the separator that ends it.
+    let mut commands: Vec<(usize, usize, Option<Sep>)> = Vec::new();
+    let mut from = 0;
+    for (at, token) in tokens.iter().enumerate() {
+        if let Token::Separator(sep) = token {
+            if at == from {
+                return None;
             }
-            other => commands.last_mut()?.0.push(other),
+            commands.push((from, at, Some(*sep)));
+            from = at + 1;
         }
     }
-    // A trailing `;` is fine; a trailing `|`, `&&` or `||` is incomplete.
-    if commands.last().is_some_and(|c| c.0.is_empty()) {
-        commands.pop();
-        if commands.last().and_then(|c| c.1) != Some(Sep::Semi) {
+    if from < tokens.len() {
+        commands.push((from, tokens.len(), None));
+    } else {
+        // A trailing `;` is fine; a trailing `|`, `&&` or `||` is incomplete.
+        let last = commands.last_mut()?;
+        if last.2 != Some(Sep::Semi) {
             return None;
         }
+        last.2 = None;
     }
     // The grammar hangs a redirect after `a && b` (or `a && b | c`) on the whole list;
     // followed by a pipe, the list becomes a pipeline stage (`a && b > f | c`): not ours.
     let mut and_or = false;
-    for (tokens, sep) in &commands {
-        let redirected = tokens.iter().any(|t| matches!(t, Token::Redirect(_)));
-        if redirected && and_or && *sep == Some(Sep::Pipe) {
+    for &(from, to, sep) in &commands {
+        let redirected = tokens[from..to]
+            .iter()
+            .any(|t| matches!(t, Token::Redirect(_)));
+        if redirected && and_or && sep == Some(Sep::Pipe) {
             return None;
         }
         match sep {
@@ -396,7 +398,7 @@ fn build(source: &str, tokens: Vec<Token<'_>>) -> Option<Vec<Lexed>> {
     // After two pipes the grammar nests a following `&&`/`||` list inside the last
     // stage (`a | b | c && d` as `a | (b | c && d)`): not ours.
     let mut pipes = 0;
-    for (_, sep) in &commands {
+    for &(_, _, sep) in &commands {
         match sep {
             Some(Sep::Pipe) => pipes += 1,
             Some(Sep::And | Sep::Or) if pipes >= 2 => return None,
@@ -405,20 +407,28 @@ fn build(source: &str, tokens: Vec<Token<'_>>) -> Option<Vec<Lexed>> {
     }
     let mut records = Vec::with_capacity(commands.len());
     let mut previous: Option<Sep> = None;
-    for (tokens, sep) in commands {
+    let mut tokens = tokens.into_iter();
+    for (from, to, sep) in commands {
         let piped = previous == Some(Sep::Pipe);
         // A stage belongs to a pipeline when a pipe touches it on either side.
         let in_pipeline = piped || sep == Some(Sep::Pipe);
-        records.push(command(source, tokens, in_pipeline, piped)?);
+        records.push(command(
+            source,
+            tokens.by_ref().take(to - from),
+            in_pipeline,
+            piped,
+        )?);
+        // The separator after it.
+        tokens.next();
         previous = sep;
     }
     Some(records)
 }
 
 /// One simple command: `NAME=value` prefixes, words, then redirects.
-fn command(
+fn command<'a>(
     source: &str,
-    tokens: Vec<Token<'_>>,
+    tokens: impl Iterator<Item = Token<'a>>,
     in_pipeline: bool,
     piped_stdin: bool,
 ) -> Option<Lexed> {

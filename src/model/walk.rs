@@ -916,7 +916,14 @@ impl<'s> Walker<'s> {
             map,
             start: self.env.cwd,
         };
+        // Node ids are addresses, unique only while their tree lives: the nested
+        // tree's ids must not outlive it (a later tree may reuse its memory), and
+        // the outer tree's must not be seen inside it.
+        let handled = std::mem::take(&mut self.handled);
+        let trailing = std::mem::take(&mut self.trailing);
         self.walk_tree(&parsed.tree, src, nesting, inner);
+        self.handled = handled;
+        self.trailing = trailing;
         if own_scope {
             let effects = self.body_effects();
             self.pop_scope();
