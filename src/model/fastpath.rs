@@ -1,7 +1,8 @@
 //! The fast path: a lexer for the shapes agents send most — plain words, single and
 //! double quotes (with `$NAME`/`${NAME}` inside), backslash escapes, `~` at a word's
 //! start, `NAME=value` prefixes, redirects to static targets (`>`, `>>`, `<`, `&>`,
-//! `2>`, `2>&1`), pipelines, `&&`/`||`/`;` lists and a trailing comment. For such
+//! `2>`, `2>&1`), pipelines, `&&`/`||`/`;` lists, a final `&` (without `;`) and a
+//! trailing comment. For such
 //! commands the tree-sitter parse is skipped: the lexer gives the walker what
 //! lowering the syntax nodes would give it (the words through the same
 //! [`PartsBuilder`] the tree path uses), and the walker's record step does the rest
@@ -66,6 +67,8 @@ enum Token<'a> {
     /// `|`, `&&`, `||`, `;`.
     Separator(Sep),
     Redirect(Redirect),
+    /// A final `&`.
+    Background,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -82,8 +85,25 @@ pub fn commands(command: &str) -> Option<Vec<Lexed>> {
     if command.is_empty() || command.len() > MAX_LEN {
         return None;
     }
-    let tokens = lex(command)?;
-    build(command, tokens)
+    let mut tokens = lex(command)?;
+    // `a && b &` runs the list in one background job: the same frame for every
+    // record, in a scope of its own. With a `;` only the last list would be.
+    let background = matches!(tokens.last(), Some(Token::Background));
+    if background {
+        tokens.pop();
+        if tokens
+            .iter()
+            .any(|t| matches!(t, Token::Separator(Sep::Semi)))
+            || !matches!(tokens.last(), Some(Token::Word(_) | Token::Redirect(_)))
+        {
+            return None;
+        }
+    }
+    let mut records = build(command, tokens)?;
+    for record in &mut records {
+        record.background = background;
+    }
+    Some(records)
 }
 
 /// One simple command as the lexer read it: what lowering a `command` node gives the
@@ -104,6 +124,8 @@ pub struct Lexed {
     pub in_pipeline: bool,
     /// Its stdin comes from the previous stage.
     pub piped_stdin: bool,
+    /// The whole command runs in the background (a final `&`).
+    pub background: bool,
 }
 
 fn lex(src: &str) -> Option<Vec<Token<'_>>> {
@@ -141,6 +163,11 @@ fn lex(src: &str) -> Option<Vec<Token<'_>>> {
                     let (redirect, next) = redirect(src, i, i, None)?;
                     tokens.push(Token::Redirect(redirect));
                     i = next;
+                }
+                // `&` at the very end runs the whole command in the background.
+                _ if src[i + 1..].bytes().all(|b| b == b' ' || b == b'\t') => {
+                    tokens.push(Token::Background);
+                    break;
                 }
                 _ => return None,
             },
@@ -490,7 +517,7 @@ fn command<'a>(
                 }
                 redirects.push(r);
             }
-            Token::Separator(_) => return None,
+            Token::Separator(_) | Token::Background => return None,
         }
     }
     if words.is_empty() {
@@ -508,5 +535,6 @@ fn command<'a>(
         span,
         in_pipeline,
         piped_stdin,
+        background: false,
     })
 }

@@ -82,10 +82,16 @@ pub(super) fn walk_lexed(lexed: Vec<Lexed>, source: &str, env: &Env<'_>) -> Opti
         dash_named: Vec::new(),
         links: Vec::new(),
     };
+    // A background job runs in a scope of its own, as the tree walk gives it.
+    let background = lexed.first().is_some_and(|c| c.background);
+    if background {
+        walker.push_scope();
+    }
     for command in lexed {
         let frame = Frame {
             in_pipeline: command.in_pipeline,
             piped_stdin: command.piped_stdin,
+            background: command.background,
             ..Frame::default()
         };
         if command.in_pipeline {
@@ -111,6 +117,9 @@ pub(super) fn walk_lexed(lexed: Vec<Lexed>, source: &str, env: &Env<'_>) -> Opti
         if command.in_pipeline {
             walker.pop_scope();
         }
+    }
+    if background {
+        walker.pop_scope();
     }
     Some(walker.out)
 }
