@@ -200,3 +200,41 @@ pub fn check_fastpath(data: &[u8]) {
         "fast and tree records differ for {text:?}\nfast: {fast}\ntree: {tree}"
     );
 }
+
+/// The split walk against the whole parse: whatever text the top-level splitter
+/// takes, parsing it part by part must give exactly the records (spans included) and
+/// problems of parsing it whole, and the whole parse must have no problem.
+pub fn check_split(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let resolver = Default::default();
+    let env = bashgate::model::Env {
+        cwd: std::path::Path::new("/project"),
+        resolver: &resolver,
+        max_nesting: 8,
+        fast_path: false,
+    };
+    let Some(split) = bashgate::model::split_model(text, &env) else {
+        return;
+    };
+    let whole = bashgate::model::build(text, &env);
+    let top_level = whole.problems.iter().any(|p| {
+        matches!(
+            p,
+            bashgate::model::Problem::Parse { nested: false, .. }
+                | bashgate::model::Problem::Unparsed { nested: false, .. }
+        )
+    });
+    assert!(
+        !top_level,
+        "the splitter took {text:?}, which the parser has problems with: {:?}",
+        whole.problems
+    );
+    let split = format!("{:#?}\n{:#?}", split.commands, split.problems);
+    let whole = format!("{:#?}\n{:#?}", whole.commands, whole.problems);
+    assert!(
+        split == whole,
+        "split and whole records differ for {text:?}\nsplit: {split}\nwhole: {whole}"
+    );
+}

@@ -78,6 +78,8 @@ fn the_fast_path_takes_the_common_agent_shapes() {
         "git log --oneline -n 20 --format='%h %s' | head",
         "npm test && git add -A && git commit -m 'wip' # checkpoint",
         "echo \"$HOME/x\" >> notes.txt",
+        "nohup ./server > server.log 2>&1 &",
+        "npm run dev && open http://localhost:3000 &",
     ] {
         assert!(took(command), "the fast path should take {command:?}");
     }
@@ -88,7 +90,8 @@ fn the_fast_path_takes_the_common_agent_shapes() {
         "ls {a,b}",
         "x=1",
         "bash -c 'ls'",
-        "nohup ./server &",
+        "nohup ./server & ls",
+        "make; ./server &",
         "echo a\nls",
         "[ -f x ] && ls",
         "ls>out",

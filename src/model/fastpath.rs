@@ -1,7 +1,8 @@
 //! The fast path: a lexer for the shapes agents send most — plain words, single and
 //! double quotes (with `$NAME`/`${NAME}` inside), backslash escapes, `~` at a word's
 //! start, `NAME=value` prefixes, redirects to static targets (`>`, `>>`, `<`, `&>`,
-//! `2>`, `2>&1`), pipelines, `&&`/`||`/`;` lists and a trailing comment. For such
+//! `2>`, `2>&1`), pipelines, `&&`/`||`/`;` lists, a final `&` (without `;`) and a
+//! trailing comment. For such
 //! commands the tree-sitter parse is skipped: the lexer gives the walker what
 //! lowering the syntax nodes would give it (the words through the same
 //! [`PartsBuilder`] the tree path uses), and the walker's record step does the rest
@@ -66,6 +67,8 @@ enum Token<'a> {
     /// `|`, `&&`, `||`, `;`.
     Separator(Sep),
     Redirect(Redirect),
+    /// A final `&`.
+    Background,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -82,8 +85,25 @@ pub fn commands(command: &str) -> Option<Vec<Lexed>> {
     if command.is_empty() || command.len() > MAX_LEN {
         return None;
     }
-    let tokens = lex(command)?;
-    build(command, tokens)
+    let mut tokens = lex(command)?;
+    // `a && b &` runs the list in one background job: the same frame for every
+    // record, in a scope of its own. With a `;` only the last list would be.
+    let background = matches!(tokens.last(), Some(Token::Background));
+    if background {
+        tokens.pop();
+        if tokens
+            .iter()
+            .any(|t| matches!(t, Token::Separator(Sep::Semi)))
+            || !matches!(tokens.last(), Some(Token::Word(_) | Token::Redirect(_)))
+        {
+            return None;
+        }
+    }
+    let mut records = build(command, tokens)?;
+    for record in &mut records {
+        record.background = background;
+    }
+    Some(records)
 }
 
 /// One simple command as the lexer read it: what lowering a `command` node gives the
@@ -104,11 +124,13 @@ pub struct Lexed {
     pub in_pipeline: bool,
     /// Its stdin comes from the previous stage.
     pub piped_stdin: bool,
+    /// The whole command runs in the background (a final `&`).
+    pub background: bool,
 }
 
 fn lex(src: &str) -> Option<Vec<Token<'_>>> {
     let bytes = src.as_bytes();
-    let mut tokens = Vec::new();
+    let mut tokens = Vec::with_capacity(8);
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
@@ -141,6 +163,11 @@ fn lex(src: &str) -> Option<Vec<Token<'_>>> {
                     let (redirect, next) = redirect(src, i, i, None)?;
                     tokens.push(Token::Redirect(redirect));
                     i = next;
+                }
+                // `&` at the very end runs the whole command in the background.
+                _ if src[i + 1..].bytes().all(|b| b == b' ' || b == b'\t') => {
+                    tokens.push(Token::Background);
+                    break;
                 }
                 _ => return None,
             },
@@ -357,34 +384,36 @@ fn variable_name(src: &str, at: usize) -> Option<(&str, usize)> {
 
 /// Splits the tokens into commands and builds their records.
 fn build(source: &str, tokens: Vec<Token<'_>>) -> Option<Vec<Lexed>> {
-    // Commands, each with the separator that ends it.
-    let mut commands: Vec<(Vec<Token<'_>>, Option<Sep>)> = vec![(Vec::new(), None)];
-    for token in tokens {
-        match token {
-            Token::Separator(sep) => {
-                let last = commands.last_mut()?;
-                if last.0.is_empty() {
-                    return None;
-                }
-                last.1 = Some(sep);
-                commands.push((Vec::new(), None));
+    // Commands as ranges of `tokens`, each with the separator that ends it.
+    let mut commands: Vec<(usize, usize, Option<Sep>)> = Vec::new();
+    let mut from = 0;
+    for (at, token) in tokens.iter().enumerate() {
+        if let Token::Separator(sep) = token {
+            if at == from {
+                return None;
             }
-            other => commands.last_mut()?.0.push(other),
+            commands.push((from, at, Some(*sep)));
+            from = at + 1;
         }
     }
-    // A trailing `;` is fine; a trailing `|`, `&&` or `||` is incomplete.
-    if commands.last().is_some_and(|c| c.0.is_empty()) {
-        commands.pop();
-        if commands.last().and_then(|c| c.1) != Some(Sep::Semi) {
+    if from < tokens.len() {
+        commands.push((from, tokens.len(), None));
+    } else {
+        // A trailing `;` is fine; a trailing `|`, `&&` or `||` is incomplete.
+        let last = commands.last_mut()?;
+        if last.2 != Some(Sep::Semi) {
             return None;
         }
+        last.2 = None;
     }
     // The grammar hangs a redirect after `a && b` (or `a && b | c`) on the whole list;
     // followed by a pipe, the list becomes a pipeline stage (`a && b > f | c`): not ours.
     let mut and_or = false;
-    for (tokens, sep) in &commands {
-        let redirected = tokens.iter().any(|t| matches!(t, Token::Redirect(_)));
-        if redirected && and_or && *sep == Some(Sep::Pipe) {
+    for &(from, to, sep) in &commands {
+        let redirected = tokens[from..to]
+            .iter()
+            .any(|t| matches!(t, Token::Redirect(_)));
+        if redirected && and_or && sep == Some(Sep::Pipe) {
             return None;
         }
         match sep {
@@ -396,7 +425,7 @@ fn build(source: &str, tokens: Vec<Token<'_>>) -> Option<Vec<Lexed>> {
     // After two pipes the grammar nests a following `&&`/`||` list inside the last
     // stage (`a | b | c && d` as `a | (b | c && d)`): not ours.
     let mut pipes = 0;
-    for (_, sep) in &commands {
+    for &(_, _, sep) in &commands {
         match sep {
             Some(Sep::Pipe) => pipes += 1,
             Some(Sep::And | Sep::Or) if pipes >= 2 => return None,
@@ -405,20 +434,28 @@ fn build(source: &str, tokens: Vec<Token<'_>>) -> Option<Vec<Lexed>> {
     }
     let mut records = Vec::with_capacity(commands.len());
     let mut previous: Option<Sep> = None;
-    for (tokens, sep) in commands {
+    let mut tokens = tokens.into_iter();
+    for (from, to, sep) in commands {
         let piped = previous == Some(Sep::Pipe);
         // A stage belongs to a pipeline when a pipe touches it on either side.
         let in_pipeline = piped || sep == Some(Sep::Pipe);
-        records.push(command(source, tokens, in_pipeline, piped)?);
+        records.push(command(
+            source,
+            tokens.by_ref().take(to - from),
+            in_pipeline,
+            piped,
+        )?);
+        // The separator after it.
+        tokens.next();
         previous = sep;
     }
     Some(records)
 }
 
 /// One simple command: `NAME=value` prefixes, words, then redirects.
-fn command(
+fn command<'a>(
     source: &str,
-    tokens: Vec<Token<'_>>,
+    tokens: impl Iterator<Item = Token<'a>>,
     in_pipeline: bool,
     piped_stdin: bool,
 ) -> Option<Lexed> {
@@ -480,7 +517,7 @@ fn command(
                 }
                 redirects.push(r);
             }
-            Token::Separator(_) => return None,
+            Token::Separator(_) | Token::Background => return None,
         }
     }
     if words.is_empty() {
@@ -498,5 +535,6 @@ fn command(
         span,
         in_pipeline,
         piped_stdin,
+        background: false,
     })
 }

@@ -24,6 +24,7 @@ pub mod path_roles;
 pub mod paths;
 pub mod problem;
 mod scope;
+mod split;
 mod walk;
 pub mod word;
 pub mod wrapper_words;
@@ -71,6 +72,14 @@ pub fn build(source: &str, env: &Env<'_>) -> Model {
             problems: walked.problems,
         };
     }
+    if env.fast_path
+        && let Some(walked) = walk::walk_split(source, env, split::MIN_PARTS)
+    {
+        return Model {
+            commands: walked.commands,
+            problems: walked.problems,
+        };
+    }
     let mut problems = Vec::new();
     let map = SpanMap::identity(source.len());
     let Some(parsed) = parse_into(source, map, false, &mut problems) else {
@@ -92,6 +101,18 @@ pub fn build(source: &str, env: &Env<'_>) -> Model {
 #[doc(hidden)]
 pub fn fast_model(source: &str, env: &Env<'_>) -> Option<Model> {
     let walked = walk::walk_lexed(fastpath::commands(source)?, source, env)?;
+    Some(Model {
+        commands: walked.commands,
+        problems: walked.problems,
+    })
+}
+
+/// The model of `source` parsed part by part at its top-level operators (any number
+/// of parts from two), or `None` when the splitter does not take it (then [`build`]
+/// parses it whole). For the differential tests.
+#[doc(hidden)]
+pub fn split_model(source: &str, env: &Env<'_>) -> Option<Model> {
+    let walked = walk::walk_split(source, env, 2)?;
     Some(Model {
         commands: walked.commands,
         problems: walked.problems,

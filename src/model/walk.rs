@@ -20,6 +20,7 @@ use super::lower::{self, Source};
 use super::nested::{self, ScriptText};
 use super::problem::Problem;
 use super::scope::Scope;
+use super::split::{self, Sep};
 use super::word::{Part, Word};
 use super::written;
 use super::{Env, wrappers};
@@ -81,10 +82,16 @@ pub(super) fn walk_lexed(lexed: Vec<Lexed>, source: &str, env: &Env<'_>) -> Opti
         dash_named: Vec::new(),
         links: Vec::new(),
     };
+    // A background job runs in a scope of its own, as the tree walk gives it.
+    let background = lexed.first().is_some_and(|c| c.background);
+    if background {
+        walker.push_scope();
+    }
     for command in lexed {
         let frame = Frame {
             in_pipeline: command.in_pipeline,
             piped_stdin: command.piped_stdin,
+            background: command.background,
             ..Frame::default()
         };
         if command.in_pipeline {
@@ -111,7 +118,96 @@ pub(super) fn walk_lexed(lexed: Vec<Lexed>, source: &str, env: &Env<'_>) -> Opti
             walker.pop_scope();
         }
     }
+    if background {
+        walker.pop_scope();
+    }
     Some(walker.out)
+}
+
+/// A part parsed alone, with what the walk needs to place it in the whole command.
+struct ParsedPart {
+    /// The part's tree and the text it was parsed from.
+    parsed: crate::parse::Parsed,
+    /// Where that text starts in the whole command.
+    start: usize,
+    /// Where it ends.
+    end: usize,
+    /// A stage of a pipeline (a pipe on either side).
+    in_pipeline: bool,
+    /// Its stdin comes from the previous stage.
+    piped_stdin: bool,
+}
+
+/// The walk of `source` parsed part by part at its top-level operators (see
+/// `split.rs`), when it splits into at least `min_parts` and every part parses
+/// without a problem; `None` otherwise (the caller parses the whole text, which is
+/// always the reference).
+pub(super) fn walk_split(source: &str, env: &Env<'_>, min_parts: usize) -> Option<Walked> {
+    let parts = split::parts(source, min_parts)?;
+    let mut parsed_parts = Vec::with_capacity(parts.len());
+    let mut previous = None;
+    for part in parts {
+        let parsed = crate::parse::parse(&source[part.start..part.end]).ok()?;
+        if parsed.unrepaired || crate::parse::problem(&parsed).is_some() {
+            return None;
+        }
+        let piped_stdin = previous == Some(Sep::Pipe);
+        parsed_parts.push(ParsedPart {
+            parsed,
+            start: part.start,
+            end: part.end,
+            in_pipeline: piped_stdin || part.sep == Some(Sep::Pipe),
+            piped_stdin,
+        });
+        previous = part.sep;
+    }
+    Some(walk_parts(&parsed_parts, source, env))
+}
+
+/// Walks a command parsed part by part (see `split.rs`): each stage or list element
+/// was parsed alone, and is walked with the frame the whole tree would give it — a
+/// stage of a pipeline in its own scope, its stdin piped after the first — so the
+/// records are those of the whole parse.
+fn walk_parts(parts: &[ParsedPart], source: &str, env: &Env<'_>) -> Walked {
+    let mut walker = Walker {
+        source,
+        env,
+        out: Walked::default(),
+        scopes: vec![Scope::default()],
+        handled: HashSet::new(),
+        written: written::Files::default(),
+        trailing: HashMap::new(),
+        lexed: false,
+        declined: false,
+        dash_named: Vec::new(),
+        links: Vec::new(),
+    };
+    for part in parts {
+        // Node ids are addresses: they mean nothing across trees.
+        walker.handled.clear();
+        walker.trailing.clear();
+        let frame = Frame {
+            in_pipeline: part.in_pipeline,
+            piped_stdin: part.piped_stdin,
+            ..Frame::default()
+        };
+        let src = Source {
+            text: &part.parsed.text,
+            map: SpanMap::Offset {
+                base: part.start,
+                end: part.end,
+            },
+            start: env.cwd,
+        };
+        if part.in_pipeline {
+            walker.push_scope();
+        }
+        walker.walk_tree(&part.parsed.tree, src, 0, frame);
+        if part.in_pipeline {
+            walker.pop_scope();
+        }
+    }
+    walker.out
 }
 
 /// What a node inherits from where it stands.
@@ -829,7 +925,14 @@ impl<'s> Walker<'s> {
             map,
             start: self.env.cwd,
         };
+        // Node ids are addresses, unique only while their tree lives: the nested
+        // tree's ids must not outlive it (a later tree may reuse its memory), and
+        // the outer tree's must not be seen inside it.
+        let handled = std::mem::take(&mut self.handled);
+        let trailing = std::mem::take(&mut self.trailing);
         self.walk_tree(&parsed.tree, src, nesting, inner);
+        self.handled = handled;
+        self.trailing = trailing;
         if own_scope {
             let effects = self.body_effects();
             self.pop_scope();

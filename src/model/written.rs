@@ -55,7 +55,8 @@ pub(crate) struct Write {
 
 /// What `record` writes through its redirects (and `tee` operands).
 pub(crate) fn writes(record: &SimpleCommand) -> Vec<Write> {
-    let text = output_text(record);
+    // What the command prints: worked out only for a command that writes a file.
+    let mut text: Option<Option<String>> = None;
     let mut out = Vec::new();
     for r in &record.redirects {
         let to_stdout = r.fd.as_deref().is_none_or(|fd| fd == "1");
@@ -65,9 +66,14 @@ pub(crate) fn writes(record: &SimpleCommand) -> Vec<Write> {
         let Some(name) = r.target.as_ref().and_then(|t| t.static_value()) else {
             continue;
         };
+        let text = if to_stdout {
+            text.get_or_insert_with(|| output_text(record)).clone()
+        } else {
+            None
+        };
         out.push(Write {
             name,
-            text: if to_stdout { text.clone() } else { None },
+            text,
             append: r.operator.ends_with(">>"),
         });
     }

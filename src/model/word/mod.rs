@@ -82,7 +82,19 @@ pub struct Word {
     pub span: Span,
     /// Some part came from single quotes, double quotes or `$'...'`.
     pub has_quotes: bool,
-    value: Option<String>,
+    value: StaticValue,
+}
+
+/// Where a word's static value is: most words are one literal or quoted part, whose
+/// text is the value, so it is not copied.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum StaticValue {
+    /// Dynamic, globbed, brace-expanded or tilde-prefixed: no static value.
+    None,
+    /// The text of the word's only part.
+    OnlyPart,
+    /// The parts' texts joined.
+    Joined(String),
 }
 
 impl Word {
@@ -92,7 +104,7 @@ impl Word {
             parts,
             span,
             has_quotes,
-            value: None,
+            value: StaticValue::None,
         };
         word.value = word.compute_static_value();
         word
@@ -107,37 +119,47 @@ impl Word {
     /// is dynamic, when it would be globbed or brace-expanded, or when it starts with a
     /// tilde.
     pub fn value(&self) -> Option<&str> {
-        self.value.as_deref()
+        match &self.value {
+            StaticValue::None => None,
+            StaticValue::OnlyPart => match self.parts.first() {
+                Some(Part::Literal(text) | Part::Quoted(text)) => Some(text),
+                _ => None,
+            },
+            StaticValue::Joined(text) => Some(text),
+        }
     }
 
     /// [`Word::value`] as an owned string.
     pub fn static_value(&self) -> Option<String> {
-        self.value.clone()
+        self.value().map(str::to_string)
     }
 
-    fn compute_static_value(&self) -> Option<String> {
-        let mut out = String::new();
+    fn compute_static_value(&self) -> StaticValue {
         for part in &self.parts {
             match part {
-                Part::Literal(text) => {
-                    if has_glob_chars(text) {
-                        return None;
-                    }
-                    out.push_str(text);
-                }
-                Part::Quoted(text) => out.push_str(text),
-                _ => return None,
+                Part::Literal(text) if has_glob_chars(text) => return StaticValue::None,
+                Part::Literal(_) | Part::Quoted(_) => {}
+                _ => return StaticValue::None,
             }
         }
         if self.has_brace_expansion() {
-            return None;
+            return StaticValue::None;
         }
-        Some(out)
+        if self.parts.len() == 1 {
+            return StaticValue::OnlyPart;
+        }
+        let mut out = String::new();
+        for part in &self.parts {
+            if let Part::Literal(text) | Part::Quoted(text) = part {
+                out.push_str(text);
+            }
+        }
+        StaticValue::Joined(out)
     }
 
     /// True when [`Word::value`] is `Some`.
     pub fn is_static(&self) -> bool {
-        self.value.is_some()
+        self.value().is_some()
     }
 
     /// True when an unquoted `*`, `?` or `[` would make bash glob this word.
