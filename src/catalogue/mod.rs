@@ -88,11 +88,15 @@ pub enum Role {
     /// A bind mount `SRC:DEST[:OPTIONS]` (`docker run -v`): what runs behind it
     /// can write the host path `SRC`; a name without a path is a named volume.
     Mount,
+    /// An argument of something the catalogue does not describe (a script's own
+    /// arguments: `python x.py ARGS`): nobody knows its role, so it stays a
+    /// possible path, read.
+    Argument,
 }
 
 impl Role {
     /// Every role but [`Role::Code`] (which carries a language).
-    pub const PLAIN: [Role; 22] = [
+    pub const PLAIN: [Role; 23] = [
         Role::Command,
         Role::Shell,
         Role::ShellWords,
@@ -115,6 +119,7 @@ impl Role {
         Role::ShellIfBang,
         Role::ExecDirectory,
         Role::Mount,
+        Role::Argument,
     ];
 
     /// The role spelled as in the catalogue files (`path-read`, `code:python`);
@@ -153,6 +158,7 @@ impl Role {
             Role::ShellIfBang => "shell-if-bang",
             Role::ExecDirectory => "exec-directory",
             Role::Mount => "mount",
+            Role::Argument => "argument",
         }
     }
 
@@ -202,7 +208,8 @@ impl Role {
             Role::ShellIfBang => 19,
             Role::ExecDirectory => 20,
             Role::Mount => 21,
-            Role::Code(_) => 22,
+            Role::Argument => 22,
+            Role::Code(_) => 23,
         };
         1 << index
     }

@@ -62,6 +62,7 @@ pub const ROLES: &[(&str, &str)] = &[
     ("shell-if-bang", "ShellIfBang"),
     ("exec-directory", "ExecDirectory"),
     ("mount", "Mount"),
+    ("argument", "Argument"),
 ];
 
 /// Facts a program (or subcommand) can have, as spelled in the files, with the

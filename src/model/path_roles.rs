@@ -419,7 +419,14 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
         // status`: a subcommand's name; `kubectl get pods`: text. A `NAME=value`
         // setting whose key has no role of its own keeps its value judged
         // (`make PREFIX=~/x`: bash expands the tilde after `=`).
-        if role.is_some_and(|r| r.is_text() && !matches!(r, ArgRole::Config | ArgRole::Env)) {
+        // A URL that is a local path (`git clone /other/repo`, `file:///x`) reads it.
+        let local_url = role == Some(ArgRole::Url)
+            && word
+                .value()
+                .is_some_and(|v| v.starts_with(['/', '~', '.']) || v.starts_with("file://"));
+        if !local_url
+            && role.is_some_and(|r| r.is_text() && !matches!(r, ArgRole::Config | ArgRole::Env))
+        {
             continue;
         }
         // `ln -s TARGET LINK`: a relative target is relative to the link's folder,
@@ -442,8 +449,12 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
         } else {
             Access::Read
         };
+        let word = match word.value().and_then(|v| v.strip_prefix("file://")) {
+            Some(path) if local_url => sub_word(word, word.value().unwrap_or(path), 7, path),
+            _ => from_inner_tilde(word),
+        };
         uses.push(PathUse {
-            word: from_inner_tilde(word),
+            word,
             access,
             role: if option_value {
                 Role::OptionValue
