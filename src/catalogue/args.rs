@@ -181,11 +181,17 @@ fn finish(
     mut out: Vec<Arg>,
 ) -> Vec<Arg> {
     let count = operands.len();
+    let mut unknown_subcommand = false;
     for (position, &index) in operands.iter().enumerate() {
         let role = match mode {
             Some(roles) => roles.get(position).or(roles.last()).copied(),
             None => entry.operand_role(position, count),
         };
+        // After a subcommand the catalogue does not know, a word that would be text
+        // has no known role (a possible path); one that runs something still runs.
+        if unknown_subcommand && !role.is_some_and(Role::runs) {
+            continue;
+        }
         // A subcommand the catalogue does not know is still a subcommand name (never
         // a path) at its own position; the words after it, read with no entry,
         // have no role.
@@ -197,6 +203,7 @@ fn finish(
                     offset: 0,
                     option_value: false,
                 });
+                unknown_subcommand = true;
             }
             continue;
         }

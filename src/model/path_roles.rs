@@ -762,7 +762,12 @@ mod tests {
             Some(Access::Read)
         );
         assert_eq!(access_of("grep -rne /etc/passwd src", "/etc/passwd"), None);
-        assert_eq!(access_of("kubectl get pods", "pods"), None);
+        assert_eq!(access_of("kubectl delete pods", "pods"), None);
+        // After a subcommand the catalogue does not know, nobody knows the roles.
+        assert_eq!(
+            access_of("kubectl frobnicate /etc/x", "/etc/x"),
+            Some(Access::Read)
+        );
         // A word the catalogue gives no role stays a possible path.
         assert_eq!(access_of("frobnicate pods", "pods"), Some(Access::Read));
     }
