@@ -603,6 +603,25 @@ impl Entry {
         found
     }
 
+    /// True when the option word `word` takes the next word as its value, by the
+    /// option table: `-C DIR`, `--file FILE`; in a short cluster the value-taking
+    /// letter must come last (`-xvf FILE`); `--opt=value` carries its own.
+    pub fn takes_next_word(&self, word: &str) -> bool {
+        if word.contains('=') {
+            return false;
+        }
+        if word.starts_with("--") || !self.clustering {
+            return self.option(word).is_some();
+        }
+        let mut letters = word.chars().skip(1).peekable();
+        while let Some(c) = letters.next() {
+            if self.short_takes_value(c) {
+                return letters.peek().is_none();
+            }
+        }
+        false
+    }
+
     /// True when a short option letter takes a value (`-n 5`, `-n5`).
     pub fn short_takes_value(&self, letter: char) -> bool {
         self.short_option_role(letter).is_some()

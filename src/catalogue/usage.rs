@@ -84,7 +84,7 @@ fn first_operand(entry: &Entry, args: &[Option<&str>], from: usize) -> Option<us
         match args[i] {
             Some("--") => return (i + 1 < args.len()).then_some(i + 1),
             Some(w) if w.starts_with('-') && w.len() > 1 => {
-                i += if !w.contains('=') && takes_next_word(entry, w) {
+                i += if !w.contains('=') && entry.takes_next_word(w) {
                     2
                 } else {
                     1
@@ -117,7 +117,7 @@ fn flag_facts(entry: &Entry, words: &[Option<&str>], out: &mut Vec<(Fact, Option
         }
         let bare = word.split_once('=').map_or(word, |(name, _)| name);
         // An option's value is not a flag (`find -name -delete` names a file).
-        skip = !word.contains('=') && takes_next_word(entry, word);
+        skip = !word.contains('=') && entry.takes_next_word(word);
         for spec in entry.flag_facts {
             let given = spec.flags.iter().find(|flag| {
                 **flag == bare
@@ -148,21 +148,6 @@ fn abbreviates(word: &str, flag: &str) -> bool {
 /// (`gpg --export` beside `--export-secret-keys`): then it is not an abbreviation.
 fn names_itself(entry: &Entry, word: &str) -> bool {
     entry.flags.contains(&word) || entry.options.iter().any(|o| o.names.contains(&word))
-}
-
-/// True when the option `word` takes the next word as its value.
-fn takes_next_word(entry: &Entry, word: &str) -> bool {
-    if word.starts_with("--") || !entry.clustering {
-        return entry.option(word).is_some();
-    }
-    // `-xvf FILE`: the letter taking a value is the cluster's last.
-    let mut letters = word.chars().skip(1).peekable();
-    while let Some(c) = letters.next() {
-        if entry.short_takes_value(c) {
-            return letters.peek().is_none();
-        }
-    }
-    false
 }
 
 /// True when the short cluster `word` (`-xvf`) gives `-letter`: the letter comes

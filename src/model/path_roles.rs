@@ -90,16 +90,7 @@ fn wrapper_paths(cmd: &SimpleCommand) -> Vec<PathUse> {
         else {
             continue;
         };
-        let end = cmd
-            .wrappers
-            .get(k + 1)
-            .copied()
-            .or(cmd.program)
-            .unwrap_or(cmd.words.len())
-            .min(cmd.words.len());
-        let Some(own) = cmd.words.get(w + 1..end) else {
-            continue;
-        };
+        let own = super::wrapper_words::own_words(cmd, k);
         let values: Vec<Option<&str>> = own.iter().map(Word::value).collect();
         for arg in catalogue::classify(entry, &values) {
             let access = match arg.role {

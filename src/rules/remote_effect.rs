@@ -115,24 +115,6 @@ fn options<'a>(args: &'a [Option<&'a str>]) -> impl Iterator<Item = &'a str> {
         .filter(|a| a.starts_with('-') && a.len() > 1)
 }
 
-/// True when the option word `word` takes the next word as its value, by the
-/// entry's option table (`-C DIR`; in a cluster, the value-taking letter last).
-fn takes_next_word(entry: &Entry, word: &str) -> bool {
-    if word.contains('=') {
-        return false;
-    }
-    if word.starts_with("--") || !entry.clustering {
-        return entry.option(word).is_some();
-    }
-    let mut letters = word.chars().skip(1).peekable();
-    while let Some(c) = letters.next() {
-        if entry.short_takes_value(c) {
-            return letters.peek().is_none();
-        }
-    }
-    false
-}
-
 /// The positional words of `args` with their indexes: options and the values of
 /// the entry's value options removed; everything after `--` is positional.
 fn positionals<'a>(entry: &Entry, args: &[Option<&'a str>]) -> Vec<(usize, Option<&'a str>)> {
@@ -144,7 +126,7 @@ fn positionals<'a>(entry: &Entry, args: &[Option<&'a str>]) -> Vec<(usize, Optio
             None => out.push((i, None)),
             Some("--") if !options_end => options_end = true,
             Some(a) if !options_end && a.starts_with('-') && a.len() > 1 => {
-                if takes_next_word(entry, a) {
+                if entry.takes_next_word(a) {
                     i += 1;
                 }
             }
