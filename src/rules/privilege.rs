@@ -79,9 +79,13 @@ fn privileged_options(cmd: &SimpleCommand, cx: &mut Checker) {
         };
         let values: Vec<Option<&str>> = words.iter().map(|w| w.value()).collect();
         let usage = catalogue::usage(entry, &values);
-        let Some(flag) = usage.flag_for(Fact::Privilege) else {
-            continue;
+        // A subcommand that takes privileges (`ip netns exec`), or a flag that does.
+        let flag = match usage.flag_for(Fact::Privilege) {
+            Some(flag) => flag.to_string(),
+            None if usage.has(Fact::Privilege) => usage.subcommand_words.clone(),
+            None => continue,
         };
+        let flag = flag.as_str();
         let span = words
             .iter()
             .find(|w| {
