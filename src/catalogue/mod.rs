@@ -635,12 +635,11 @@ impl Entry {
 
     /// The short option `-letter`, when it takes a value.
     pub fn short_option(&self, letter: char) -> Option<&'static OptionSpec> {
-        self.options.iter().find(|o| {
-            o.names.iter().any(|n| {
-                let mut chars = n.chars();
-                chars.next() == Some('-') && chars.next() == Some(letter) && chars.next().is_none()
-            })
-        })
+        // A short option name is two ASCII bytes: compare bytes, not characters.
+        let letter = u8::try_from(letter).ok().filter(u8::is_ascii)?;
+        self.options
+            .iter()
+            .find(|o| o.names.iter().any(|n| n.as_bytes() == [b'-', letter]))
     }
 
     /// The subcommand named `name` (or one of its aliases), case-sensitively as the
@@ -743,8 +742,86 @@ pub fn program_basename(name: &str) -> &str {
 /// While a gate judges a command, the user's `[programs.NAME]` entries of its
 /// policy come first (see [`Catalogue`]).
 pub fn lookup(name: &str) -> Option<&'static Entry> {
+    let table = user::active_table();
+    if let Some(found) = memo::recall(name, table) {
+        return found;
+    }
     let key = program_basename(name);
-    user::active_lookup(key).or_else(|| builtin_lookup(key))
+    let found = user::active_lookup(key).or_else(|| builtin_lookup(key));
+    memo::keep(name, table, found);
+    found
+}
+
+/// The last names [`lookup`] answered on this thread: the checks of one command
+/// ask for the same program (and its wrapper) many times over, and a compare of a
+/// short name costs less than the basename cut and a probe of the index.
+mod memo {
+    use super::Entry;
+    use std::cell::Cell;
+
+    /// Longest name kept; longer ones are looked up every time.
+    const LONGEST: usize = 30;
+
+    #[derive(Clone, Copy)]
+    struct Slot {
+        /// Bytes of `name` in use; 0 for an empty slot.
+        len: u8,
+        name: [u8; LONGEST],
+        /// The user catalogue active when it was looked up ([`super::user::active_table`]).
+        table: usize,
+        found: Option<&'static Entry>,
+    }
+
+    const EMPTY: Slot = Slot {
+        len: 0,
+        name: [0; LONGEST],
+        table: 0,
+        found: None,
+    };
+
+    thread_local! {
+        static SLOTS: Cell<[Slot; 2]> = const { Cell::new([EMPTY; 2]) };
+    }
+
+    /// What `name` found under `table`, when it is one of the last names asked.
+    pub(super) fn recall(name: &str, table: usize) -> Option<Option<&'static Entry>> {
+        let bytes = name.as_bytes();
+        if bytes.is_empty() || bytes.len() > LONGEST {
+            return None;
+        }
+        SLOTS.with(|slots| {
+            slots.get().iter().find_map(|s| {
+                (usize::from(s.len) == bytes.len()
+                    && s.table == table
+                    && s.name.get(..bytes.len()) == Some(bytes))
+                .then_some(s.found)
+            })
+        })
+    }
+
+    /// Keeps what `name` found under `table`, in place of the older slot.
+    pub(super) fn keep(name: &str, table: usize, found: Option<&'static Entry>) {
+        let bytes = name.as_bytes();
+        let Ok(len) = u8::try_from(bytes.len()) else {
+            return;
+        };
+        if bytes.is_empty() || bytes.len() > LONGEST {
+            return;
+        }
+        let mut slot = Slot {
+            len,
+            table,
+            found,
+            ..EMPTY
+        };
+        if let Some(head) = slot.name.get_mut(..bytes.len()) {
+            head.copy_from_slice(bytes);
+        }
+        SLOTS.with(|slots| {
+            let [newest, _] = slots.get();
+            slots.set([slot, newest]);
+        });
+    }
 }
 
 /// The built-in entry for a basename (any case).
@@ -806,6 +883,31 @@ fn compare_lowercase(lower: &str, name: &str) -> std::cmp::Ordering {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_remembered_lookup_follows_the_active_catalogue() {
+        // The same name asked again, before, inside and after a user catalogue
+        // that gives it another entry: each answer is the active catalogue's.
+        let builtin = lookup("tar").map(|e| e.summary);
+        assert_eq!(lookup("tar").map(|e| e.summary), builtin);
+        let spec = schema::Spec {
+            summary: Some("the user's tar".to_string()),
+            ..schema::Spec::default()
+        };
+        let mine = Catalogue::default()
+            .with_entry("tar", &spec, "test")
+            .expect("a valid entry");
+        {
+            let _scope = mine.enter();
+            assert_eq!(lookup("tar").map(|e| e.summary), Some("the user's tar"));
+            assert_eq!(
+                lookup("/bin/tar").map(|e| e.summary),
+                Some("the user's tar")
+            );
+        }
+        assert_eq!(lookup("tar").map(|e| e.summary), builtin);
+        assert_ne!(builtin, Some("the user's tar"));
+    }
 
     #[test]
     fn lookup_ignores_case_folder_and_exe() {

@@ -82,6 +82,16 @@ impl Drop for Scope {
     }
 }
 
+/// Which user catalogue is active on this thread, as a number that differs between
+/// catalogues (0 for none): what a remembered lookup depends on.
+pub(super) fn active_table() -> usize {
+    if !ANY_USER_ENTRIES.load(Ordering::Relaxed) {
+        return 0;
+    }
+    // Tables live for the whole process: an address is never reused by another.
+    ACTIVE.with(Cell::get).map_or(0, |t| t.as_ptr() as usize)
+}
+
 /// The user's entry for `key` (a basename) in the active catalogue, if any.
 pub(super) fn active_lookup(key: &str) -> Option<&'static Entry> {
     if !ANY_USER_ENTRIES.load(Ordering::Relaxed) {

@@ -262,13 +262,24 @@ pub fn normalize_program(name: &str) -> String {
 
 /// [`normalize_program`], borrowed.
 pub fn program_key(name: &str) -> &str {
-    match name.rsplit_once('/') {
-        Some((dir, base)) if SYSTEM_BIN_DIRS.contains(&dir) && !base.is_empty() => base,
-        _ => name,
+    // A byte scan: this runs for every program name several times per command.
+    match name.bytes().rposition(|b| b == b'/') {
+        Some(at) => {
+            let (dir, base) = (&name[..at], &name[at + 1..]);
+            if SYSTEM_BIN_DIRS.contains(&dir) && !base.is_empty() {
+                base
+            } else {
+                name
+            }
+        }
+        None => name,
     }
 }
 
 /// The basename of a program name, whatever its folder (`/tmp/x/sudo` → `sudo`).
 pub fn basename(name: &str) -> &str {
-    name.rsplit('/').next().unwrap_or(name)
+    match name.bytes().rposition(|b| b == b'/') {
+        Some(at) => &name[at + 1..],
+        None => name,
+    }
 }

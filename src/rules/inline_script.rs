@@ -63,7 +63,7 @@ fn runs_stdin_as_code(entry: &Entry) -> bool {
 /// The inline code a command runs, if any: the code text (when static) and its word.
 pub fn inline_code(cmd: &SimpleCommand) -> Option<(Option<String>, Option<&Word>)> {
     let program = cmd.program_str()?;
-    let entry = catalogue::lookup(program.rsplit('/').next().unwrap_or(program))
+    let entry = catalogue::lookup(crate::model::command::basename(program))
         .filter(|e| runs_stdin_as_code(e))?;
     let args = cmd.args();
     for (i, word) in args.iter().enumerate() {
@@ -350,7 +350,7 @@ const JUDGED_BY_CONTENT: &[&str] = &["sed", "awk", "sql"];
 /// `cmd /c dir`.
 fn command_language_option(cmd: &SimpleCommand) -> Option<(&'static str, &Word)> {
     let program = cmd.program_str()?;
-    let entry = catalogue::lookup(program.rsplit('/').next().unwrap_or(program))?;
+    let entry = catalogue::lookup(crate::model::command::basename(program))?;
     if runs_stdin_as_code(entry) || !entry.mentions(&[Role::Code("")]) {
         return None;
     }

@@ -218,37 +218,41 @@ pub const LIFECYCLE_SCRIPTS: &[&str] = &[
 ];
 
 impl Shape {
-    /// True when `relative` (a path below the root) is this place, at the top or in
-    /// any folder below it.
-    fn matches(self, relative: &Path) -> bool {
-        let parts: Vec<&str> = relative
-            .components()
-            .filter_map(|c| match c {
-                Component::Normal(s) => s.to_str(),
-                _ => None,
-            })
-            .collect();
+    /// True when `parts` (the names of a path below the root) are this place, at
+    /// the top or in any folder below it.
+    fn matches(self, parts: &[&str]) -> bool {
         let (pattern, under) = match self {
             Shape::Under(p) => (p, true),
             Shape::File(p) => (p, false),
         };
-        let want: Vec<&str> = pattern.split('/').collect();
+        let want = pattern.split('/').count();
         (0..parts.len()).any(|start| {
             let rest = &parts[start..];
-            if under {
-                rest.len() > want.len() && rest[..want.len()] == want[..] || rest == want.as_slice()
+            let fits = if under {
+                rest.len() >= want
             } else {
-                rest == want.as_slice()
-            }
+                rest.len() == want
+            };
+            fits && rest
+                .iter()
+                .copied()
+                .zip(pattern.split('/'))
+                .all(|(a, b)| a == b)
         })
     }
 }
 
 /// The place `relative` is, if any.
 pub fn place_of(relative: &Path) -> Option<&'static PersistencePlace> {
-    PERSISTENCE_PLACES
-        .iter()
-        .find(|p| p.shape.matches(relative))
+    // The path's names once, for every place (most writes are one or two deep).
+    let parts: Vec<&str> = relative
+        .components()
+        .filter_map(|c| match c {
+            Component::Normal(s) => s.to_str(),
+            _ => None,
+        })
+        .collect();
+    PERSISTENCE_PLACES.iter().find(|p| p.shape.matches(&parts))
 }
 
 /// True when `text` (a package.json) adds a lifecycle script; text that is not

@@ -34,12 +34,11 @@ pub struct WrittenFile {
 impl WrittenFile {
     /// The path relative to `root` (the real one when a symlink was followed and it
     /// is inside), `None` when neither is inside.
-    pub fn relative<'p>(&'p self, root: &Path) -> Vec<&'p Path> {
+    pub fn relative<'p>(&'p self, root: &'p Path) -> impl Iterator<Item = &'p Path> + 'p {
         [Some(self.path.as_path()), self.real.as_deref()]
             .into_iter()
             .flatten()
-            .filter_map(|p| p.strip_prefix(root).ok())
-            .collect()
+            .filter_map(move |p| p.strip_prefix(root).ok())
     }
 }
 
