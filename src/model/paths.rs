@@ -321,17 +321,20 @@ pub fn real_path(path: &Path, base: &Path) -> Option<PathBuf> {
     None
 }
 
+/// True when an unquoted part of `word` has a glob character (`*`, `?`, `[`).
+pub fn is_globbed(word: &Word) -> bool {
+    word.parts
+        .iter()
+        .any(|p| matches!(p, Part::Literal(t) if t.contains(['*', '?', '['])))
+}
+
 /// The glob pattern a word expands as, when it has an unquoted glob character:
 /// quoted text without pattern characters is kept, an unknown value (which can be
 /// anything, even empty or `-x`) becomes `*`. `None` when the word has no glob or
 /// a part the pattern cannot stand for.
 pub fn glob_text(word: &Word) -> Option<String> {
     // Most words have no glob: decide that before building anything.
-    let globbed = word
-        .parts
-        .iter()
-        .any(|p| matches!(p, Part::Literal(t) if t.contains(['*', '?', '['])));
-    if !globbed {
+    if !is_globbed(word) {
         return None;
     }
     let mut text = String::new();

@@ -178,6 +178,9 @@ impl PathJudge {
     /// Where the symlinks a glob word can match lead, when outside the root or the
     /// allowed folder it lies in (see [`resolve::glob_link_targets`]).
     pub fn glob_link_targets(&self, word: &Word, cwd: Option<&Path>) -> Vec<PathBuf> {
+        if !resolve::is_globbed(word) {
+            return Vec::new();
+        }
         let bases: Vec<&Path> = std::iter::once(self.root.as_path())
             .chain(self.allowed.iter().map(PathBuf::as_path))
             .collect();

@@ -3,7 +3,7 @@
 use crate::catalogue::{self, Fact, Role};
 use crate::declare_rule;
 use crate::model::command::{SimpleCommand, basename};
-use crate::model::path_roles::{Role as PathRole, path_uses};
+use crate::model::path_roles::{PathUse, Role as PathRole};
 use crate::model::word::Word;
 use crate::model::wrapper_words::own_words;
 use crate::rules::Checker;
@@ -69,33 +69,38 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let (Some(name), Some(base), Some(word)) = (cmd.name_str(), cmd.base_name(), cmd.name()) else {
         return;
     };
-    let lower = base.to_ascii_lowercase();
+    // Names for messages and the builtins' match, borrowed unless they need folding.
+    let lower: std::borrow::Cow<str> = if base.bytes().any(|b| b.is_ascii_uppercase()) {
+        base.to_ascii_lowercase().into()
+    } else {
+        base.into()
+    };
     let entry = cx.entry(cmd);
     let args = cmd.args();
     // The facts of this use: the program's, its subcommand's (`systemctl reboot`,
     // `init 0`) and its flags' (`crontab -r`, `crontab -l`).
     let usage = cx.usage(cmd);
     let has = |fact: Fact| usage.as_ref().is_some_and(|u| u.has(fact));
-    let base = entry.map_or(lower.as_str(), |e| e.name).to_string();
+    let base: &str = entry.map_or(&lower, |e| e.name);
     // `systemctl reboot`, `crontab -r`: the use as a name for messages.
-    let named = match &usage {
+    let named = || match &usage {
         Some(u) if !u.subcommand_words.is_empty() => format!("{base} {}", u.subcommand_words),
-        _ => lower.clone(),
+        _ => lower.to_string(),
     };
     let values: Vec<&str> = args.iter().map(|w| w.value().unwrap_or("\u{1}")).collect();
     // `dd of=/dev/sda`, `shred /dev/sda`, `cp img /dev/sdb`: a word the catalogue
     // says is written (or deleted) names a device. The cheap text test comes
     // first: most commands name no device.
     let device = if values.iter().any(|v| v.contains("/dev/")) {
-        device_written(cmd)
+        device_written(&cx.path_uses(cmd))
     } else {
         None
     };
     let deny = |m: String| (Decision::Deny, m);
     let ask = |m: String| (Decision::Ask, m);
-    let verdict: Option<(Decision, String)> = match base.as_str() {
+    let verdict: Option<(Decision, String)> = match base {
         _ if has(Fact::FormatsFilesystem) => Some(deny(format!("`{lower}` formats a file system"))),
-        _ if has(Fact::StopsMachine) => Some(deny(format!("`{named}` stops the machine"))),
+        _ if has(Fact::StopsMachine) => Some(deny(format!("`{}` stops the machine", named()))),
         _ if has(Fact::SignalsProcesses)
             && entry.is_some_and(|e| every_process(e, &cmd.arg_values())) =>
         {
@@ -178,9 +183,8 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
 
 /// The first device a command writes or deletes through its arguments, as the
 /// catalogue's roles read them (redirects are judged on their own).
-fn device_written(cmd: &SimpleCommand) -> Option<String> {
-    path_uses(cmd)
-        .into_iter()
+fn device_written(uses: &[PathUse]) -> Option<String> {
+    uses.iter()
         .filter(|u| u.access.writes() && u.role != PathRole::Redirect)
         .filter_map(|u| u.word.value().map(str::to_string))
         .find(|v| is_device(v))

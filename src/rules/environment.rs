@@ -407,22 +407,21 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         return;
     };
     let base = cmd.base_name().unwrap_or(program);
-    let values: Vec<&str> = cmd.args().iter().filter_map(Word::value).collect();
+    let args = cmd.args();
+    let values = || args.iter().filter_map(Word::value);
     // A program (not a builtin) in any case, `.exe` stripped: `PRINTENV` runs it.
     let prints = crate::catalogue::lookup(base).filter(|e| e.has(Fact::PrintsEnvironment));
     // Shell builtins (`set`, `export`, `declare`): shell semantics, named here.
     let reason = match base {
         _ if prints.is_some() => Some("the program prints the environment"),
-        "set" if values.is_empty() => Some("`set` with no arguments prints every variable"),
+        "set" if values().next().is_none() => Some("`set` with no arguments prints every variable"),
         "export" | "declare" | "typeset"
-            if values
-                .iter()
-                .any(|v| matches!(*v, "-p" | "-x" | "-px" | "-xp"))
+            if values().any(|v| matches!(v, "-p" | "-x" | "-px" | "-xp"))
                 && cmd.assignments.is_empty() =>
         {
             Some("lists exported variables and their values")
         }
-        "export" if values.is_empty() && cmd.assignments.is_empty() => {
+        "export" if values().next().is_none() && cmd.assignments.is_empty() => {
             Some("`export` alone lists exported variables")
         }
         _ => None,
