@@ -137,31 +137,6 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "less",
         "a pager setting that shows text only",
     ),
-    (
-        "persistence.rs",
-        "git",
-        "npm's setting named `git` (the git program npm runs)",
-    ),
-    (
-        "persistence.rs",
-        "install",
-        "npm's lifecycle script named `install` in package.json",
-    ),
-    (
-        "persistence.rs",
-        "set",
-        "the word of `git config set` / `npm pkg set`, not the builtin",
-    ),
-    (
-        "persistence.rs",
-        "unset",
-        "the word of `git config unset`, not the builtin",
-    ),
-    (
-        "persistence.rs",
-        "pkg",
-        "the word of `npm pkg set`, not the FreeBSD package tool",
-    ),
     // Code that reads one program's own syntax.
     (
         "credentials.rs",

@@ -83,15 +83,6 @@ impl<'c> Invocation<'c> {
         self.leaf.is_some_and(|e| e.has(fact)) || self.entry.is_some_and(|e| e.has(fact))
     }
 
-    /// The canonical name of the deepest subcommand (`"token"` for `gh auth token`,
-    /// `"run"` for `npm test`), when there is one.
-    pub fn leaf_name(&self) -> Option<&'static str> {
-        if self.subcommands.is_empty() {
-            return None;
-        }
-        self.leaf.map(|e| e.name)
-    }
-
     /// The words after the subcommands that are not options (a dynamic word counts
     /// as an operand). Option values are not told apart from operands.
     pub fn operands(&self) -> impl Iterator<Item = &'c Word> {
