@@ -291,9 +291,13 @@ fn json_sets_persisting_key(text: &str, entries: &[&'static Entry]) -> bool {
         }
         match inner.as_object() {
             Some(fields) => fields.keys().any(|k| section(&format!("{name}.{k}"))),
-            None => entries
-                .iter()
-                .any(|e| e.key_facts.iter().any(|k| k.flags.iter().any(|p| p.starts_with(&format!("{}.", name.to_ascii_lowercase()))))),
+            None => entries.iter().any(|e| {
+                e.key_facts.iter().any(|k| {
+                    k.flags
+                        .iter()
+                        .any(|p| p.starts_with(&format!("{}.", name.to_ascii_lowercase())))
+                })
+            }),
         }
     })
 }
@@ -449,7 +453,11 @@ fn settings_command(inv: &Invocation, cmd: &SimpleCommand, cx: &mut Checker) {
     }
     // `git config --global KEY VALUE`: the user's or the machine's settings,
     // which every later run reads, whatever the key.
-    if wrote && let Some(flag) = usage.as_ref().and_then(|u| u.flag_for(Fact::OutsideSettings)) {
+    if wrote
+        && let Some(flag) = usage
+            .as_ref()
+            .and_then(|u| u.flag_for(Fact::OutsideSettings))
+    {
         cx.report(
             &PERSISTENCE_WRITE,
             span_of(cmd),
@@ -464,7 +472,10 @@ fn settings_command(inv: &Invocation, cmd: &SimpleCommand, cx: &mut Checker) {
 /// The deepest subcommand of `leaf` its first operands name, even where its
 /// operands are keys rather than subcommand names (`git config set`, `bundle
 /// config get`), with the words after it.
-fn named_subcommand<'c>(mut leaf: &'static Entry, mut rest: &'c [Word]) -> (&'static Entry, &'c [Word]) {
+fn named_subcommand<'c>(
+    mut leaf: &'static Entry,
+    mut rest: &'c [Word],
+) -> (&'static Entry, &'c [Word]) {
     while !leaf.subcommands.is_empty() {
         let values: Vec<Option<&str>> = rest.iter().map(Word::value).collect();
         let first = crate::catalogue::classify(leaf, &values)
@@ -509,8 +520,7 @@ fn settings_entry(inv: &Invocation) -> Option<&'static Entry> {
     let mut current = inv.entry;
     for name in &inv.subcommands {
         current = current.and_then(|e| e.subcommand(name));
-        if let Some(e) = current.filter(|e| !e.config_keys.is_empty() || !e.key_facts.is_empty())
-        {
+        if let Some(e) = current.filter(|e| !e.config_keys.is_empty() || !e.key_facts.is_empty()) {
             found = Some(e);
         }
     }
@@ -622,7 +632,15 @@ pub fn remote_package(spec: &str) -> bool {
         return true;
     }
     const HOSTED: &[&str] = &[
-        "git+", "git:", "git@", "hg+", "svn+", "bzr+", "github:", "gitlab:", "bitbucket:",
+        "git+",
+        "git:",
+        "git@",
+        "hg+",
+        "svn+",
+        "bzr+",
+        "github:",
+        "gitlab:",
+        "bitbucket:",
         "gist:",
     ];
     if HOSTED.iter().any(|p| spec.starts_with(p)) {
