@@ -188,26 +188,6 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "tr",
         "perl's `tr///` operator, not the tr program",
     ),
-    (
-        "written_files.rs",
-        "sed",
-        "`sed -i` names the files it rewrites in its own syntax",
-    ),
-    (
-        "written_files.rs",
-        "perl",
-        "`perl -pi` names the files it rewrites in its own syntax",
-    ),
-    (
-        "written_files.rs",
-        "dd",
-        "`dd of=FILE` names its output in its own syntax",
-    ),
-    (
-        "written_files.rs",
-        "tar",
-        "`tar -x` writes its members, named inside the archive",
-    ),
     // A preset is policy data: the command names a bash tool's own denylist holds.
     (
         "taskdev.rs",
