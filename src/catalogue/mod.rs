@@ -344,6 +344,12 @@ pub enum Fact {
     /// The settings it reads or writes are outside the project, the user's or the
     /// machine's (`git config --global`, `--system`): they act on every later run.
     OutsideSettings,
+    /// The link targets it makes are read from the working folder, not from the
+    /// link's folder (`ln -sr`).
+    RelativeLinkTargets,
+    /// Its last operand is the name it makes even when that is a folder, never a
+    /// folder to put things into (`ln -T`, `ln -n`).
+    NoTargetDirectory,
 }
 
 impl Fact {
@@ -385,6 +391,8 @@ impl Fact {
         Fact::WritesSettings,
         Fact::ChangesPackageSource,
         Fact::OutsideSettings,
+        Fact::RelativeLinkTargets,
+        Fact::NoTargetDirectory,
     ];
 
     /// The fact's bit in [`Entry::flag_fact_mask`]: its position in [`Fact::ALL`].
@@ -437,6 +445,8 @@ impl Fact {
             Fact::WritesSettings => "writes-settings",
             Fact::ChangesPackageSource => "changes-package-source",
             Fact::OutsideSettings => "outside-settings",
+            Fact::RelativeLinkTargets => "relative-link-targets",
+            Fact::NoTargetDirectory => "no-target-directory",
         }
     }
 }

@@ -110,6 +110,8 @@ pub const FACTS: &[(&str, &str)] = &[
     ("writes-settings", "WritesSettings"),
     ("changes-package-source", "ChangesPackageSource"),
     ("outside-settings", "OutsideSettings"),
+    ("relative-link-targets", "RelativeLinkTargets"),
+    ("no-target-directory", "NoTargetDirectory"),
 ];
 
 /// A mistake in an entry: the dotted key inside the entry (`options."--x"`,
