@@ -159,11 +159,6 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "an empty folder runs nothing: `mkdir .github/workflows`",
     ),
     (
-        "exfiltration.rs",
-        "git",
-        "`git remote add NAME URL` then `git push NAME`: a sequence across commands",
-    ),
-    (
         "remote_effect.rs",
         "rsync",
         "copies to other hosts without the network fact (a local copy is not network use)",

@@ -350,6 +350,10 @@ pub enum Fact {
     /// Its last operand is the name it makes even when that is a folder, never a
     /// folder to put things into (`ln -T`, `ln -n`).
     NoTargetDirectory,
+    /// Names a remote (its first operand) and the location it points to (its
+    /// `url` operand): `git remote add NAME URL`, `set-url`. A later push to that
+    /// name sends there.
+    PointsRemote,
 }
 
 impl Fact {
@@ -393,6 +397,7 @@ impl Fact {
         Fact::OutsideSettings,
         Fact::RelativeLinkTargets,
         Fact::NoTargetDirectory,
+        Fact::PointsRemote,
     ];
 
     /// The fact's bit in [`Entry::flag_fact_mask`]: its position in [`Fact::ALL`].
@@ -447,6 +452,7 @@ impl Fact {
             Fact::OutsideSettings => "outside-settings",
             Fact::RelativeLinkTargets => "relative-link-targets",
             Fact::NoTargetDirectory => "no-target-directory",
+            Fact::PointsRemote => "points-remote",
         }
     }
 }

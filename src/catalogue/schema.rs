@@ -112,6 +112,7 @@ pub const FACTS: &[(&str, &str)] = &[
     ("outside-settings", "OutsideSettings"),
     ("relative-link-targets", "RelativeLinkTargets"),
     ("no-target-directory", "NoTargetDirectory"),
+    ("points-remote", "PointsRemote"),
 ];
 
 /// A mistake in an entry: the dotted key inside the entry (`options."--x"`,

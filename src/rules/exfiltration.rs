@@ -80,30 +80,22 @@ fn carries_output(word: &Word) -> bool {
     })
 }
 
-/// The remote operand of `git push` (the first operand, option values skipped):
-/// its word, or `None` when the push names none.
-fn push_remote<'c>(inv: &Invocation<'c>) -> Option<&'c Word> {
-    let mut skip = false;
-    for word in inv.rest {
-        if skip {
-            skip = false;
-            continue;
-        }
-        match word.value() {
-            Some(v) if v.starts_with('-') && v.len() > 1 => {
-                let name = v.split_once('=').map_or(v, |(n, _)| n);
-                let takes_value = inv.leaf.is_some_and(|e| e.option_role(name).is_some())
-                    && !v.contains('=')
-                    && name != "--force-with-lease";
-                if name == "--repo" && v.contains('=') {
-                    return Some(word);
-                }
-                skip = takes_value;
-            }
-            _ => return Some(word),
-        }
-    }
-    None
+/// The location a push names, read with the push entry (the leaf that sends
+/// files and whose first operand is a `url`): the value of a `url` option
+/// (`--repo=URL`) or the first operand, whichever comes first — the word, and
+/// where the location starts in it. `None` when the push names none.
+fn push_remote<'c>(inv: &Invocation<'c>) -> Option<(&'c Word, usize)> {
+    let leaf = inv.leaf?;
+    let values: Vec<Option<&str>> = inv.rest.iter().map(Word::value).collect();
+    crate::catalogue::classify(leaf, &values)
+        .into_iter()
+        .find(|a| a.role == Role::Url)
+        .and_then(|a| Some((inv.rest.get(a.index)?, a.offset)))
+}
+
+/// The text of a location `push_remote` found (`None`: known at run time).
+fn location<'c>((word, offset): (&'c Word, usize)) -> Option<&'c str> {
+    word.value().and_then(|v| v.get(offset..))
 }
 
 /// Per command: pushes to URLs, uploads, copies to hosts, output sent out. Which
@@ -153,10 +145,10 @@ fn sent(inv: &Invocation, leaf: &'static Entry, cmd: &SimpleCommand, cx: &mut Ch
         return;
     }
     if leaf.operands.first() == Some(&Role::Url) {
-        if let Some(remote) = push_remote(inv)
-            && let Some(value) = remote.value()
+        if let Some(found) = push_remote(inv)
+            && let Some(url) = location(found)
         {
-            let url = value.strip_prefix("--repo=").unwrap_or(value);
+            let remote = found.0;
             if is_remote_location(url) {
                 cx.report(
                     &DATA_LEAVES,
@@ -309,53 +301,73 @@ fn copy_to_host(inv: &Invocation, entry: &Entry, cmd: &SimpleCommand, cx: &mut C
     }
 }
 
-/// Across the command: a remote added or re-pointed (`git remote add NAME URL`,
-/// `git remote set-url NAME URL`), then pushed to.
+/// Across the command: a remote added or re-pointed (a use the catalogue marks
+/// `points-remote`: `git remote add NAME URL`, `git remote set-url NAME URL`),
+/// then pushed to by the same program.
 pub fn check_sequence(commands: &[SimpleCommand], cx: &mut Checker) {
-    let mut added: Vec<(String, String)> = Vec::new();
+    // (program, remote name, URL)
+    let mut added: Vec<(&'static str, String, String)> = Vec::new();
     for cmd in commands {
-        if cx.entry(cmd).is_none_or(|e| e.name != "git") {
+        let Some(entry) = cx.entry(cmd) else {
+            continue;
+        };
+        let watched = |e: &Entry| e.has(Fact::PointsRemote);
+        if !any_entry(entry, &watched) {
             continue;
         }
         let Some(inv) = cx.invocation(cmd) else {
             continue;
         };
-        // The subcommand words and operands as written (the catalogue may not know
-        // `remote`).
-        let words = inv.words();
-        let value = |i: usize| words.get(i).copied().flatten();
-        match value(0) {
-            Some("remote") if matches!(value(1), Some("add" | "set-url")) => {
-                if let Some(name) = value(2) {
-                    let url = value(3).unwrap_or("a URL only known at run time");
-                    added.push((name.to_string(), url.to_string()));
-                }
+        let Some(leaf) = inv.leaf else {
+            continue;
+        };
+        if leaf.has(Fact::PointsRemote) {
+            let values: Vec<Option<&str>> = inv.rest.iter().map(Word::value).collect();
+            let operands: Vec<_> = crate::catalogue::classify(leaf, &values)
+                .into_iter()
+                .filter(|a| !a.option_value)
+                .collect();
+            let name = operands
+                .first()
+                .and_then(|a| values.get(a.index).copied().flatten());
+            if let Some(name) = name {
+                let url = operands
+                    .iter()
+                    .find(|a| a.role == Role::Url)
+                    .and_then(|a| values.get(a.index).copied().flatten())
+                    .unwrap_or("a URL only known at run time");
+                added.push((entry.name, name.to_string(), url.to_string()));
             }
-            Some("push") if !added.is_empty() => {
-                let remote = push_remote(&inv);
-                let named = remote.and_then(Word::value);
-                let hit = match named {
-                    Some(n) => added.iter().find(|(a, _)| a == n),
-                    // No remote named: git pushes to the branch's remote, usually
-                    // `origin`.
-                    None if remote.is_none() => added
-                        .iter()
-                        .find(|(a, _)| a == "origin")
-                        .or_else(|| added.last()),
-                    None => added.last(),
-                };
-                if let Some((name, url)) = hit {
-                    let span = remote.map_or(cmd.span, |w| w.span);
-                    cx.report(
-                        &DATA_LEAVES,
-                        span,
-                        format!(
-                            "pushes the project's history to remote `{name}` ({url}), which this command added or re-pointed"
-                        ),
-                    );
-                }
-            }
-            _ => {}
+            continue;
+        }
+        let pushes = leaf.has(Fact::SendsFiles) && leaf.operands.first() == Some(&Role::Url);
+        if !pushes || !added.iter().any(|(p, _, _)| *p == entry.name) {
+            continue;
+        }
+        let ours: Vec<&(&str, String, String)> =
+            added.iter().filter(|(p, _, _)| *p == entry.name).collect();
+        let remote = push_remote(&inv);
+        let named = remote.and_then(location);
+        let hit = match named {
+            Some(n) => ours.iter().find(|(_, a, _)| a == n).copied(),
+            // No remote named: git pushes to the branch's remote, usually
+            // `origin`.
+            None if remote.is_none() => ours
+                .iter()
+                .find(|(_, a, _)| a == "origin")
+                .or_else(|| ours.last())
+                .copied(),
+            None => ours.last().copied(),
+        };
+        if let Some((_, name, url)) = hit {
+            let span = remote.map_or(cmd.span, |(w, _)| w.span);
+            cx.report(
+                &DATA_LEAVES,
+                span,
+                format!(
+                    "pushes the project's history to remote `{name}` ({url}), which this command added or re-pointed"
+                ),
+            );
         }
     }
 }

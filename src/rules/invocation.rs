@@ -91,17 +91,6 @@ impl<'c> Invocation<'c> {
             .filter(|w| !w.value().is_some_and(|v| v.starts_with('-') && v.len() > 1))
     }
 
-    /// The subcommand words and then the operands, as written: a chain of words
-    /// the catalogue does not know (`gh gist create`) reads the same as one it
-    /// does. `None` for a dynamic word.
-    pub fn words(&self) -> Vec<Option<&'c str>> {
-        self.subcommands
-            .iter()
-            .map(|s| Some(*s))
-            .chain(self.operands().map(Word::value))
-            .collect()
-    }
-
     /// The files the deepest entry (or the program's) says it runs.
     pub fn runs_files(&self) -> &'static [&'static str] {
         match self.leaf {
