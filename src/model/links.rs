@@ -49,8 +49,7 @@ pub fn made_by(record: &SimpleCommand, cwd: Option<&Path>, resolver: &Resolver) 
     // The folder the links go into (`-t DIR`, `--target-directory=DIR`, `-tDIR`).
     let directory: Option<Option<String>> = roles
         .iter()
-        .filter(|a| a.option_value && a.role.writes())
-        .last()
+        .rfind(|a| a.option_value && a.role.writes())
         .map(|a| {
             values
                 .get(a.index)

@@ -94,7 +94,7 @@ fn push_remote<'c>(inv: &Invocation<'c>) -> Option<(&'c Word, usize)> {
 }
 
 /// The text of a location `push_remote` found (`None`: known at run time).
-fn location<'c>((word, offset): (&'c Word, usize)) -> Option<&'c str> {
+fn location((word, offset): (&Word, usize)) -> Option<&str> {
     word.value().and_then(|v| v.get(offset..))
 }
 

@@ -275,6 +275,9 @@ pub fn adds_lifecycle_script(text: &str) -> bool {
     json_sets_persisting_key(text, &settings_entries("package.json"))
 }
 
+/// True when the JSON `text` sets a key that runs later for one of `entries`,
+/// read two levels deep (`scripts.postinstall`); text that is not a JSON object,
+/// or a section of such keys that is not an object, counts.
 fn json_sets_persisting_key(text: &str, entries: &[&'static Entry]) -> bool {
     let Ok(value) = serde_json::from_str::<serde_json::Value>(text) else {
         return true;
@@ -291,13 +294,14 @@ fn json_sets_persisting_key(text: &str, entries: &[&'static Entry]) -> bool {
         }
         match inner.as_object() {
             Some(fields) => fields.keys().any(|k| section(&format!("{name}.{k}"))),
-            None => entries.iter().any(|e| {
-                e.key_facts.iter().any(|k| {
-                    k.flags
+            None => {
+                let prefix = format!("{}.", name.to_ascii_lowercase());
+                entries.iter().any(|e| {
+                    e.key_facts
                         .iter()
-                        .any(|p| p.starts_with(&format!("{}.", name.to_ascii_lowercase())))
+                        .any(|k| k.flags.iter().any(|p| p.starts_with(&prefix)))
                 })
-            }),
+            }
         }
     })
 }
