@@ -592,6 +592,20 @@ fn package_source(inv: &Invocation, cmd: &SimpleCommand, cx: &mut Checker) {
         );
         return;
     }
+    // `brew tap user/repo`: a subcommand that adds a source, given one.
+    if inv.leaf.is_some_and(|l| l.has(Fact::ChangesPackageSource))
+        && let Some(source) = inv.operands().next()
+    {
+        cx.report(
+            &PERSISTENCE_WRITE,
+            source.span,
+            format!(
+                "`{}` adds a source of packages: later installs take code from it, outside the gate",
+                what_of(inv)
+            ),
+        );
+        return;
+    }
     let Some(leaf) = inv.leaf.filter(|l| l.mentions(&[Role::Package])) else {
         return;
     };
