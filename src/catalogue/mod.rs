@@ -960,6 +960,24 @@ mod tests {
     }
 
     #[test]
+    fn settings_keys_match_by_segment() {
+        assert!(key_matches("filter.*.clean", "filter.lfs.clean"));
+        assert!(!key_matches("filter.*.clean", "filter.clean"));
+        assert!(key_matches("*:registry", "@acme:registry"));
+        assert!(!key_matches("*:registry", "registry"));
+        assert!(key_matches("mirror.**", "mirror.https://rubygems.org"));
+        assert!(!key_matches("mirror.**", "mirror"));
+        assert!(!key_matches("alias.*", "alias.a.b"));
+        let config = lookup("npm").unwrap().subcommand("config").unwrap();
+        assert!(
+            config
+                .key_facts_of("@Acme:Registry")
+                .any(|f| f == Fact::ChangesPackageSource)
+        );
+        assert_eq!(config.key_facts_of("save-exact").count(), 0);
+    }
+
+    #[test]
     fn short_options_taking_values() {
         let sudo = lookup("sudo").unwrap();
         assert!(sudo.short_takes_value('u'));

@@ -676,3 +676,39 @@ pub fn remote_package(spec: &str) -> bool {
 fn span_of(cmd: &SimpleCommand) -> Span {
     cmd.name().map_or(cmd.span, |w| w.span)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::remote_package;
+
+    #[test]
+    fn package_specs_from_outside_the_registry() {
+        for spec in [
+            "https://x.example/y.tgz",
+            "git+https://x.example/y.git",
+            "git@github.com:u/r.git",
+            "github:u/r",
+            "u/r",
+            "u/r#main",
+            "x @ https://x.example/x.zip",
+        ] {
+            assert!(remote_package(spec), "{spec}");
+        }
+        for spec in [
+            "lodash",
+            "lodash@4",
+            "@types/node",
+            "@scope/pkg@1.0.0",
+            "./local",
+            "../x",
+            "/abs/x",
+            "~/x",
+            "file:../x",
+            "requests==2.0",
+            "x.tgz",
+            "dist/x.tgz",
+        ] {
+            assert!(!remote_package(spec), "{spec}");
+        }
+    }
+}
