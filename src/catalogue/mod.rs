@@ -968,7 +968,7 @@ mod tests {
         assert!(key_matches("mirror.**", "mirror.https://rubygems.org"));
         assert!(!key_matches("mirror.**", "mirror"));
         assert!(!key_matches("alias.*", "alias.a.b"));
-        let config = lookup("npm").unwrap().subcommand("config").unwrap();
+        let config = lookup("npm").unwrap();
         assert!(
             config
                 .key_facts_of("@Acme:Registry")
