@@ -310,6 +310,19 @@ fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, u32)
         .collect();
     let embedded = format!("&[{}]", embedded.join(", "));
     let effects = effects_code(spec);
+    let key_facts: Vec<String> = spec
+        .key_facts
+        .iter()
+        .flatten()
+        .map(|(keys, facts)| {
+            format!(
+                "FlagFacts {{ flags: &{keys:?}, facts: {} }}",
+                fact_list(facts)
+            )
+        })
+        .collect();
+    let key_facts = format!("&[{}]", key_facts.join(", "));
+    let config_files = spec.config_files.clone().unwrap_or_default();
     let interpreter = match &spec.interpreter {
         Some(s) => format!("Some({s:?})"),
         None => "None".into(),
@@ -321,7 +334,8 @@ fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, u32)
          options_after_operands: {after}, interpreter: {interpreter}, runs_files: &{runs_files:?}, \
          config_keys: {config_keys}, flag_facts: {flag_facts}, flag_fact_mask: {flag_mask}, subcommands: {subcommands}, role_mask: {mask}, \
          in_place: &{in_place:?}, mode_options: {mode_options}, old_style_flags: {old_style}, \
-         embedded_commands: {embedded}, effects: {effects} }}",
+         embedded_commands: {embedded}, effects: {effects}, key_facts: {key_facts}, \
+         config_files: &{config_files:?} }}",
         assignments = spec.assignments.unwrap_or(false),
         clustering = spec.clustering.unwrap_or(true),
         after = spec.options_after_operands.unwrap_or(true),

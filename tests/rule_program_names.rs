@@ -137,31 +137,6 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "less",
         "a pager setting that shows text only",
     ),
-    (
-        "persistence.rs",
-        "git",
-        "npm's setting named `git` (the git program npm runs)",
-    ),
-    (
-        "persistence.rs",
-        "install",
-        "npm's lifecycle script named `install` in package.json",
-    ),
-    (
-        "persistence.rs",
-        "set",
-        "the word of `git config set` / `npm pkg set`, not the builtin",
-    ),
-    (
-        "persistence.rs",
-        "unset",
-        "the word of `git config unset`, not the builtin",
-    ),
-    (
-        "persistence.rs",
-        "pkg",
-        "the word of `npm pkg set`, not the FreeBSD package tool",
-    ),
     // Code that reads one program's own syntax.
     (
         "credentials.rs",
@@ -182,11 +157,6 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "persistence.rs",
         "mkdir",
         "an empty folder runs nothing: `mkdir .github/workflows`",
-    ),
-    (
-        "exfiltration.rs",
-        "git",
-        "`git remote add NAME URL` then `git push NAME`: a sequence across commands",
     ),
     (
         "remote_effect.rs",
@@ -212,26 +182,6 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "inline_script.rs",
         "tr",
         "perl's `tr///` operator, not the tr program",
-    ),
-    (
-        "written_files.rs",
-        "sed",
-        "`sed -i` names the files it rewrites in its own syntax",
-    ),
-    (
-        "written_files.rs",
-        "perl",
-        "`perl -pi` names the files it rewrites in its own syntax",
-    ),
-    (
-        "written_files.rs",
-        "dd",
-        "`dd of=FILE` names its output in its own syntax",
-    ),
-    (
-        "written_files.rs",
-        "tar",
-        "`tar -x` writes its members, named inside the archive",
     ),
     // A preset is policy data: the command names a bash tool's own denylist holds.
     (

@@ -70,7 +70,11 @@ pub fn classify(entry: &Entry, args: &[Option<&str>]) -> Vec<Arg> {
             }
             continue;
         };
-        if let Some(m) = entry.modes.iter().find(|m| m.flags.contains(&w)) {
+        if let Some(m) = entry
+            .modes
+            .iter()
+            .find(|m| mode_flag_given(entry, m.flags, w))
+        {
             mode = Some(m.operands);
         }
         if let Some(command) = w.strip_prefix('+')
@@ -153,6 +157,23 @@ pub fn classify(entry: &Entry, args: &[Option<&str>]) -> Vec<Arg> {
         }
     }
     finish(entry, mode, &operands, out)
+}
+
+/// True when the option word `word` is one of a mode's `flags`: as spelled, or as
+/// a long-option prefix getopt_long accepts (`ln --sym` for `--symbolic`) when the
+/// entry does not list the word under its own name.
+fn mode_flag_given(entry: &Entry, flags: &[&str], word: &str) -> bool {
+    if flags.contains(&word) {
+        return true;
+    }
+    word.len() >= 4
+        && word.starts_with("--")
+        && !word.contains('=')
+        && !entry.flags.contains(&word)
+        && entry.option(word).is_none()
+        && flags
+            .iter()
+            .any(|f| f.starts_with("--") && f.starts_with(word))
 }
 
 /// The words after an option's first value that are values too (`--bind SRC

@@ -100,6 +100,22 @@ fn write_entry(out: &mut String, entry: &Entry, depth: usize) {
             let _ = writeln!(out, "{pad}    {key:<28} {}", role_name(*role));
         }
     }
+    for keys in entry.key_facts {
+        let facts: Vec<&str> = keys.facts.iter().map(|f| f.as_str()).collect();
+        let _ = writeln!(
+            out,
+            "{pad}  setting {}: facts {}",
+            keys.flags.join(", "),
+            facts.join(", ")
+        );
+    }
+    if !entry.config_files.is_empty() {
+        let _ = writeln!(
+            out,
+            "{pad}  settings files: {}",
+            entry.config_files.join(", ")
+        );
+    }
     write_effects(out, entry, &pad);
     if !entry.subcommands.is_empty() {
         let _ = writeln!(out, "{pad}  subcommands:");

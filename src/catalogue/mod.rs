@@ -92,11 +92,19 @@ pub enum Role {
     /// arguments: `python x.py ARGS`): nobody knows its role, so it stays a
     /// possible path, read.
     Argument,
+    /// A package to install, as the package manager spells it: a name from its
+    /// registry (`lodash`, `requests==2.0`), or code from elsewhere — a URL, a
+    /// VCS address (`git+https://...`), a hosted shorthand (`user/repo`,
+    /// `github:user/repo`). Never judged as a path.
+    Package,
+    /// Data sent as it is, or a file's content when it starts with `@` (or has
+    /// `=@`/`=<` after a name): curl's `-d @FILE`, `-F name=@FILE`, `-H @FILE`.
+    Data,
 }
 
 impl Role {
     /// Every role but [`Role::Code`] (which carries a language).
-    pub const PLAIN: [Role; 23] = [
+    pub const PLAIN: [Role; 25] = [
         Role::Command,
         Role::Shell,
         Role::ShellWords,
@@ -120,6 +128,8 @@ impl Role {
         Role::ExecDirectory,
         Role::Mount,
         Role::Argument,
+        Role::Package,
+        Role::Data,
     ];
 
     /// The role spelled as in the catalogue files (`path-read`, `code:python`);
@@ -159,6 +169,8 @@ impl Role {
             Role::ExecDirectory => "exec-directory",
             Role::Mount => "mount",
             Role::Argument => "argument",
+            Role::Package => "package",
+            Role::Data => "data",
         }
     }
 
@@ -179,6 +191,8 @@ impl Role {
                 | Role::ShellWords
                 | Role::Module
                 | Role::ShellIfBang
+                | Role::Package
+                | Role::Data
         )
     }
 
@@ -209,7 +223,9 @@ impl Role {
             Role::ExecDirectory => 20,
             Role::Mount => 21,
             Role::Argument => 22,
-            Role::Code(_) => 23,
+            Role::Package => 23,
+            Role::Data => 24,
+            Role::Code(_) => 25,
         };
         1 << index
     }
@@ -317,6 +333,27 @@ pub enum Fact {
     /// FILE`, `git push`, `curl -T FILE`; `scp`/`rsync` when the destination is
     /// another host).
     SendsFiles,
+    /// Writes settings given as `KEY VALUE` or `KEY=VALUE` operands (`git config
+    /// KEY VALUE`, `npm config set KEY VALUE`, `npm pkg set KEY=VALUE`): each key
+    /// is judged with the entry's `config_keys` and `key_facts`.
+    WritesSettings,
+    /// Points the package manager at another source of packages (`npm install
+    /// --registry URL`, `pip install --index-url URL`, `npm config set registry
+    /// URL`): what it installs, and the code that runs with it, comes from there.
+    ChangesPackageSource,
+    /// The settings it reads or writes are outside the project, the user's or the
+    /// machine's (`git config --global`, `--system`): they act on every later run.
+    OutsideSettings,
+    /// The link targets it makes are read from the working folder, not from the
+    /// link's folder (`ln -sr`).
+    RelativeLinkTargets,
+    /// Its last operand is the name it makes even when that is a folder, never a
+    /// folder to put things into (`ln -T`, `ln -n`).
+    NoTargetDirectory,
+    /// Names a remote (its first operand) and the location it points to (its
+    /// `url` operand): `git remote add NAME URL`, `set-url`. A later push to that
+    /// name sends there.
+    PointsRemote,
 }
 
 impl Fact {
@@ -355,6 +392,12 @@ impl Fact {
         Fact::PrintsEnvironment,
         Fact::Persists,
         Fact::SendsFiles,
+        Fact::WritesSettings,
+        Fact::ChangesPackageSource,
+        Fact::OutsideSettings,
+        Fact::RelativeLinkTargets,
+        Fact::NoTargetDirectory,
+        Fact::PointsRemote,
     ];
 
     /// The fact's bit in [`Entry::flag_fact_mask`]: its position in [`Fact::ALL`].
@@ -404,6 +447,12 @@ impl Fact {
             Fact::PrintsEnvironment => "prints-environment",
             Fact::Persists => "persists",
             Fact::SendsFiles => "sends-files",
+            Fact::WritesSettings => "writes-settings",
+            Fact::ChangesPackageSource => "changes-package-source",
+            Fact::OutsideSettings => "outside-settings",
+            Fact::RelativeLinkTargets => "relative-link-targets",
+            Fact::NoTargetDirectory => "no-target-directory",
+            Fact::PointsRemote => "points-remote",
         }
     }
 }
@@ -517,6 +566,13 @@ pub struct Entry {
     pub embedded_commands: &'static [EmbeddedCommand],
     /// Operations of this entry that act remotely or cannot be undone.
     pub effects: &'static [EffectSpec],
+    /// Facts a settings key adds when the use sets it (`registry`: changes where
+    /// packages come from); `flags` holds the key patterns, matched as
+    /// [`Entry::config_key_role`] matches.
+    pub key_facts: &'static [FlagFacts],
+    /// Settings files, by name, that hold this entry's keys (`.npmrc`): a write of
+    /// one is judged key by key as the entry's settings command would be.
+    pub config_files: &'static [&'static str],
 }
 
 /// An operation that acts remotely or cannot be undone (`git reset --hard`,
@@ -700,17 +756,34 @@ impl Entry {
             .find(|(pattern, _)| key_matches(pattern, &key))
             .map(|(_, role)| *role)
     }
+
+    /// The facts setting `key` adds (`key_facts`), matched as in
+    /// [`Entry::config_key_role`].
+    pub fn key_facts_of(&self, key: &str) -> impl Iterator<Item = Fact> + '_ {
+        let key = key.to_ascii_lowercase();
+        self.key_facts
+            .iter()
+            .filter(move |k| k.flags.iter().any(|p| key_matches(p, &key)))
+            .flat_map(|k| k.facts.iter().copied())
+    }
 }
 
-/// `filter.*.clean` matches `filter.lfs.clean`; `alias.*` matches `alias.co`.
+/// `filter.*.clean` matches `filter.lfs.clean`; `alias.*` matches `alias.co`; a
+/// segment `*:registry` matches any segment ending in `:registry`
+/// (`@scope:registry`); a last `**` matches the rest, dots and all
+/// (`mirror.**` matches `mirror.https://rubygems.org`).
 fn key_matches(pattern: &str, key: &str) -> bool {
     let mut p = pattern.split('.');
     let mut k = key.split('.');
     loop {
         match (p.next(), k.next()) {
             (None, None) => return true,
+            (Some("**"), Some(_)) => return p.next().is_none(),
             (Some("*"), Some(_)) => {}
             (Some(a), Some(b)) if a == b => {}
+            (Some(a), Some(b))
+                if a.strip_prefix('*')
+                    .is_some_and(|end| !end.is_empty() && b.ends_with(end)) => {}
             _ => return false,
         }
     }
@@ -986,6 +1059,24 @@ mod tests {
         }
         assert!(lookup("git").unwrap().flag_may_add(Fact::DeletesFiles));
         assert!(!lookup("ls").unwrap().flag_may_add(Fact::DeletesFiles));
+    }
+
+    #[test]
+    fn settings_keys_match_by_segment() {
+        assert!(key_matches("filter.*.clean", "filter.lfs.clean"));
+        assert!(!key_matches("filter.*.clean", "filter.clean"));
+        assert!(key_matches("*:registry", "@acme:registry"));
+        assert!(!key_matches("*:registry", "registry"));
+        assert!(key_matches("mirror.**", "mirror.https://rubygems.org"));
+        assert!(!key_matches("mirror.**", "mirror"));
+        assert!(!key_matches("alias.*", "alias.a.b"));
+        let config = lookup("npm").unwrap();
+        assert!(
+            config
+                .key_facts_of("@Acme:Registry")
+                .any(|f| f == Fact::ChangesPackageSource)
+        );
+        assert_eq!(config.key_facts_of("save-exact").count(), 0);
     }
 
     #[test]

@@ -34,6 +34,10 @@ pub const ENTRY_KEYS: &[&str] = &[
     // Flags after which the words up to a terminator run (`find -exec ... ;`).
     "embedded_commands",
     "effects",
+    // Facts a settings key adds when the use sets it (`registry` changes where
+    // packages come from), and the settings files that hold the entry's keys.
+    "key_facts",
+    "config_files",
 ];
 
 /// Roles a value or an operand can have, as spelled in the files, with the name of
@@ -63,6 +67,8 @@ pub const ROLES: &[(&str, &str)] = &[
     ("exec-directory", "ExecDirectory"),
     ("mount", "Mount"),
     ("argument", "Argument"),
+    ("package", "Package"),
+    ("data", "Data"),
 ];
 
 /// Facts a program (or subcommand) can have, as spelled in the files, with the
@@ -101,6 +107,12 @@ pub const FACTS: &[(&str, &str)] = &[
     ("prints-environment", "PrintsEnvironment"),
     ("persists", "Persists"),
     ("sends-files", "SendsFiles"),
+    ("writes-settings", "WritesSettings"),
+    ("changes-package-source", "ChangesPackageSource"),
+    ("outside-settings", "OutsideSettings"),
+    ("relative-link-targets", "RelativeLinkTargets"),
+    ("no-target-directory", "NoTargetDirectory"),
+    ("points-remote", "PointsRemote"),
 ];
 
 /// A mistake in an entry: the dotted key inside the entry (`options."--x"`,
@@ -191,6 +203,12 @@ pub struct Spec {
     pub name_prefixes: Option<Vec<String>>,
     /// Flags after which the words up to a terminator are a command that runs.
     pub embedded_commands: Option<Vec<ModeText>>,
+    /// Facts a settings key adds when the use sets it: the key patterns (`a|b`,
+    /// lowercase) and the facts.
+    pub key_facts: Option<Vec<FlagFactsText>>,
+    /// Settings files (by name) whose keys are this entry's `config_keys` and
+    /// `key_facts` (`.npmrc`).
+    pub config_files: Option<Vec<String>>,
 }
 
 /// True for a valid program or alias name.
@@ -256,6 +274,20 @@ pub fn parse_entry(table: &toml::Table, extra_keys: &[&str]) -> Result<Spec, Sch
             "config_keys" => spec.config_keys = Some(config_keys(value)?),
             "flag_facts" => spec.flag_facts = Some(flag_facts(value)?),
             "effects" => spec.effects = Some(effects(value)?),
+            "key_facts" => spec.key_facts = Some(key_facts(value)?),
+            "config_files" => {
+                let files = strings(value, k)?;
+                if let Some(bad) = files
+                    .iter()
+                    .find(|f| f.is_empty() || f.contains('/') || f.chars().any(char::is_whitespace))
+                {
+                    return Err(SchemaError::at(
+                        &[k],
+                        format!("`{bad}` is not a file name (no folder)"),
+                    ));
+                }
+                spec.config_files = Some(files);
+            }
             "subcommands" => {
                 let Some(subs) = value.as_table() else {
                     return Err(SchemaError::at(&[k], "`subcommands` is a table of entries"));
@@ -509,6 +541,31 @@ fn flag_facts(value: &toml::Value) -> Result<Vec<FlagFactsText>, SchemaError> {
     for (spelled, list) in table {
         let key = ["flag_facts", spelled.as_str()];
         out.push((option_names(spelled, &key)?, facts(list, &key)?));
+    }
+    Ok(out)
+}
+
+fn key_facts(value: &toml::Value) -> Result<Vec<FlagFactsText>, SchemaError> {
+    let Some(table) = value.as_table() else {
+        return Err(SchemaError::at(
+            &["key_facts"],
+            "`key_facts` is a table of `\"registry|*:registry\" = [FACTS]`",
+        ));
+    };
+    let mut out = Vec::new();
+    for (spelled, list) in table {
+        let key = ["key_facts", spelled.as_str()];
+        let names: Vec<String> = spelled.split('|').map(str::to_ascii_lowercase).collect();
+        if names
+            .iter()
+            .any(|n| n.is_empty() || n.chars().any(char::is_whitespace))
+        {
+            return Err(SchemaError::at(
+                &key,
+                format!("`{spelled}` is not a list of settings keys"),
+            ));
+        }
+        out.push((names, facts(list, &key)?));
     }
     Ok(out)
 }

@@ -435,6 +435,21 @@ fn merge(name: &str, base: Option<&'static Entry>, spec: &Spec) -> Result<Entry,
             Some(list) => Vec::leak(list.iter().map(effect).collect()),
             None => base.map_or(&[], |b| b.effects),
         },
+        key_facts: match &spec.key_facts {
+            Some(list) => Vec::leak(
+                list.iter()
+                    .map(|(keys, facts)| FlagFacts {
+                        flags: leak_strs(keys),
+                        facts: Vec::leak(facts.iter().filter_map(|f| Fact::parse(f)).collect()),
+                    })
+                    .collect(),
+            ),
+            None => base.map_or(&[], |b| b.key_facts),
+        },
+        config_files: match &spec.config_files {
+            Some(files) => leak_strs(files),
+            None => base.map_or(&[], |b| b.config_files),
+        },
     };
     entry.role_mask = role_mask(&entry);
     entry.flag_fact_mask = flag_fact_mask(&entry);

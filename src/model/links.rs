@@ -7,6 +7,7 @@
 use super::command::SimpleCommand;
 use super::paths::{Resolved, Resolver, normalize_lexically};
 use super::word::{Part, Word};
+use crate::catalogue::{self, Fact, Role};
 use std::path::{Path, PathBuf};
 
 /// How many links in a row a path is followed through.
@@ -22,69 +23,49 @@ pub struct Link {
     pub target: Option<PathBuf>,
 }
 
-/// The symbolic links `record` makes when it is `ln -s` (or `ln --symbolic`), its
-/// names resolved from `cwd` (`None`: unknown) and targets such as `~` by the
-/// resolver.
+/// The symbolic links `record` makes when its program's operands can be link
+/// targets (the catalogue's `link-target` role: `ln -s`, `ln --symbolic`), read
+/// with its entry — the folder option (`-t DIR`), the flags that read targets from
+/// here (`relative-link-targets`: `-r`) or take the last operand as the link itself
+/// (`no-target-directory`: `-T`, `-n`). Its names are resolved from `cwd` (`None`:
+/// unknown), targets such as `~` by the resolver.
 pub fn made_by(record: &SimpleCommand, cwd: Option<&Path>, resolver: &Resolver) -> Vec<Link> {
-    if record.program_str().and_then(crate::catalogue::canonical) != Some("ln") {
+    let Some(entry) = record
+        .program_str()
+        .and_then(catalogue::lookup)
+        .filter(|e| e.mentions(&[Role::LinkTarget]))
+    else {
         return Vec::new();
-    }
-    let mut symbolic = false;
-    let mut relative = false;
-    let mut no_dereference = false;
-    let mut directory: Option<Option<String>> = None;
+    };
+    let args = record.args();
+    let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+    let roles = catalogue::classify(entry, &values);
+    let usage = catalogue::usage(entry, &values);
+    let symbolic = roles
+        .iter()
+        .any(|a| a.role == Role::LinkTarget && !a.option_value);
+    let relative = usage.has(Fact::RelativeLinkTargets);
+    let no_dereference = usage.has(Fact::NoTargetDirectory);
+    // The folder the links go into (`-t DIR`, `--target-directory=DIR`, `-tDIR`).
+    let directory: Option<Option<String>> = roles
+        .iter()
+        .rfind(|a| a.option_value && a.role.writes())
+        .map(|a| {
+            values
+                .get(a.index)
+                .copied()
+                .flatten()
+                .and_then(|v| v.get(a.offset..))
+                .map(str::to_string)
+        });
     let mut operands: Vec<Option<String>> = Vec::new();
     let mut words: Vec<&Word> = Vec::new();
-    let args = record.args();
-    let mut i = 0;
-    let mut options_done = false;
-    while let Some(word) = args.get(i) {
-        i += 1;
-        let value = word.value();
-        match value {
-            Some("--") if !options_done => options_done = true,
-            Some(v) if !options_done && v.starts_with("--") => match v {
-                "--symbolic" => symbolic = true,
-                "--relative" => relative = true,
-                "--no-target-directory" | "--no-dereference" => no_dereference = true,
-                "--target-directory" => {
-                    directory = Some(args.get(i).and_then(Word::value).map(str::to_string));
-                    i += 1;
-                }
-                _ if v.starts_with("--target-directory=") => {
-                    directory = Some(v.split_once('=').map(|(_, d)| d.to_string()));
-                }
-                "--suffix" => i += 1,
-                _ => {}
-            },
-            Some(v) if !options_done && v.starts_with('-') && v.len() > 1 => {
-                for (k, c) in v.char_indices().skip(1) {
-                    match c {
-                        's' => symbolic = true,
-                        'r' => relative = true,
-                        'n' | 'T' => no_dereference = true,
-                        't' | 'S' => {
-                            let rest = &v[k + 1..];
-                            let value = if rest.is_empty() {
-                                i += 1;
-                                args.get(i - 1).and_then(Word::value).map(str::to_string)
-                            } else {
-                                Some(rest.to_string())
-                            };
-                            if c == 't' {
-                                directory = Some(value);
-                            }
-                            break;
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            _ => {
-                operands.push(value.map(str::to_string));
-                words.push(word);
-            }
-        }
+    for arg in roles.iter().filter(|a| !a.option_value) {
+        let Some(word) = args.get(arg.index) else {
+            continue;
+        };
+        operands.push(word.value().map(str::to_string));
+        words.push(word);
     }
     if !symbolic || operands.is_empty() {
         return Vec::new();

@@ -10,6 +10,7 @@ use super::definitions::{Definitions, Effects};
 use super::paths::{Resolved, Resolver};
 use super::word::{Part, Word};
 use super::wrappers;
+use crate::catalogue::Fact;
 use std::path::{Path, PathBuf};
 
 /// One scope: the working directory and the script's variables.
@@ -341,12 +342,22 @@ impl Scope {
             || self.var("CDPATH").is_some_and(|v| v.as_deref() != Some(""))
     }
 
-    /// Tracks `cd`, `pushd` and `popd`: `start` is where the command began.
+    /// Tracks the builtins the catalogue marks `changes-directory` (`cd`, `pushd`)
+    /// and `popd`: `start` is where the command began.
     pub fn apply_cd(&mut self, record: &SimpleCommand, start: &Path, resolver: &Resolver) {
         let Some(name) = record.program_str() else {
             return;
         };
-        if !matches!(name, "cd" | "pushd" | "popd" | "chdir") {
+        // `pushd` and `popd` keep the shell's stack of folders: the builtins'
+        // own semantics, by name (`popd` takes no folder: the stack gives it).
+        let stack = matches!(record.name_str(), Some("pushd" | "popd"));
+        // A builtin runs under its exact name: `/usr/bin/cd` or `CD` is a program
+        // that cannot move this shell.
+        let raw = record.name_str().unwrap_or(name);
+        let changes = crate::catalogue::lookup(name).is_some_and(|e| {
+            e.has(Fact::ChangesDirectory) && (e.name == raw || e.aliases.contains(&raw))
+        });
+        if !changes && !stack {
             return;
         }
         let current = match &self.cwd {

@@ -23,8 +23,9 @@ declare_rule! {
     /// - `gh gist create FILE`, `gh release create TAG FILE...`, `gh release upload`;
     /// - `scp`/`rsync` whose destination is another host (`host:path`,
     ///   `user@host:`, `rsync://`);
-/// - `curl`/`wget` sending a file (`-T FILE`, `-d @FILE`, `-F f=@FILE`,
-///   `--post-file`);
+    /// - `curl`/`wget`/HTTPie sending a file: a flag the catalogue marks
+    ///   `sends-files` (`-T FILE`, `--post-file`), or a value whose role is `data`
+    ///   naming one (`-d @FILE`, `-F f=@FILE`, `-H @FILE`, `http URL @FILE`);
     /// - a network program (`dig`, `host`, `nslookup`, `ping`, `curl`, `wget`...)
     ///   given an argument built from a command substitution: the command's output
     ///   travels in the name looked up or the request made.
@@ -79,30 +80,22 @@ fn carries_output(word: &Word) -> bool {
     })
 }
 
-/// The remote operand of `git push` (the first operand, option values skipped):
-/// its word, or `None` when the push names none.
-fn push_remote<'c>(inv: &Invocation<'c>) -> Option<&'c Word> {
-    let mut skip = false;
-    for word in inv.rest {
-        if skip {
-            skip = false;
-            continue;
-        }
-        match word.value() {
-            Some(v) if v.starts_with('-') && v.len() > 1 => {
-                let name = v.split_once('=').map_or(v, |(n, _)| n);
-                let takes_value = inv.leaf.is_some_and(|e| e.option_role(name).is_some())
-                    && !v.contains('=')
-                    && name != "--force-with-lease";
-                if name == "--repo" && v.contains('=') {
-                    return Some(word);
-                }
-                skip = takes_value;
-            }
-            _ => return Some(word),
-        }
-    }
-    None
+/// The location a push names, read with the push entry (the leaf that sends
+/// files and whose first operand is a `url`): the value of a `url` option
+/// (`--repo=URL`) or the first operand, whichever comes first — the word, and
+/// where the location starts in it. `None` when the push names none.
+fn push_remote<'c>(inv: &Invocation<'c>) -> Option<(&'c Word, usize)> {
+    let leaf = inv.leaf?;
+    let values: Vec<Option<&str>> = inv.rest.iter().map(Word::value).collect();
+    crate::catalogue::classify(leaf, &values)
+        .into_iter()
+        .find(|a| a.role == Role::Url)
+        .and_then(|a| Some((inv.rest.get(a.index)?, a.offset)))
+}
+
+/// The text of a location `push_remote` found (`None`: known at run time).
+fn location((word, offset): (&Word, usize)) -> Option<&str> {
+    word.value().and_then(|v| v.get(offset..))
 }
 
 /// Per command: pushes to URLs, uploads, copies to hosts, output sent out. Which
@@ -113,7 +106,9 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         return;
     };
     let output = cmd.args().iter().any(carries_output);
-    let flag_sends = entry.flag_may_add(Fact::SendsFiles);
+    // A flag that sends a file (`curl -T`), or an option whose value may name one
+    // (`curl -d @FILE`: the catalogue's `data` role).
+    let flag_sends = entry.flag_may_add(Fact::SendsFiles) || entry.mentions(&[Role::Data]);
     let sends = flag_sends || any_entry(entry, &|e: &Entry| e.has(Fact::SendsFiles));
     if !output && !sends {
         return;
@@ -150,10 +145,10 @@ fn sent(inv: &Invocation, leaf: &'static Entry, cmd: &SimpleCommand, cx: &mut Ch
         return;
     }
     if leaf.operands.first() == Some(&Role::Url) {
-        if let Some(remote) = push_remote(inv)
-            && let Some(value) = remote.value()
+        if let Some(found) = push_remote(inv)
+            && let Some(url) = location(found)
         {
-            let url = value.strip_prefix("--repo=").unwrap_or(value);
+            let remote = found.0;
             if is_remote_location(url) {
                 cx.report(
                     &DATA_LEAVES,
@@ -188,53 +183,79 @@ fn sent(inv: &Invocation, leaf: &'static Entry, cmd: &SimpleCommand, cx: &mut Ch
     }
 }
 
-/// Options whose value sends a file when it starts with `@` (or has `=@`/`=<`).
-const DATA_OPTIONS: &[&str] = &[
-    "-d",
-    "--data",
-    "--data-binary",
-    "--data-raw",
-    "--data-urlencode",
-    "--json",
-    "-F",
-    "--form",
-];
+/// True when a `data` value sends a file's content rather than itself: `@FILE`,
+/// `name=@FILE`, `name=<FILE` (curl's `-d`, `-F`, `-H`, `--json`), `name@FILE`
+/// (`--data-urlencode`, HTTPie's `field@FILE`).
+fn names_a_file(value: &str) -> bool {
+    if value.starts_with('@') || value.contains("=@") || value.contains("=<") {
+        return true;
+    }
+    let head = value.split('=').next().unwrap_or(value);
+    head.split_once('@').is_some_and(|(name, _)| {
+        !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '[' | ']'))
+    })
+}
 
-/// `curl -T FILE URL`, `curl -d @FILE URL`, `curl -F f=@FILE`, `wget --post-file`:
-/// the options the entry marks `sends-files`, and those whose value names a file
-/// with curl's `@`/`<` syntax.
+/// True when a `data` value only known at run time may name a file, by its text
+/// before the first expansion: unless that text rules out every file form (it
+/// starts with something other than `@`, has no `=`, and holds a character no
+/// field name has: `-H "Authorization: Bearer $TOKEN"`), it may.
+fn may_name_a_file(prefix: &str) -> bool {
+    prefix.is_empty()
+        || prefix.starts_with('@')
+        || prefix.contains(['=', '<'])
+        || prefix
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '[' | ']'))
+}
+
+/// `curl -T FILE URL`, `wget --post-file FILE`: the flags the entry marks
+/// `sends-files`; `curl -d @FILE URL`, `curl -F f=@FILE`, `http POST URL @FILE`:
+/// the values whose role is `data` when they name a file.
 fn upload(entry: &Entry, cmd: &SimpleCommand, cx: &mut Checker) {
-    let sends_always = |option: &str| {
-        entry
-            .flag_facts
-            .iter()
-            .any(|f| f.facts.contains(&Fact::SendsFiles) && f.flags.contains(&option))
-    };
     let args = cmd.args();
-    for (i, word) in args.iter().enumerate() {
-        let Some(v) = word.value() else {
+    let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+    let usage = cx.usage(cmd);
+    if let Some(flag) = usage.as_ref().and_then(|u| u.flag_for(Fact::SendsFiles)) {
+        let at = values
+            .iter()
+            .position(|v| v.is_some_and(|v| v.starts_with(flag)));
+        let word = at.and_then(|i| args.get(i));
+        // The file: the value attached (`--post-file=F`, `-TF`) or the next word.
+        let file = at.and_then(|i| {
+            let v = values.get(i).copied().flatten()?;
+            match v.split_once('=') {
+                Some((_, f)) => Some(f),
+                None if v.len() > flag.len() && !v.starts_with("--") => v.get(flag.len()..),
+                None => values.get(i + 1).copied().flatten(),
+            }
+        });
+        cx.report(
+            &DATA_LEAVES,
+            word.map_or(cmd.span, |w| w.span),
+            format!(
+                "uploads a local file's content ({})",
+                file.unwrap_or("the file its option names")
+            ),
+        );
+        return;
+    }
+    for arg in crate::catalogue::classify(entry, &values) {
+        if arg.role != Role::Data {
+            continue;
+        }
+        let Some(word) = args.get(arg.index) else {
             continue;
         };
-        let (option, attached) = match v.split_once('=') {
-            Some((o, rest)) if v.starts_with("--") => (o, Some(rest)),
-            _ if v.len() > 2 && !v.starts_with("--") && v.starts_with('-') => {
-                match (v.get(..2), v.get(2..)) {
-                    (Some(o), Some(rest)) => (o, Some(rest)),
-                    // `-é…`: not an option either program knows.
-                    _ => continue,
-                }
-            }
-            _ => (v, None),
+        let value = word.value().and_then(|v| v.get(arg.offset..));
+        let sends = match value {
+            Some(v) => names_a_file(v),
+            None => may_name_a_file(word.static_prefix().get(arg.offset..).unwrap_or("")),
         };
-        let value = attached.or_else(|| args.get(i + 1).and_then(Word::value));
-        let sends_file = if sends_always(option) {
-            true
-        } else if DATA_OPTIONS.contains(&option) {
-            value.is_none_or(|d| d.starts_with('@') || d.contains("=@") || d.contains("=<"))
-        } else {
-            false
-        };
-        if sends_file {
+        if sends {
             cx.report(
                 &DATA_LEAVES,
                 word.span,
@@ -280,53 +301,73 @@ fn copy_to_host(inv: &Invocation, entry: &Entry, cmd: &SimpleCommand, cx: &mut C
     }
 }
 
-/// Across the command: a remote added or re-pointed (`git remote add NAME URL`,
-/// `git remote set-url NAME URL`), then pushed to.
+/// Across the command: a remote added or re-pointed (a use the catalogue marks
+/// `points-remote`: `git remote add NAME URL`, `git remote set-url NAME URL`),
+/// then pushed to by the same program.
 pub fn check_sequence(commands: &[SimpleCommand], cx: &mut Checker) {
-    let mut added: Vec<(String, String)> = Vec::new();
+    // (program, remote name, URL)
+    let mut added: Vec<(&'static str, String, String)> = Vec::new();
     for cmd in commands {
-        if cx.entry(cmd).is_none_or(|e| e.name != "git") {
+        let Some(entry) = cx.entry(cmd) else {
+            continue;
+        };
+        let watched = |e: &Entry| e.has(Fact::PointsRemote);
+        if !any_entry(entry, &watched) {
             continue;
         }
         let Some(inv) = cx.invocation(cmd) else {
             continue;
         };
-        // The subcommand words and operands as written (the catalogue may not know
-        // `remote`).
-        let words = inv.words();
-        let value = |i: usize| words.get(i).copied().flatten();
-        match value(0) {
-            Some("remote") if matches!(value(1), Some("add" | "set-url")) => {
-                if let Some(name) = value(2) {
-                    let url = value(3).unwrap_or("a URL only known at run time");
-                    added.push((name.to_string(), url.to_string()));
-                }
+        let Some(leaf) = inv.leaf else {
+            continue;
+        };
+        if leaf.has(Fact::PointsRemote) {
+            let values: Vec<Option<&str>> = inv.rest.iter().map(Word::value).collect();
+            let operands: Vec<_> = crate::catalogue::classify(leaf, &values)
+                .into_iter()
+                .filter(|a| !a.option_value)
+                .collect();
+            let name = operands
+                .first()
+                .and_then(|a| values.get(a.index).copied().flatten());
+            if let Some(name) = name {
+                let url = operands
+                    .iter()
+                    .find(|a| a.role == Role::Url)
+                    .and_then(|a| values.get(a.index).copied().flatten())
+                    .unwrap_or("a URL only known at run time");
+                added.push((entry.name, name.to_string(), url.to_string()));
             }
-            Some("push") if !added.is_empty() => {
-                let remote = push_remote(&inv);
-                let named = remote.and_then(Word::value);
-                let hit = match named {
-                    Some(n) => added.iter().find(|(a, _)| a == n),
-                    // No remote named: git pushes to the branch's remote, usually
-                    // `origin`.
-                    None if remote.is_none() => added
-                        .iter()
-                        .find(|(a, _)| a == "origin")
-                        .or_else(|| added.last()),
-                    None => added.last(),
-                };
-                if let Some((name, url)) = hit {
-                    let span = remote.map_or(cmd.span, |w| w.span);
-                    cx.report(
-                        &DATA_LEAVES,
-                        span,
-                        format!(
-                            "pushes the project's history to remote `{name}` ({url}), which this command added or re-pointed"
-                        ),
-                    );
-                }
-            }
-            _ => {}
+            continue;
+        }
+        let pushes = leaf.has(Fact::SendsFiles) && leaf.operands.first() == Some(&Role::Url);
+        if !pushes || !added.iter().any(|(p, _, _)| *p == entry.name) {
+            continue;
+        }
+        let ours: Vec<&(&str, String, String)> =
+            added.iter().filter(|(p, _, _)| *p == entry.name).collect();
+        let remote = push_remote(&inv);
+        let named = remote.and_then(location);
+        let hit = match named {
+            Some(n) => ours.iter().find(|(_, a, _)| a == n).copied(),
+            // No remote named: git pushes to the branch's remote, usually
+            // `origin`.
+            None if remote.is_none() => ours
+                .iter()
+                .find(|(_, a, _)| a == "origin")
+                .or_else(|| ours.last())
+                .copied(),
+            None => ours.last().copied(),
+        };
+        if let Some((_, name, url)) = hit {
+            let span = remote.map_or(cmd.span, |(w, _)| w.span);
+            cx.report(
+                &DATA_LEAVES,
+                span,
+                format!(
+                    "pushes the project's history to remote `{name}` ({url}), which this command added or re-pointed"
+                ),
+            );
         }
     }
 }

@@ -83,32 +83,12 @@ impl<'c> Invocation<'c> {
         self.leaf.is_some_and(|e| e.has(fact)) || self.entry.is_some_and(|e| e.has(fact))
     }
 
-    /// The canonical name of the deepest subcommand (`"token"` for `gh auth token`,
-    /// `"run"` for `npm test`), when there is one.
-    pub fn leaf_name(&self) -> Option<&'static str> {
-        if self.subcommands.is_empty() {
-            return None;
-        }
-        self.leaf.map(|e| e.name)
-    }
-
     /// The words after the subcommands that are not options (a dynamic word counts
     /// as an operand). Option values are not told apart from operands.
     pub fn operands(&self) -> impl Iterator<Item = &'c Word> {
         self.rest
             .iter()
             .filter(|w| !w.value().is_some_and(|v| v.starts_with('-') && v.len() > 1))
-    }
-
-    /// The subcommand words and then the operands, as written: a chain of words
-    /// the catalogue does not know (`gh gist create`) reads the same as one it
-    /// does. `None` for a dynamic word.
-    pub fn words(&self) -> Vec<Option<&'c str>> {
-        self.subcommands
-            .iter()
-            .map(|s| Some(*s))
-            .chain(self.operands().map(Word::value))
-            .collect()
     }
 
     /// The files the deepest entry (or the program's) says it runs.

@@ -1,9 +1,12 @@
 //! BG217: writes to places that run code later, outside any gate — git hooks and
 //! settings, direnv's `.envrc`, editor tasks, dev containers, CI workflows, package
-//! lifecycle scripts, package-manager script settings, pre-commit hooks.
-//! [`PERSISTENCE_PLACES`] is the one list of such places.
+//! lifecycle scripts, package-manager script settings, pre-commit hooks, the
+//! user's or the machine's settings — and package managers pointed at code from
+//! another source. [`PERSISTENCE_PLACES`] is the one list of such places; which
+//! commands write settings, which keys run code or change the package source, is
+//! catalogue data.
 
-use crate::catalogue::{Entry, Fact, usage};
+use crate::catalogue::{Entry, Fact, Role};
 use crate::declare_rule;
 use crate::model::command::SimpleCommand;
 use crate::model::word::Word;
@@ -33,12 +36,24 @@ declare_rule! {
     ///   (`preinstall`, `install`, `postinstall`, `prepare`, `prepublish`...). An
     ///   edit of unknown text is judged when a runner follows (BG218).
     ///
-    /// It also asks for the commands that write such settings themselves: `git
-    /// config KEY VALUE` of a key the catalogue says runs a program or names a
-    /// project path (`core.hooksPath`, `core.fsmonitor`, `include.path`, `alias.*`,
-    /// `filter.*.clean`...), `npm pkg set scripts.postinstall=...`, `npm|pnpm|yarn
-    /// config set` of a script setting, and the subcommands the catalogue marks
-    /// `persists` (`direnv allow`, which approves `.envrc`).
+    /// It also asks for the commands that write such settings themselves (the
+    /// subcommands the catalogue marks `writes-settings`, their keys judged with the
+    /// entry's `config_keys` and `key_facts`): `git config KEY VALUE` of a key that
+    /// runs a program or names a project path (`core.hooksPath`, `core.fsmonitor`,
+    /// `include.path`, `alias.*`, `filter.*.clean`...), `npm pkg set
+    /// scripts.postinstall=...`, `npm|pnpm|yarn config set` of a script setting; a
+    /// settings write outside the project, whatever the key (`git config --global`,
+    /// `--system`: flags marked `outside-settings`); and the subcommands the
+    /// catalogue marks `persists` (`direnv allow`, which approves `.envrc`;
+    /// `defaults write`).
+    ///
+    /// And it asks when code will come from somewhere the project does not name: a
+    /// package manager pointed at another source, by a setting or a flag the
+    /// catalogue marks `changes-package-source` (`npm config set registry URL`,
+    /// `npm install --registry URL`, `pip install --index-url URL`, `gem install
+    /// --source URL`, `cargo install --git URL`), or a `package` operand that names
+    /// code outside the registry (`npm install user/repo`, `npm install
+    /// https://x/y.tgz`, `pip install git+https://...`).
     ///
     /// ## Why
     /// Being inside the project does not make a write harmless: these files are code
@@ -53,12 +68,16 @@ declare_rule! {
     /// - `git config user.name Ada` → allow
     /// - `npm pkg set scripts.postinstall='node x.js'` → ask
     /// - `npm pkg set scripts.build=tsc` → allow
+    /// - `git config --global user.name Ada` → ask
+    /// - `npm config set registry https://registry.example` → ask
+    /// - `npm install user/repo` → ask
+    /// - `npm install lodash` → allow
     pub static PERSISTENCE_WRITE = {
         code: "BG217",
         name: "persistence-write",
         default: Ask,
         capability: FilesystemWrite,
-        summary: "writes a place whose code runs later outside the gate (.git/hooks, .envrc, CI, lifecycle scripts)",
+        summary: "writes a place whose code runs later outside the gate (.git/hooks, .envrc, CI, lifecycle scripts, global settings, package sources)",
     };
 }
 
@@ -187,36 +206,6 @@ pub static PERSISTENCE_PLACES: &[PersistencePlace] = &[
     ),
 ];
 
-/// Package-manager settings whose value is a program or code it runs.
-pub const SCRIPT_SETTINGS: &[&str] = &[
-    "script-shell",
-    "shell",
-    "node-options",
-    "onload-script",
-    "init-module",
-    "git",
-    "editor",
-    "ignore-scripts",
-    "yarn-path",
-    "yarnpath",
-    "plugins",
-];
-
-/// Lifecycle scripts npm runs without being asked to (install, pack, publish).
-pub const LIFECYCLE_SCRIPTS: &[&str] = &[
-    "preinstall",
-    "install",
-    "postinstall",
-    "prepare",
-    "preprepare",
-    "postprepare",
-    "prepublish",
-    "prepublishOnly",
-    "prepack",
-    "postpack",
-    "dependencies",
-];
-
 impl Shape {
     /// True when `parts` (the names of a path below the root) are this place, at
     /// the top or in any folder below it.
@@ -255,33 +244,76 @@ pub fn place_of(relative: &Path) -> Option<&'static PersistencePlace> {
     PERSISTENCE_PLACES.iter().find(|p| p.shape.matches(&parts))
 }
 
-/// True when `text` (a package.json) adds a lifecycle script; text that is not
-/// JSON counts (npm would fail or read it some other way).
+/// The catalogue entries whose settings `file` (a name: `.npmrc`, `package.json`)
+/// holds: their `config_files` name it.
+fn settings_entries(file: &str) -> Vec<&'static Entry> {
+    fn walk(entry: &'static Entry, file: &str, out: &mut Vec<&'static Entry>) {
+        if entry.config_files.contains(&file) {
+            out.push(entry);
+        }
+        for sub in entry.subcommands {
+            walk(sub, file, out);
+        }
+    }
+    let mut out = Vec::new();
+    for entry in crate::catalogue::entries() {
+        walk(entry, file, &mut out);
+    }
+    out
+}
+
+/// True when setting `key` of `entry` stores what runs later: a program, shell
+/// text or code, a folder or file code is loaded from (the key's role), or a key
+/// the catalogue marks `persists` (`node-options`, `scripts.postinstall`).
+fn key_persists(entry: &Entry, key: &str) -> bool {
+    entry
+        .config_key_role(key)
+        .is_some_and(|r| r.runs() || matches!(r, Role::Directory | Role::PathRead))
+        || entry.key_facts_of(key).any(|f| f == Fact::Persists)
+}
+
+/// True when `text` (a package.json) sets a key that runs later for the entries
+/// whose settings file it is (`scripts.postinstall`); text that is not JSON counts
+/// (the package manager would fail or read it some other way).
 pub fn adds_lifecycle_script(text: &str) -> bool {
+    json_sets_persisting_key(text, &settings_entries("package.json"))
+}
+
+/// True when the JSON `text` sets a key that runs later for one of `entries`,
+/// read two levels deep (`scripts.postinstall`); text that is not a JSON object,
+/// or a section of such keys that is not an object, counts.
+fn json_sets_persisting_key(text: &str, entries: &[&'static Entry]) -> bool {
     let Ok(value) = serde_json::from_str::<serde_json::Value>(text) else {
         return true;
     };
-    let Some(scripts) = value.get("scripts") else {
-        return false;
-    };
-    let Some(scripts) = scripts.as_object() else {
+    let Some(object) = value.as_object() else {
         return true;
     };
-    scripts
-        .keys()
-        .any(|k| LIFECYCLE_SCRIPTS.contains(&k.as_str()) || is_hook_of_lifecycle(k))
-}
-
-/// `preinstall`-style names built from a lifecycle event (`postprepare`).
-fn is_hook_of_lifecycle(key: &str) -> bool {
-    ["pre", "post"].iter().any(|p| {
-        key.strip_prefix(p)
-            .is_some_and(|rest| LIFECYCLE_SCRIPTS.contains(&rest))
+    // Every dotted key down to the second level (`scripts.postinstall`); a
+    // section that is not an object where keys are expected counts.
+    object.iter().any(|(name, inner)| {
+        let section = |key: &str| entries.iter().any(|e| key_persists(e, key));
+        if section(name) {
+            return true;
+        }
+        match inner.as_object() {
+            Some(fields) => fields.keys().any(|k| section(&format!("{name}.{k}"))),
+            None => {
+                let prefix = format!("{}.", name.to_ascii_lowercase());
+                entries.iter().any(|e| {
+                    e.key_facts
+                        .iter()
+                        .any(|k| k.flags.iter().any(|p| p.starts_with(&prefix)))
+                })
+            }
+        }
     })
 }
 
-/// True when `text` (an `.npmrc`/`.yarnrc`) sets a script setting.
-fn sets_script_setting(text: &str) -> bool {
+/// True when `text` (an ini-style settings file: `.npmrc`, `.yarnrc`) sets a key
+/// that runs later for the entries whose settings file `file` is.
+fn sets_script_setting(file: &str, text: &str) -> bool {
+    let entries = settings_entries(file);
     text.lines().any(|line| {
         let line = line.trim().trim_start_matches(['"', '\'']);
         let key: String = line
@@ -289,7 +321,7 @@ fn sets_script_setting(text: &str) -> bool {
             .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
             .collect::<String>()
             .to_ascii_lowercase();
-        SCRIPT_SETTINGS.contains(&key.as_str())
+        !key.is_empty() && entries.iter().any(|e| key_persists(e, &key))
     })
 }
 
@@ -313,7 +345,12 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
                 };
                 let counts = match place.when {
                     When::Always => true,
-                    When::ScriptSetting => file.text.as_deref().is_none_or(sets_script_setting),
+                    When::ScriptSetting => file.text.as_deref().is_none_or(|text| {
+                        relative
+                            .file_name()
+                            .and_then(|n| n.to_str())
+                            .is_none_or(|name| sets_script_setting(name, text))
+                    }),
                     When::LifecycleScript => {
                         file.append || file.text.as_deref().is_some_and(adds_lifecycle_script)
                     }
@@ -333,43 +370,310 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             }
         }
     }
-    // Programs with settings that name programs (`config_keys`) or a subcommand
-    // that persists (`direnv allow`): catalogue data.
+    // Programs with a subcommand that persists (`direnv allow`), that write
+    // settings (`git config`, `npm config set`), or that may install from another
+    // source (`--registry`, `npm install user/repo`): catalogue data.
     let settings = entry.is_some_and(|e| {
-        any_entry(e, &|e: &Entry| {
-            e.has(Fact::Persists) || !e.config_keys.is_empty()
-        })
+        e.flag_may_add(Fact::ChangesPackageSource)
+            || e.mentions(&[Role::Package])
+            || any_entry(e, &|e: &Entry| {
+                e.has(Fact::Persists)
+                    || e.has(Fact::WritesSettings)
+                    || e.has(Fact::ChangesPackageSource)
+            })
     });
-    if settings && let Some(inv) = Invocation::of(cmd) {
+    if settings && let Some(inv) = cx.invocation(cmd) {
         settings_command(&inv, cmd, cx);
+        package_source(&inv, cmd, cx);
     }
 }
 
-/// `git config KEY VALUE`, `npm pkg set scripts.X=...`, `npm config set KEY VALUE`,
-/// `direnv allow`.
+/// `direnv allow` (a subcommand that persists); `git config KEY VALUE`, `npm config
+/// set KEY VALUE`, `npm pkg set scripts.X=...` (a use that writes settings).
 fn settings_command(inv: &Invocation, cmd: &SimpleCommand, cx: &mut Checker) {
-    let operands: Vec<&Word> = inv.operands().collect();
-    if let Some(leaf) = inv.leaf.filter(|l| l.has(Fact::Persists)) {
-        let what = std::iter::once(inv.program)
-            .chain(inv.subcommands.iter().copied())
-            .collect::<Vec<_>>()
-            .join(" ");
+    let Some(leaf) = inv.leaf else {
+        return;
+    };
+    if leaf.has(Fact::Persists) {
         cx.report(
             &PERSISTENCE_WRITE,
             span_of(cmd),
             format!(
-                "`{what}` stores what runs later, outside the gate: {}",
+                "`{}` stores what runs later, outside the gate: {}",
+                what_of(inv),
                 leaf.summary
             ),
         );
         return;
     }
-    // Settings the program's own entry gives roles to (`git config core.pager`).
-    if inv.leaf_name() == Some("config") && inv.entry.is_some_and(|e| !e.config_keys.is_empty()) {
-        git_config(inv, cmd, &operands, cx);
-    } else {
-        package_settings(inv, &operands, cx);
+    // `git config set KEY VALUE`: a subcommand the words name where the entry
+    // expects a key (the usage reading finds it by name).
+    let (leaf, rest) = named_subcommand(leaf, inv.rest);
+    if !leaf.has(Fact::WritesSettings) {
+        return;
     }
+    // A query (`--get`, `--list`: the catalogue's `read-only` flags) writes nothing.
+    let usage = cx.usage(cmd);
+    if usage.as_ref().is_some_and(|u| u.has(Fact::ReadOnly)) {
+        return;
+    }
+    let keys = settings_entry(inv);
+    let mut wrote = false;
+    for (key, value) in settings_written(leaf, rest) {
+        wrote = true;
+        let Some(name) = key.value().map(|k| value_key(k, value.is_none())) else {
+            cx.report(
+                &PERSISTENCE_WRITE,
+                key.span,
+                format!(
+                    "`{}` of a key only known at run time: it may be a setting that runs a program",
+                    what_of(inv)
+                ),
+            );
+            continue;
+        };
+        let Some(entry) = keys else {
+            continue;
+        };
+        if key_persists(entry, name) {
+            cx.report(
+                &PERSISTENCE_WRITE,
+                key.span,
+                format!(
+                    "`{} {name}` stores a setting acted on later, outside the gate (it runs a program or loads code from a path)",
+                    what_of(inv)
+                ),
+            );
+        }
+        if entry
+            .key_facts_of(name)
+            .any(|f| f == Fact::ChangesPackageSource)
+        {
+            cx.report(
+                &PERSISTENCE_WRITE,
+                key.span,
+                format!(
+                    "`{} {name}` points the package manager at another source: what it installs later, and the code that runs with it, comes from there",
+                    what_of(inv)
+                ),
+            );
+        }
+    }
+    // `git config --global KEY VALUE`: the user's or the machine's settings,
+    // which every later run reads, whatever the key.
+    if wrote
+        && let Some(flag) = usage
+            .as_ref()
+            .and_then(|u| u.flag_for(Fact::OutsideSettings))
+    {
+        cx.report(
+            &PERSISTENCE_WRITE,
+            span_of(cmd),
+            format!(
+                "`{} {flag}` writes settings outside the project, read by every later run of the program"
+                , what_of(inv)
+            ),
+        );
+    }
+}
+
+/// The deepest subcommand of `leaf` its first operands name, even where its
+/// operands are keys rather than subcommand names (`git config set`, `bundle
+/// config get`), with the words after it.
+fn named_subcommand<'c>(
+    mut leaf: &'static Entry,
+    mut rest: &'c [Word],
+) -> (&'static Entry, &'c [Word]) {
+    while !leaf.subcommands.is_empty() {
+        let values: Vec<Option<&str>> = rest.iter().map(Word::value).collect();
+        let first = crate::catalogue::classify(leaf, &values)
+            .into_iter()
+            .find(|a| !a.option_value)
+            .map(|a| a.index);
+        let Some((at, sub)) = first.and_then(|at| {
+            let sub = leaf.subcommand(values.get(at).copied().flatten()?)?;
+            Some((at, sub))
+        }) else {
+            break;
+        };
+        leaf = sub;
+        rest = rest.get(at + 1..).unwrap_or_default();
+    }
+    (leaf, rest)
+}
+
+/// The program and subcommand words (`npm config set`).
+fn what_of(inv: &Invocation) -> String {
+    std::iter::once(inv.program)
+        .chain(inv.subcommands.iter().copied())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The key of a `KEY=VALUE` word (the whole word for a `KEY VALUE` pair).
+fn value_key(word: &str, joined: bool) -> &str {
+    if joined {
+        word.split_once('=').map_or(word, |(k, _)| k)
+    } else {
+        word
+    }
+}
+
+/// The deepest entry of the invocation that describes settings keys (`npm config`
+/// for `npm config set`).
+fn settings_entry(inv: &Invocation) -> Option<&'static Entry> {
+    let mut found = inv
+        .entry
+        .filter(|e| !e.config_keys.is_empty() || !e.key_facts.is_empty());
+    let mut current = inv.entry;
+    for name in &inv.subcommands {
+        current = current.and_then(|e| e.subcommand(name));
+        if let Some(e) = current.filter(|e| !e.config_keys.is_empty() || !e.key_facts.is_empty()) {
+            found = Some(e);
+        }
+    }
+    found
+}
+
+/// The settings a use writes, from its operands (option values skipped by the
+/// entry's options): a `KEY=VALUE` word (value `None`: it is in the word), or a
+/// key followed by its value. A key with no value is a query.
+fn settings_written<'c>(leaf: &Entry, rest: &'c [Word]) -> Vec<(&'c Word, Option<&'c Word>)> {
+    let values: Vec<Option<&str>> = rest.iter().map(Word::value).collect();
+    let operands: Vec<&Word> = crate::catalogue::classify(leaf, &values)
+        .into_iter()
+        .filter(|a| !a.option_value)
+        .filter_map(|a| rest.get(a.index))
+        .collect();
+    // Words the classifier does not name (an entry whose operands have no role).
+    let operands = if operands.is_empty() {
+        rest.iter()
+            .filter(|w| !w.value().is_some_and(|v| v.starts_with('-') && v.len() > 1))
+            .collect()
+    } else {
+        operands
+    };
+    let mut out = Vec::new();
+    let mut words = operands.into_iter().peekable();
+    while let Some(key) = words.next() {
+        match key.value() {
+            Some(v) if v.contains('=') => out.push((key, None)),
+            _ => {
+                if let Some(value) = words.next() {
+                    out.push((key, Some(value)));
+                } else if key.value().is_none() {
+                    // A dynamic word alone may be `KEY=VALUE`.
+                    out.push((key, None));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `npm install --registry URL`, `pip install --index-url URL`, `cargo install
+/// --git URL` (a flag the catalogue marks `changes-package-source`); `npm install
+/// user/repo`, `pip install git+https://...` (a `package` operand that names code
+/// from outside the registry).
+fn package_source(inv: &Invocation, cmd: &SimpleCommand, cx: &mut Checker) {
+    let usage = cx.usage(cmd);
+    if let Some(flag) = usage
+        .as_ref()
+        .and_then(|u| u.flag_for(Fact::ChangesPackageSource))
+    {
+        let span = cmd
+            .args()
+            .iter()
+            .find(|w| w.value().is_some_and(|v| v.starts_with(flag)))
+            .map_or_else(|| span_of(cmd), |w| w.span);
+        cx.report(
+            &PERSISTENCE_WRITE,
+            span,
+            format!(
+                "`{} {flag}` installs from another source than the package manager's registry: the code it installs, and runs, comes from there",
+                what_of(inv)
+            ),
+        );
+        return;
+    }
+    // `brew tap user/repo`: a subcommand that adds a source, given one.
+    if inv.leaf.is_some_and(|l| l.has(Fact::ChangesPackageSource))
+        && let Some(source) = inv.operands().next()
+    {
+        cx.report(
+            &PERSISTENCE_WRITE,
+            source.span,
+            format!(
+                "`{}` adds a source of packages: later installs take code from it, outside the gate",
+                what_of(inv)
+            ),
+        );
+        return;
+    }
+    let Some(leaf) = inv.leaf.filter(|l| l.mentions(&[Role::Package])) else {
+        return;
+    };
+    let values: Vec<Option<&str>> = inv.rest.iter().map(Word::value).collect();
+    for arg in crate::catalogue::classify(leaf, &values) {
+        if arg.role != Role::Package {
+            continue;
+        }
+        let Some(word) = inv.rest.get(arg.index) else {
+            continue;
+        };
+        let remote = match word.value().and_then(|v| v.get(arg.offset..)) {
+            Some(spec) => remote_package(spec),
+            None => false,
+        };
+        if remote {
+            cx.report(
+                &PERSISTENCE_WRITE,
+                word.span,
+                format!(
+                    "`{}` installs `{}`, code from outside the registry (a URL, a repository): nothing reviewed it, and its install scripts run",
+                    what_of(inv),
+                    word.value().unwrap_or_default()
+                ),
+            );
+            return;
+        }
+    }
+}
+
+/// True when a package spec names code from outside the package manager's
+/// registry: a URL (not `file:`), a VCS address (`git+https://`, `git@host:`), a
+/// hosted shorthand (`github:user/repo`, `user/repo`, `user/repo#ref`). A local
+/// path (`./x`, `../x`, `/x`, `~/x`), a scoped name (`@scope/name`) and a name
+/// with a version (`lodash@4`, `requests==2.0`) are not.
+pub fn remote_package(spec: &str) -> bool {
+    let spec = spec.trim();
+    if spec.is_empty() || spec.starts_with(['.', '/', '~']) || spec.starts_with("file:") {
+        return false;
+    }
+    if spec.contains("://") {
+        return true;
+    }
+    const HOSTED: &[&str] = &[
+        "git+",
+        "git:",
+        "git@",
+        "hg+",
+        "svn+",
+        "bzr+",
+        "github:",
+        "gitlab:",
+        "bitbucket:",
+        "gist:",
+    ];
+    if HOSTED.iter().any(|p| spec.starts_with(p)) {
+        return true;
+    }
+    // `user/repo`: a hosted shorthand unless it is scoped (`@scope/name`) or an
+    // archive file named by a relative path.
+    let name = spec.split(['#', '@']).next().unwrap_or(spec);
+    !spec.starts_with('@')
+        && name.contains('/')
+        && !(name.ends_with(".tgz") || name.ends_with(".tar.gz") || name.ends_with(".tar"))
 }
 
 /// The span of a command's program word, or the whole command.
@@ -377,100 +681,38 @@ fn span_of(cmd: &SimpleCommand) -> Span {
     cmd.name().map_or(cmd.span, |w| w.span)
 }
 
-/// `git config [--global] KEY VALUE` / `git config set KEY VALUE` of a key that runs
-/// a program or names a path git loads code from.
-fn git_config(inv: &Invocation, cmd: &SimpleCommand, operands: &[&Word], cx: &mut Checker) {
-    // A query (`--get`, `--list`: the catalogue's `read-only` flags) writes nothing.
-    let words: Vec<Option<&str>> = cmd.args().iter().map(Word::value).collect();
-    if inv
-        .entry
-        .is_some_and(|e| usage(e, &words).has(Fact::ReadOnly))
-    {
-        return;
-    }
-    let (key, has_value) = match operands.first().and_then(|w| w.value()) {
-        Some("set") => (operands.get(1), operands.len() > 2),
-        Some("get" | "list" | "unset" | "rename-section" | "remove-section" | "edit") => return,
-        _ => (operands.first(), operands.len() > 1),
-    };
-    let Some(key) = key else {
-        return;
-    };
-    if !has_value {
-        return;
-    }
-    let Some(name) = key.value() else {
-        cx.report(
-            &PERSISTENCE_WRITE,
-            key.span,
-            "`git config` of a key only known at run time: it may be a setting that runs a program"
-                .into(),
-        );
-        return;
-    };
-    let role = inv.entry.and_then(|e| e.config_key_role(name));
-    let persists = role.is_some_and(|r| {
-        r.runs()
-            || matches!(
-                r,
-                crate::catalogue::Role::Directory | crate::catalogue::Role::PathRead
-            )
-    });
-    if persists {
-        cx.report(
-            &PERSISTENCE_WRITE,
-            key.span,
-            format!(
-                "`git config {name}` stores a setting git acts on later, outside the gate (it runs a program or loads code from a path)"
-            ),
-        );
-    }
-}
+#[cfg(test)]
+mod tests {
+    use super::remote_package;
 
-/// `npm pkg set scripts.postinstall=...`, `npm config set script-shell ...`.
-fn package_settings(inv: &Invocation, operands: &[&Word], cx: &mut Checker) {
-    let words: Vec<Option<&str>> = operands.iter().map(|w| w.value()).collect();
-    // The subcommand words as written (`npm pkg set`, `npm config set`): the
-    // catalogue may or may not know them.
-    let leading: Vec<&str> = inv
-        .subcommands
-        .iter()
-        .copied()
-        .chain(words.iter().map_while(|w| *w))
-        .collect();
-    let at = |i: usize| leading.get(i).copied();
-    let (keys_from, pkg) = match (at(0), at(1)) {
-        (Some("pkg"), Some("set")) => (2usize, true),
-        (Some("config" | "c"), Some("set")) => (2, false),
-        _ => return,
-    };
-    let skip = keys_from.saturating_sub(inv.subcommands.len());
-    for (i, word) in operands.iter().enumerate().skip(skip) {
-        let Some(value) = word.value() else {
-            cx.report(
-                &PERSISTENCE_WRITE,
-                word.span,
-                "a package setting only known at run time may be a script that runs later".into(),
-            );
-            continue;
-        };
-        let key = value.split_once('=').map_or(value, |(k, _)| k);
-        let hit = if pkg {
-            key.strip_prefix("scripts.")
-                .is_some_and(|s| LIFECYCLE_SCRIPTS.contains(&s) || is_hook_of_lifecycle(s))
-        } else {
-            // `config set KEY VALUE`: only the key words, not their values.
-            let is_key = value.contains('=') || i == skip;
-            is_key && SCRIPT_SETTINGS.contains(&key.to_ascii_lowercase().as_str())
-        };
-        if hit {
-            cx.report(
-                &PERSISTENCE_WRITE,
-                word.span,
-                format!(
-                    "sets `{key}`: the package manager runs it later (on install or for every script), outside the gate"
-                ),
-            );
+    #[test]
+    fn package_specs_from_outside_the_registry() {
+        for spec in [
+            "https://x.example/y.tgz",
+            "git+https://x.example/y.git",
+            "git@github.com:u/r.git",
+            "github:u/r",
+            "u/r",
+            "u/r#main",
+            "x @ https://x.example/x.zip",
+        ] {
+            assert!(remote_package(spec), "{spec}");
+        }
+        for spec in [
+            "lodash",
+            "lodash@4",
+            "@types/node",
+            "@scope/pkg@1.0.0",
+            "./local",
+            "../x",
+            "/abs/x",
+            "~/x",
+            "file:../x",
+            "requests==2.0",
+            "x.tgz",
+            "dist/x.tgz",
+        ] {
+            assert!(!remote_package(spec), "{spec}");
         }
     }
 }

@@ -68,16 +68,16 @@ fn redirect_may_write(redirect: &Redirect) -> bool {
 
 /// A cheap filter before listing a command's paths: it has a redirect that writes,
 /// a wrapper (`flock` creates its lock file), or a program that may write by the
-/// catalogue's roles or by an in-place option (`sed -i`, `perl -pi`, `dd of=`,
-/// `tar -x`). A program the catalogue does not know writes nothing the model knows.
+/// catalogue's roles — an operand or option value, an in-place flag (`sed -i`,
+/// `perl -pi`), a settings key (`dd of=`), an option in a mode (`tar -x -C`): the
+/// entry's role mask holds every one of them. A program the catalogue does not
+/// know writes nothing the model knows.
 fn may_write(cmd: &SimpleCommand, entry: Option<&Entry>) -> bool {
     const WRITE_BITS: u32 = 1 << 4 | 1 << 5;
     debug_assert_eq!(WRITE_BITS, Role::PathWrite.bit() | Role::PathDelete.bit());
     cmd.redirects.iter().any(redirect_may_write)
         || !cmd.wrappers.is_empty()
-        || entry.is_some_and(|e| {
-            e.role_mask & WRITE_BITS != 0 || matches!(e.name, "sed" | "perl" | "dd" | "tar")
-        })
+        || entry.is_some_and(|e| e.role_mask & WRITE_BITS != 0)
 }
 
 /// The files `cmd` writes, resolved against the directory it runs in. A path only
