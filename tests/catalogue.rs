@@ -47,6 +47,8 @@ const NOT_PROGRAMS: &[&str] = &[
     "!",
     // a package spec given to npx: the package, not a program name
     "eslint@8",
+    // a script a runner fetches from a URL (`uv run https://example.com/x.py`)
+    "x.py",
     // brace expansions and look-alike characters the gate must not take for rm or sudo
     "rm,-rf,x}",
     "sudo,ls}",

@@ -540,7 +540,17 @@ fn flag_facts(value: &toml::Value) -> Result<Vec<FlagFactsText>, SchemaError> {
     let mut out = Vec::new();
     for (spelled, list) in table {
         let key = ["flag_facts", spelled.as_str()];
-        out.push((option_names(spelled, &key)?, facts(list, &key)?));
+        // A flag may name the one value it counts with: `--network=host`.
+        let names = spelled
+            .split('|')
+            .map(|n| match n.split_once('=') {
+                Some((name, value)) if !value.is_empty() => {
+                    option_names(name, &key).map(|_| n.to_string())
+                }
+                _ => option_names(n, &key).map(|_| n.to_string()),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        out.push((names, facts(list, &key)?));
     }
     Ok(out)
 }

@@ -104,7 +104,7 @@ fn flag_facts(entry: &Entry, words: &[Option<&str>], out: &mut Vec<(Fact, Option
         return;
     }
     let mut skip = false;
-    for word in words.iter().copied() {
+    for (at, word) in words.iter().copied().enumerate() {
         if std::mem::take(&mut skip) {
             continue;
         }
@@ -118,8 +118,18 @@ fn flag_facts(entry: &Entry, words: &[Option<&str>], out: &mut Vec<(Fact, Option
         let bare = word.split_once('=').map_or(word, |(name, _)| name);
         // An option's value is not a flag (`find -name -delete` names a file).
         skip = !word.contains('=') && entry.takes_next_word(word);
+        // The option's value, attached or the next word, for a flag given with
+        // one (`--network=host` in the catalogue: `--network host`, `--net=host`).
+        let value = match word.split_once('=') {
+            Some((_, value)) => Some(value),
+            None if skip => words.get(at + 1).copied().flatten(),
+            None => None,
+        };
         for spec in entry.flag_facts {
             let given = spec.flags.iter().find(|flag| {
+                if let Some((name, wanted)) = flag.split_once('=') {
+                    return name == bare && value == Some(wanted);
+                }
                 **flag == bare
                     || (abbreviates(bare, flag) && !names_itself(entry, bare))
                     || (entry.clustering

@@ -1,6 +1,7 @@
-//! Bind mounts: `docker run -v SRC:DEST[:OPTIONS]`. What runs behind the mount can
-//! write the host path `SRC`, so `SRC` is judged as a path written; `-v /:/host`
-//! reaches the whole machine, `-v ./data:/data` only the project.
+//! Bind mounts: `docker run -v SRC:DEST[:OPTIONS]` and `--mount
+//! type=bind,source=SRC,target=DEST`. What runs behind the mount can write the host
+//! path `SRC`, so `SRC` is judged as a path written; `-v /:/host` reaches the whole
+//! machine, `-v ./data:/data` only the project.
 
 use super::word::{Part, Word};
 
@@ -12,6 +13,9 @@ use super::word::{Part, Word};
 /// ## Example
 /// `"$(pwd)":/app` → `$(pwd)`; `~/.ssh:/root/.ssh:ro` → `~/.ssh`; `cache:/x` → none.
 pub fn host_side(spec: &Word) -> Option<Word> {
+    if let Some(source) = key_value_source(spec) {
+        return source;
+    }
     let mut parts = Vec::new();
     let mut cut = false;
     for part in &spec.parts {
@@ -41,6 +45,69 @@ pub fn host_side(spec: &Word) -> Option<Word> {
     host.then(|| Word::new(parts, spec.span, spec.has_quotes))
 }
 
+/// The host side of the `--mount` form `type=bind,source=SRC,target=DEST`: the
+/// value of `source` (or `src`) when it is a host path, `Some(None)` when the form
+/// names none (a volume, a tmpfs); `None` when `spec` is not that form (its first
+/// text has no `=` before any `:`).
+fn key_value_source(spec: &Word) -> Option<Option<Word>> {
+    let first = match spec.parts.first() {
+        Some(Part::Literal(text) | Part::Quoted(text)) => text,
+        _ => return None,
+    };
+    let key_first = first
+        .find('=')
+        .is_some_and(|eq| first.find(':').is_none_or(|colon| eq < colon));
+    if !key_first {
+        return None;
+    }
+    // The fields, split at commas in the text; a dynamic part stays in its field.
+    let mut fields: Vec<Vec<Part>> = vec![Vec::new()];
+    for part in &spec.parts {
+        match part {
+            Part::Literal(text) | Part::Quoted(text) => {
+                let quoted = matches!(part, Part::Quoted(_));
+                for (k, piece) in text.split(',').enumerate() {
+                    if k > 0 {
+                        fields.push(Vec::new());
+                    }
+                    if !piece.is_empty() {
+                        let piece = piece.to_string();
+                        fields.last_mut()?.push(if quoted {
+                            Part::Quoted(piece)
+                        } else {
+                            Part::Literal(piece)
+                        });
+                    }
+                }
+            }
+            other => fields.last_mut()?.push(other.clone()),
+        }
+    }
+    let source = fields.into_iter().find_map(|mut field| {
+        let (Part::Literal(head) | Part::Quoted(head)) = field.first_mut()? else {
+            return None;
+        };
+        let value = ["source=", "src="]
+            .iter()
+            .find_map(|key| head.strip_prefix(key))?
+            .to_string();
+        if value.is_empty() {
+            field.remove(0);
+        } else {
+            *head = value;
+        }
+        Some(field)
+    });
+    let Some(parts) = source.filter(|p| !p.is_empty()) else {
+        return Some(None);
+    };
+    let host = match parts.first() {
+        Some(Part::Literal(text) | Part::Quoted(text)) => text.starts_with(['/', '.', '~']),
+        _ => true,
+    };
+    Some(host.then(|| Word::new(parts, spec.span, spec.has_quotes)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -62,5 +129,33 @@ mod tests {
         );
         assert_eq!(host("cache:/root/.cache"), None);
         assert_eq!(host("/data"), None);
+    }
+
+    #[test]
+    fn the_key_value_form_names_its_source() {
+        let host = |s: &str| host_side(&literal(s)).and_then(|w| w.static_value());
+        assert_eq!(host("type=bind,src=/,dst=/host").as_deref(), Some("/"));
+        assert_eq!(
+            host("type=bind,source=/etc,target=/etc,readonly").as_deref(),
+            Some("/etc")
+        );
+        assert_eq!(host("target=/x,source=./data,type=bind").as_deref(), Some("./data"));
+        assert_eq!(host("type=volume,src=cache,dst=/cache"), None);
+        assert_eq!(host("type=tmpfs,dst=/tmp"), None);
+        // A source only known at run time is judged as it stands.
+        let dynamic = Word::new(
+            vec![
+                Part::Literal("type=bind,src=".into()),
+                Part::Variable {
+                    name: "PWD".into(),
+                    quoted: false,
+                },
+                Part::Literal(",dst=/app".into()),
+            ],
+            Span::new(0, 28),
+            false,
+        );
+        let source = host_side(&dynamic).expect("a host side");
+        assert!(matches!(source.parts.as_slice(), [Part::Variable { name, .. }] if name == "PWD"));
     }
 }

@@ -101,6 +101,16 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             return;
         }
     }
+    // `uv run https://…/x.py`, `deno run https://…/x.ts`: a program or a script
+    // named by a URL is code fetched from the network and run.
+    if let Some(url) = code_from_url(program, entry, &words) {
+        cx.report(
+            &NETWORK_TOOL,
+            name.span,
+            format!("runs code fetched from {url}"),
+        );
+        return;
+    }
     let reason = match base {
         _ if entry.is_some_and(|e| e.has(Fact::Network)) => {
             Some(format!("`{base}` talks to the network"))
@@ -137,6 +147,39 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     if let Some(message) = reason {
         cx.report(&NETWORK_TOOL, name.span, message);
     }
+}
+
+/// The URL a command runs code from: its program named by a URL (what a runner
+/// such as `uv run` or `pipx run` was given to run), or a value whose role is
+/// `path-exec` (the script a runtime runs: `deno run URL`, `bash URL` is no
+/// script) that is a URL.
+fn code_from_url<'w>(
+    program: &'w str,
+    entry: Option<&catalogue::Entry>,
+    words: &[Option<&'w str>],
+) -> Option<&'w str> {
+    if is_url(program) {
+        return Some(program);
+    }
+    let entry = entry.filter(|e| e.mentions(&[Role::PathExec]))?;
+    catalogue::classify(entry, words)
+        .into_iter()
+        .filter(|a| a.role == Role::PathExec)
+        .filter_map(|a| words.get(a.index).copied().flatten()?.get(a.offset..))
+        .find(|v| is_url(v))
+}
+
+/// True when `text` is a URL that names remote content (`https://`, `ftp://`...):
+/// a scheme of letters, digits, `+`, `-`, `.` before `://`, other than `file`.
+fn is_url(text: &str) -> bool {
+    let Some((scheme, _)) = text.split_once("://") else {
+        return false;
+    };
+    !scheme.is_empty()
+        && scheme
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
+        && !scheme.eq_ignore_ascii_case("file")
 }
 
 /// True when a package runner (`npx`, `npm exec`, `bunx`) runs a binary the

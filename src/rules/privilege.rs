@@ -1,8 +1,9 @@
 //! BG207: gaining privileges.
 
-use crate::catalogue::{self, Fact};
+use crate::catalogue::{self, Fact, Role};
 use crate::declare_rule;
 use crate::model::command::{SimpleCommand, basename};
+use crate::model::word::Word;
 use crate::model::wrapper_words::own_words;
 use crate::rules::Checker;
 use crate::verdict::Decision;
@@ -27,6 +28,8 @@ declare_rule! {
     /// - `echo sudo` → allow
     /// - `docker run --privileged alpine` → ask: an option that gives away the host
     /// - `docker run --rm alpine` → allow
+    /// - `gdb -p 1` → ask: a debugger attached to a running process acts inside it
+    /// - `gdb ./a.out` → allow
     pub static PRIVILEGE_ESCALATION = {
         code: "BG207",
         name: "privilege-escalation",
@@ -56,6 +59,65 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         }
     }
     privileged_options(cmd, cx);
+    attached_processes(cmd, cx);
+}
+
+/// The program and each wrapper of `cmd`, with the words that are its own.
+fn programs_with_words(cmd: &SimpleCommand) -> impl Iterator<Item = (&Word, &[Word])> {
+    let program = cmd.name().map(|w| (w, cmd.args()));
+    let wrappers = (0..cmd.wrappers.len()).filter_map(|k| {
+        let word = cmd.words.get(*cmd.wrappers.get(k)?)?;
+        Some((word, own_words(cmd, k)))
+    });
+    wrappers.chain(program)
+}
+
+/// A debugger or tracer (the catalogue's `debugger`: `gdb`, `lldb`, `strace`,
+/// `perf record`, `gcore`, `py-spy`) given a running process to attach to (a
+/// `process` value: `gdb -p 1`, `strace -p 1`, `gcore 1`) asks: attached, it reads
+/// the process's memory — its secrets — and can change what it runs, with that
+/// process's privileges. Tracing a command it starts itself (`strace ls`) is
+/// ordinary debugging.
+fn attached_processes(cmd: &SimpleCommand, cx: &mut Checker) {
+    for (name, words) in programs_with_words(cmd) {
+        let Some(entry) = name
+            .value()
+            .and_then(|v| catalogue::lookup(basename(v)))
+            .filter(|e| e.mentions(&[Role::Process]))
+        else {
+            continue;
+        };
+        let values: Vec<Option<&str>> = words.iter().map(Word::value).collect();
+        let usage = catalogue::usage(entry, &values);
+        if !usage.has(Fact::Debugger) {
+            continue;
+        }
+        // An option's value is a process (`-p 1`); an operand is one when it is a
+        // number or only known at run time (`gdb prog 1234`, not `gdb prog core`).
+        let Some(target) = catalogue::classify(entry, &values)
+            .into_iter()
+            .filter(|a| a.role == Role::Process)
+            .filter_map(|a| Some((a, words.get(a.index)?)))
+            .find(|(a, w)| {
+                a.option_value
+                    || w.value()
+                        .is_none_or(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()))
+            })
+            .map(|(_, w)| w)
+        else {
+            continue;
+        };
+        cx.report_as(
+            &PRIVILEGE_ESCALATION,
+            Decision::Ask,
+            target.span,
+            format!(
+                "`{}` attaches to the running process {}: it can read the process's memory and change what it runs",
+                entry.name,
+                target.display()
+            ),
+        );
+    }
 }
 
 /// A use whose options give away the host (`docker run --privileged`, `--pid=host`,
@@ -63,12 +125,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
 /// `privilege`) asks: the program is an everyday tool, this use of it is not. The
 /// program is read with its words, each wrapper with its own.
 fn privileged_options(cmd: &SimpleCommand, cx: &mut Checker) {
-    let program = cmd.name().map(|w| (w, cmd.args()));
-    let wrappers = (0..cmd.wrappers.len()).filter_map(|k| {
-        let word = cmd.words.get(*cmd.wrappers.get(k)?)?;
-        Some((word, own_words(cmd, k)))
-    });
-    for (name, words) in wrappers.chain(program) {
+    for (name, words) in programs_with_words(cmd) {
         let Some(entry) = name
             .value()
             .and_then(|v| catalogue::lookup(basename(v)))
