@@ -139,7 +139,10 @@ mod tests {
             host("type=bind,source=/etc,target=/etc,readonly").as_deref(),
             Some("/etc")
         );
-        assert_eq!(host("target=/x,source=./data,type=bind").as_deref(), Some("./data"));
+        assert_eq!(
+            host("target=/x,source=./data,type=bind").as_deref(),
+            Some("./data")
+        );
         assert_eq!(host("type=volume,src=cache,dst=/cache"), None);
         assert_eq!(host("type=tmpfs,dst=/tmp"), None);
         // A source only known at run time is judged as it stands.

@@ -179,7 +179,9 @@ fn is_url(text: &str) -> bool {
         && scheme
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
-        && !scheme.eq_ignore_ascii_case("file")
+        && !text
+            .get(..7)
+            .is_some_and(|head| head.eq_ignore_ascii_case("file://"))
 }
 
 /// True when a package runner (`npx`, `npm exec`, `bunx`) runs a binary the
