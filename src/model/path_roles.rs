@@ -410,11 +410,17 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
         // status`: a subcommand's name; `kubectl get pods`: text. A `NAME=value`
         // setting whose key has no role of its own keeps its value judged
         // (`make PREFIX=~/x`: bash expands the tilde after `=`).
-        // A URL that is a local path (`git clone /other/repo`, `file:///x`) reads it.
-        let local_url = role == Some(ArgRole::Url)
-            && word
+        // A URL that is a local path (`git clone /other/repo`, `file:///x`) reads it;
+        // so does a package spec that is one (`npm install ../x`, `file:../x`, `pip
+        // install "$DIR"`): the package manager reads the folder and runs its
+        // install scripts.
+        let local_url = match role {
+            Some(ArgRole::Url) => word
                 .value()
-                .is_some_and(|v| v.starts_with(['/', '~', '.']) || v.starts_with("file://"));
+                .is_some_and(|v| v.starts_with(['/', '~', '.']) || v.starts_with("file://")),
+            Some(ArgRole::Package) => local_package(word),
+            _ => false,
+        };
         if !local_url
             && role.is_some_and(|r| r.is_text() && !matches!(r, ArgRole::Config | ArgRole::Env))
         {
@@ -440,8 +446,15 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
         } else {
             Access::Read
         };
-        let word = match word.value().and_then(|v| v.strip_prefix("file://")) {
-            Some(path) if local_url => sub_word(word, word.value().unwrap_or(path), 7, path),
+        let file_scheme = word.value().and_then(|v| {
+            v.strip_prefix("file://")
+                .map(|p| (7, p))
+                .or_else(|| v.strip_prefix("file:").map(|p| (5, p)))
+        });
+        let word = match file_scheme {
+            Some((offset, path)) if local_url => {
+                sub_word(word, word.value().unwrap_or(path), offset, path)
+            }
             _ => from_inner_tilde(word),
         };
         uses.push(PathUse {
@@ -455,6 +468,19 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
         });
     }
     uses
+}
+
+/// True when a package spec names a local folder or archive rather than a
+/// registry name: a path (`./x`, `../x`, `/x`, `~/x`), `file:PATH`, or a value only
+/// known at run time that starts with a variable or a tilde (`"$DIR"`).
+fn local_package(word: &Word) -> bool {
+    match word.value() {
+        Some(v) => v.starts_with(['/', '~', '.']) || v.starts_with("file:"),
+        None => matches!(
+            word.parts.first(),
+            Some(Part::Tilde(_) | Part::Variable { .. } | Part::Expansion { .. })
+        ),
+    }
 }
 
 /// `PREFIX=~/x`: bash expands the tilde after `=`, so the path is judged from the
