@@ -91,10 +91,24 @@ pub fn classify(entry: &Entry, args: &[Option<&str>]) -> Vec<Arg> {
             continue;
         }
         if w.starts_with("--") || !entry.clustering || w.starts_with('+') {
-            let (name, attached) = match w.split_once('=') {
+            let (mut name, mut attached) = match w.split_once('=') {
                 Some((n, _)) => (n, Some(n.len() + 1)),
                 None => (w, None),
             };
+            // `mvn -Dkey=value`, `java -Dkey=value`: a one-letter setting option
+            // with its value attached, in a program whose options do not cluster.
+            if entry.option(name).is_none()
+                && !w.starts_with("--")
+                && w.starts_with('-')
+                && let Some(short) = w.get(..2)
+                && w.len() > 2
+                && entry
+                    .option(short)
+                    .is_some_and(|o| matches!(o.role, Role::Config | Role::Env))
+            {
+                name = short;
+                attached = Some(2);
+            }
             if let Some(option) = entry.option(name) {
                 let role = option.role;
                 match attached {

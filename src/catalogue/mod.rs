@@ -92,11 +92,16 @@ pub enum Role {
     /// arguments: `python x.py ARGS`): nobody knows its role, so it stays a
     /// possible path, read.
     Argument,
+    /// A program (or plug-in) the tool runs, named by a value that may carry its
+    /// first arguments (`CC='gcc -m32'`, `RUSTC_WRAPPER=sccache`, `gcc -wrapper
+    /// gdb,--args`, `gawk -l EXT`): a bare name is looked up on a search path, so
+    /// it is judged as a program, not as a file here.
+    Program,
 }
 
 impl Role {
     /// Every role but [`Role::Code`] (which carries a language).
-    pub const PLAIN: [Role; 23] = [
+    pub const PLAIN: [Role; 24] = [
         Role::Command,
         Role::Shell,
         Role::ShellWords,
@@ -120,6 +125,7 @@ impl Role {
         Role::ExecDirectory,
         Role::Mount,
         Role::Argument,
+        Role::Program,
     ];
 
     /// The role spelled as in the catalogue files (`path-read`, `code:python`);
@@ -159,6 +165,7 @@ impl Role {
             Role::ExecDirectory => "exec-directory",
             Role::Mount => "mount",
             Role::Argument => "argument",
+            Role::Program => "program",
         }
     }
 
@@ -179,6 +186,7 @@ impl Role {
                 | Role::ShellWords
                 | Role::Module
                 | Role::ShellIfBang
+                | Role::Program
         )
     }
 
@@ -209,7 +217,8 @@ impl Role {
             Role::ExecDirectory => 20,
             Role::Mount => 21,
             Role::Argument => 22,
-            Role::Code(_) => 23,
+            Role::Program => 23,
+            Role::Code(_) => 24,
         };
         1 << index
     }
@@ -230,6 +239,7 @@ impl Role {
                 | Role::PathExec
                 | Role::ShellIfBang
                 | Role::ExecDirectory
+                | Role::Program
         )
     }
 }
@@ -317,6 +327,16 @@ pub enum Fact {
     /// FILE`, `git push`, `curl -T FILE`; `scp`/`rsync` when the destination is
     /// another host).
     SendsFiles,
+    /// Reads commands from stdin whatever its operands (`ed FILE`, `ex -s FILE`,
+    /// `sqlite3 DB`): fed by a pipe, a redirect or a heredoc, that text runs, and
+    /// its commands run shell text (`!cmd`) and write any file.
+    StdinCommands,
+    /// An operand spelled `NAME@VERSION` is a remote package it downloads and
+    /// runs (`go run pkg@v1.2.3`); without a version it runs the project's.
+    VersionedRemote,
+    /// An operand `@FILE` is read as more arguments (`gcc @args`, `javac @opts`):
+    /// the arguments that run are not on the command line.
+    ResponseFiles,
 }
 
 impl Fact {
@@ -355,6 +375,9 @@ impl Fact {
         Fact::PrintsEnvironment,
         Fact::Persists,
         Fact::SendsFiles,
+        Fact::StdinCommands,
+        Fact::VersionedRemote,
+        Fact::ResponseFiles,
     ];
 
     /// The fact's bit in [`Entry::flag_fact_mask`]: its position in [`Fact::ALL`].
@@ -404,6 +427,9 @@ impl Fact {
             Fact::PrintsEnvironment => "prints-environment",
             Fact::Persists => "persists",
             Fact::SendsFiles => "sends-files",
+            Fact::StdinCommands => "stdin-commands",
+            Fact::VersionedRemote => "versioned-remote",
+            Fact::ResponseFiles => "response-files",
         }
     }
 }
@@ -495,6 +521,9 @@ pub struct Entry {
     pub runs_files: &'static [&'static str],
     /// Settings keys whose value has a role (`core.pager` runs shell text).
     pub config_keys: &'static [(&'static str, Role)],
+    /// Environment variables it reads whose value has a role (`CC` for make: a
+    /// program it runs).
+    pub env_keys: &'static [(&'static str, Role)],
     /// Flags that add facts when given (`crontab -r`, `find -delete`).
     pub flag_facts: &'static [FlagFacts],
     /// Every fact a flag of the entry or of its subcommands can add, one bit per
@@ -683,6 +712,7 @@ impl Entry {
                 .iter()
                 .any(|m| m.operands.iter().any(|r| matches(*r)))
             || self.config_keys.iter().any(|(_, r)| matches(*r))
+            || self.env_keys.iter().any(|(_, r)| matches(*r))
             || (!self.in_place.is_empty() && matches(Role::PathWrite))
             || self.mode_options.iter().any(|m| {
                 m.options
@@ -690,6 +720,23 @@ impl Entry {
                     .any(|o| matches(o.role) || o.more.iter().any(|r| matches(*r)))
             })
             || self.subcommands.iter().any(|s| s.any_role(matches))
+    }
+
+    /// The role of an environment variable the program reads (`CC` for make),
+    /// its name matched exactly.
+    pub fn env_key_role(&self, name: &str) -> Option<Role> {
+        self.env_keys
+            .iter()
+            .find(|(key, _)| match key.split_once('*') {
+                // `CARGO_TARGET_*_LINKER`: any text in place of the `*`.
+                Some((head, tail)) => {
+                    name.len() > head.len() + tail.len()
+                        && name.starts_with(head)
+                        && name.ends_with(tail)
+                }
+                None => *key == name,
+            })
+            .map(|(_, role)| *role)
     }
 
     /// The role of a settings key (`core.pager`), matching `*` in the catalogue's

@@ -24,6 +24,8 @@ pub const ENTRY_KEYS: &[&str] = &[
     "runs_files",
     "subcommands",
     "config_keys",
+    // Environment variables the program reads whose value has a role (`CC` for make).
+    "env_keys",
     "flag_facts",
     // In-place edits and options whose role depends on a mode flag.
     "in_place",
@@ -63,6 +65,7 @@ pub const ROLES: &[(&str, &str)] = &[
     ("exec-directory", "ExecDirectory"),
     ("mount", "Mount"),
     ("argument", "Argument"),
+    ("program", "Program"),
 ];
 
 /// Facts a program (or subcommand) can have, as spelled in the files, with the
@@ -101,6 +104,9 @@ pub const FACTS: &[(&str, &str)] = &[
     ("prints-environment", "PrintsEnvironment"),
     ("persists", "Persists"),
     ("sends-files", "SendsFiles"),
+    ("stdin-commands", "StdinCommands"),
+    ("versioned-remote", "VersionedRemote"),
+    ("response-files", "ResponseFiles"),
 ];
 
 /// A mistake in an entry: the dotted key inside the entry (`options."--x"`,
@@ -175,6 +181,8 @@ pub struct Spec {
     pub runs_files: Option<Vec<String>>,
     /// Settings keys with roles (keys lowercase).
     pub config_keys: Option<Vec<(String, String)>>,
+    /// Environment variables with roles (names as spelled).
+    pub env_keys: Option<Vec<(String, String)>>,
     /// Facts a flag adds when it is given (`find -delete` deletes files).
     pub flag_facts: Option<Vec<FlagFactsText>>,
     /// Operations that act remotely or cannot be undone, with their conditions.
@@ -254,6 +262,7 @@ pub fn parse_entry(table: &toml::Table, extra_keys: &[&str]) -> Result<Spec, Sch
             },
             "runs_files" => spec.runs_files = Some(strings(value, k)?),
             "config_keys" => spec.config_keys = Some(config_keys(value)?),
+            "env_keys" => spec.env_keys = Some(env_keys(value)?),
             "flag_facts" => spec.flag_facts = Some(flag_facts(value)?),
             "effects" => spec.effects = Some(effects(value)?),
             "subcommands" => {
@@ -482,6 +491,39 @@ fn config_keys(value: &toml::Value) -> Result<Vec<(String, String)>, SchemaError
     Ok(out)
 }
 
+fn env_keys(value: &toml::Value) -> Result<Vec<(String, String)>, SchemaError> {
+    let Some(table) = value.as_table() else {
+        return Err(SchemaError::at(
+            &["env_keys"],
+            "`env_keys` is a table of `\"CC|CXX\" = \"ROLE\"`",
+        ));
+    };
+    let mut out = Vec::new();
+    for (spelled, r) in table {
+        let key = ["env_keys", spelled.as_str()];
+        let Some(r) = r.as_str() else {
+            return Err(SchemaError::at(&key, "a variable's role is a string"));
+        };
+        let role = checked_role(r, &key)?;
+        for name in spelled.split('|') {
+            if name.is_empty()
+                || name.starts_with(|c: char| c.is_ascii_digit())
+                || name.matches('*').count() > 1
+                || !name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '*')
+            {
+                return Err(SchemaError::at(
+                    &key,
+                    format!("`{name}` is not a variable name"),
+                ));
+            }
+            out.push((name.to_string(), role.clone()));
+        }
+    }
+    Ok(out)
+}
+
 fn facts(value: &toml::Value, key: &[&str]) -> Result<Vec<String>, SchemaError> {
     let error = || SchemaError::at(key, "a list of facts");
     let items = value.as_array().ok_or_else(error)?;
@@ -508,7 +550,26 @@ fn flag_facts(value: &toml::Value) -> Result<Vec<FlagFactsText>, SchemaError> {
     let mut out = Vec::new();
     for (spelled, list) in table {
         let key = ["flag_facts", spelled.as_str()];
-        out.push((option_names(spelled, &key)?, facts(list, &key)?));
+        // A letter without a dash is a BSD-style flag (`ps e`): it counts in a
+        // word of letters without a dash (`ps auxe`).
+        let names = if spelled
+            .split('|')
+            .any(|n| n.len() == 1 && n.chars().all(|c| c.is_ascii_alphabetic()))
+        {
+            let (bsd, dashed): (Vec<&str>, Vec<&str>) = spelled
+                .split('|')
+                .partition(|n| n.len() == 1 && n.chars().all(|c| c.is_ascii_alphabetic()));
+            let mut names = if dashed.is_empty() {
+                Vec::new()
+            } else {
+                option_names(&dashed.join("|"), &key)?
+            };
+            names.extend(bsd.into_iter().map(str::to_string));
+            names
+        } else {
+            option_names(spelled, &key)?
+        };
+        out.push((names, facts(list, &key)?));
     }
     Ok(out)
 }

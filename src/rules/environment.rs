@@ -1,7 +1,7 @@
 //! BG301 and BG302: the environment — variables that load code into every program
 //! started after them, and reading secrets out of it.
 
-use crate::catalogue::{self, Fact};
+use crate::catalogue::{self, Fact, Role};
 use crate::declare_rule;
 use crate::model::command::{Origin, SimpleCommand};
 use crate::model::paths::Resolved;
@@ -52,7 +52,7 @@ declare_rule! {
     /// ## What it does
     /// Asks when a command reads secrets out of the environment: `printenv`, `env`
     /// or `set` with nothing to run, `export -p`, `declare -p`/`-x`, `typeset -p`,
-    /// `/proc/*/environ`, and any expansion of a variable whose name says it holds a
+    /// `/proc/*/environ`, `ps e`/`ps auxe`/`ps -E` (other processes' environments), and any expansion of a variable whose name says it holds a
     /// secret (`$GITHUB_TOKEN`, `$AWS_SECRET_ACCESS_KEY`, `$OPENAI_API_KEY`,
     /// `$DB_PASSWORD`: a part named KEY, TOKEN, SECRET, PASSWORD, PASSWD,
     /// CREDENTIAL(S), PRIVATE or APIKEY).
@@ -73,6 +73,38 @@ declare_rule! {
         default: Ask,
         capability: SensitiveEnv,
         summary: "reads secrets from the environment (printenv, env, $..._TOKEN)",
+    };
+}
+
+declare_rule! {
+    /// ## What it does
+    /// Asks when a value names the program a tool runs (the catalogue's `program`
+    /// role) and that program is not an ordinary one: an environment variable a
+    /// build reads (`CC`, `CXX`, `LD`, `AR`, `RUSTC`, `RUSTC_WRAPPER`,
+    /// `CARGO_BUILD_RUSTC_WRAPPER`... as a prefix, through `env` or `export`), a
+    /// make variable (`make CC=...`), a setting (`mvn -Dexec.executable=...`,
+    /// `cargo --config build.rustc-wrapper=...`) or an option (`gcc -wrapper`,
+    /// `gawk -l`). The value is shell text, names a program outside the project,
+    /// a program the catalogue does not know, or one that runs any text it is
+    /// given (a shell, an interpreter), or gives it arguments that are not plain
+    /// flags.
+    ///
+    /// ## Why
+    /// The tool runs the value as a program with its own arguments appended:
+    /// `CC='sh -c "..."' make` runs shell text at every compile, hidden from the
+    /// command line the gate reads.
+    ///
+    /// ## Example
+    /// - `CC='sh -c id' make` → ask
+    /// - `RUSTC_WRAPPER=/tmp/w cargo build` → ask
+    /// - `CC=clang make` → allow
+    /// - `make CC='gcc -m32'` → allow
+    pub static PROGRAM_SETTING = {
+        code: "BG303",
+        name: "program-setting",
+        default: Ask,
+        capability: SensitiveEnv,
+        summary: "names the program a tool runs (CC=, RUSTC_WRAPPER=, make CC=, gcc -wrapper) as shell text, an interpreter or a program outside the project",
     };
 }
 
@@ -353,6 +385,181 @@ pub fn is_secret_name(name: &str) -> bool {
         || upper.ends_with("SECRET")
 }
 
+/// True when some catalogue entry (or subcommand) reads the variable `name` as
+/// the program it runs (`env_keys` with the `program` role).
+fn names_a_program(name: &str) -> bool {
+    fn any(entries: &[catalogue::Entry], name: &str) -> bool {
+        entries
+            .iter()
+            .any(|e| e.env_key_role(name) == Some(Role::Program) || any(e.subcommands, name))
+    }
+    any(catalogue::entries(), name)
+}
+
+/// Why `value`, naming the program a tool runs, is not an ordinary program, if
+/// it is not. Its first word (a comma list's first item: `gdb,--args`) is the
+/// program; the rest are its first arguments.
+fn foreign_program(value: Option<&str>, cmd: &SimpleCommand, cx: &Checker) -> Option<String> {
+    let Some(value) = value else {
+        return Some("names a program only known at run time".into());
+    };
+    if value.contains([
+        ';', '|', '&', '<', '>', '(', ')', '$', '`', '\'', '"', '\\', '*', '?', '[', ']', '{', '}',
+        '!', '#', '\n',
+    ]) {
+        return Some(format!("`{value}` is shell text, not a program"));
+    }
+    let mut words: Vec<&str> = Vec::new();
+    for (k, word) in value.split_whitespace().enumerate() {
+        if k == 0 {
+            words.extend(word.split(',').filter(|w| !w.is_empty()));
+        } else {
+            words.push(word);
+        }
+    }
+    judge_program(&words, cmd, cx, 0)
+}
+
+/// Judges a program and its first arguments (see [`foreign_program`]); a wrapper
+/// (`ccache gcc`) is judged by the program it runs.
+fn judge_program(
+    words: &[&str],
+    cmd: &SimpleCommand,
+    cx: &Checker,
+    depth: usize,
+) -> Option<String> {
+    let (&first, rest) = words.split_first()?;
+    if first.starts_with('~') {
+        return Some(format!("`{first}` is a program outside the project"));
+    }
+    if first.contains('/') {
+        let cwd = cx.paths.cwd_of(&cmd.context.cwd, &cx.cwd);
+        let word = Word::literal(first, cmd.span);
+        let inside = match cx.paths.resolve(&word, cwd.as_deref()) {
+            Resolved::Path { path, .. } => matches!(
+                cx.paths.place(&path),
+                crate::policy::paths::Place::Inside | crate::policy::paths::Place::Allowed
+            ),
+            _ => false,
+        };
+        if !inside {
+            return Some(format!("`{first}` is a program outside the project"));
+        }
+        return flags_only(rest, None);
+    }
+    let Some(entry) = catalogue::lookup(first) else {
+        return Some(format!("`{first}` is a program the gate does not know"));
+    };
+    let runs_text = entry.has(Fact::Shell)
+        || entry.interpreter.is_some()
+        || entry.mentions(&[Role::Shell, Role::ShellWords, Role::Code("")]);
+    if entry.has(Fact::Wrapper) && !entry.has(Fact::Privilege) && !runs_text && depth < 4 {
+        // `ccache gcc`, `sccache clang`: the program it runs is judged; alone
+        // (`RUSTC_WRAPPER=sccache`) it runs the program the tool appends.
+        return match rest.iter().position(|w| !w.starts_with('-')) {
+            Some(at) => judge_program(&rest[at..], cmd, cx, depth + 1),
+            None => flags_only(rest, Some(entry)),
+        };
+    }
+    if entry.has(Fact::Shell)
+        || entry.has(Fact::Privilege)
+        || entry.interpreter.is_some()
+        || entry.mentions(&[Role::Command, Role::Shell, Role::ShellWords])
+    {
+        return Some(format!("`{first}` runs any text it is given"));
+    }
+    flags_only(rest, Some(entry))
+}
+
+/// Arguments given with a program must be plain flags: no operand, no path, and
+/// no option of the program's that runs something (`gcc -wrapper`, `-fplugin=`).
+fn flags_only(rest: &[&str], entry: Option<&catalogue::Entry>) -> Option<String> {
+    if let Some(word) = rest
+        .iter()
+        .find(|w| !w.starts_with('-') || w.contains(['/', '~']))
+    {
+        return Some(format!("gives the program `{word}`, not a plain flag"));
+    }
+    let entry = entry?;
+    let values: Vec<Option<&str>> = rest.iter().map(|w| Some(*w)).collect();
+    catalogue::classify(entry, &values)
+        .iter()
+        .find(|a| a.option_value && (a.role.runs() || !a.role.is_text()))
+        .map(|a| {
+            format!(
+                "gives the program `{}`, an option that runs or reads something",
+                rest.get(a.index).copied().unwrap_or_default()
+            )
+        })
+}
+
+/// True when the settings key names a program in the entry or one of its
+/// subcommands (`cargo build --config build.rustc-wrapper=X`).
+fn config_names_program(entry: &catalogue::Entry, key: &str) -> bool {
+    entry.config_key_role(key) == Some(Role::Program)
+        || entry
+            .subcommands
+            .iter()
+            .any(|s| config_names_program(s, key))
+}
+
+/// Values whose catalogue role is `program`: option values and operands, `KEY=value`
+/// settings whose key names a program (`make CC=X`, `mvn -Dexec.executable=X`), and
+/// the environment variables the program reads (`CC=X make`).
+fn program_settings(cmd: &SimpleCommand, cx: &mut Checker) {
+    for assignment in &cmd.assignments {
+        if names_a_program(&assignment.name)
+            || cmd
+                .base_name()
+                .and_then(catalogue::lookup)
+                .is_some_and(|e| e.env_key_role(&assignment.name) == Some(Role::Program))
+        {
+            let value = assignment.value.as_ref().and_then(Word::value);
+            if let Some(reason) = foreign_program(value, cmd, cx) {
+                cx.report(
+                    &PROGRAM_SETTING,
+                    assignment.span,
+                    format!(
+                        "`{}` names the program a tool runs: {reason}",
+                        assignment.name
+                    ),
+                );
+            }
+        }
+    }
+    let Some(entry) = cmd.base_name().and_then(catalogue::lookup) else {
+        return;
+    };
+    if !entry.mentions(&[Role::Program, Role::Config]) {
+        return;
+    }
+    let args = cmd.args();
+    let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+    for arg in catalogue::classify(entry, &values) {
+        let Some(word) = args.get(arg.index) else {
+            continue;
+        };
+        let value = word.value().and_then(|v| v.get(arg.offset..));
+        let judged = match arg.role {
+            Role::Program => Some(value),
+            Role::Config => match value.and_then(|v| v.split_once('=')) {
+                Some((key, v)) if config_names_program(entry, key) => Some(Some(v)),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(value) = judged
+            && let Some(reason) = foreign_program(value, cmd, cx)
+        {
+            cx.report(
+                &PROGRAM_SETTING,
+                word.span,
+                format!("names the program `{}` runs: {reason}", entry.name),
+            );
+        }
+    }
+}
+
 /// Judges assignments and secret reads.
 pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     for assignment in &cmd.assignments {
@@ -360,6 +567,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             cx.report(&LOADER_ENV, assignment.span, reason);
         }
     }
+    program_settings(cmd, cx);
     // Expansions of secret-named variables, anywhere in the command.
     let words = cmd
         .words
@@ -409,10 +617,17 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let base = cmd.base_name().unwrap_or(program);
     let values: Vec<&str> = cmd.args().iter().filter_map(Word::value).collect();
     // A program (not a builtin) in any case, `.exe` stripped: `PRINTENV` runs it.
-    let prints = crate::catalogue::lookup(base).filter(|e| e.has(Fact::PrintsEnvironment));
+    // Or a flag that makes it print environments (`ps auxe`: `flag_facts`).
+    let prints = crate::catalogue::lookup(base).filter(|e| {
+        e.has(Fact::PrintsEnvironment)
+            || (e.flag_may_add(Fact::PrintsEnvironment) && {
+                let words: Vec<Option<&str>> = cmd.args().iter().map(Word::value).collect();
+                catalogue::usage(e, &words).has(Fact::PrintsEnvironment)
+            })
+    });
     // Shell builtins (`set`, `export`, `declare`): shell semantics, named here.
     let reason = match base {
-        _ if prints.is_some() => Some("the program prints the environment"),
+        _ if prints.is_some() => Some("prints the environment (of this or other processes)"),
         "set" if values.is_empty() => Some("`set` with no arguments prints every variable"),
         "export" | "declare" | "typeset"
             if values

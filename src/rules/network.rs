@@ -108,6 +108,14 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         _ if sub.is_some_and(|s| s.has(Fact::FetchesRemoteCode)) => {
             Some(format!("`{base} {first}` downloads and runs a package"))
         }
+        // `go run pkg@v1.2.3`: a versioned operand names a remote module.
+        _ if sub.or(entry).is_some_and(|s| s.has(Fact::VersionedRemote))
+            && versioned_operand(sub.or(entry), args.get(depth..).unwrap_or(&[])) =>
+        {
+            Some(format!(
+                "`{base} {first}` downloads and runs a package named with a version"
+            ))
+        }
         _ if sub.is_some_and(|s| s.has(Fact::Network)) && depth > 1 => {
             Some(format!("`{base} {first}` talks to the network"))
         }
@@ -199,6 +207,24 @@ fn module_program<'a>(
         .get(arg.offset..)?;
     let module = catalogue::lookup(name)?;
     Some((module, args.get(arg.index + 1..).unwrap_or(&[])))
+}
+
+/// True when an operand (not an option's value) is spelled `NAME@VERSION`.
+fn versioned_operand(entry: Option<&catalogue::Entry>, args: &[Word]) -> bool {
+    let Some(entry) = entry else {
+        return false;
+    };
+    let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+    catalogue::classify(entry, &values)
+        .iter()
+        .filter(|a| !a.option_value && a.role != Role::Argument)
+        .any(|a| {
+            values
+                .get(a.index)
+                .copied()
+                .flatten()
+                .is_some_and(|v| v.get(1..).is_some_and(|rest| rest.contains('@')))
+        })
 }
 
 /// `host:path` or `user@host:path` (not a local path with a colon, not a URL).
