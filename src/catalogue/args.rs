@@ -95,16 +95,15 @@ pub fn classify(entry: &Entry, args: &[Option<&str>]) -> Vec<Arg> {
                 Some((n, _)) => (n, Some(n.len() + 1)),
                 None => (w, None),
             };
-            // `mvn -Dkey=value`, `java -Dkey=value`: a one-letter setting option
-            // with its value attached, in a program whose options do not cluster.
+            // `mvn -Dkey=value`, `gcc -B/tmp`, `gcc -ofile`: a one-letter option
+            // with its value attached, in a program whose options do not cluster
+            // (a longer option of the same letter is matched whole first).
             if entry.option(name).is_none()
                 && !w.starts_with("--")
                 && w.starts_with('-')
                 && let Some(short) = w.get(..2)
                 && w.len() > 2
-                && entry
-                    .option(short)
-                    .is_some_and(|o| matches!(o.role, Role::Config | Role::Env))
+                && entry.option(short).is_some()
             {
                 name = short;
                 attached = Some(2);

@@ -97,11 +97,14 @@ pub enum Role {
     /// gdb,--args`, `gawk -l EXT`): a bare name is looked up on a search path, so
     /// it is judged as a program, not as a file here.
     Program,
+    /// Options of the entry that names the value (`CFLAGS` for gcc, `RUSTFLAGS`
+    /// for rustc): its words are read with that entry's option table.
+    Options,
 }
 
 impl Role {
     /// Every role but [`Role::Code`] (which carries a language).
-    pub const PLAIN: [Role; 24] = [
+    pub const PLAIN: [Role; 25] = [
         Role::Command,
         Role::Shell,
         Role::ShellWords,
@@ -126,6 +129,7 @@ impl Role {
         Role::Mount,
         Role::Argument,
         Role::Program,
+        Role::Options,
     ];
 
     /// The role spelled as in the catalogue files (`path-read`, `code:python`);
@@ -166,6 +170,7 @@ impl Role {
             Role::Mount => "mount",
             Role::Argument => "argument",
             Role::Program => "program",
+            Role::Options => "options",
         }
     }
 
@@ -187,6 +192,7 @@ impl Role {
                 | Role::Module
                 | Role::ShellIfBang
                 | Role::Program
+                | Role::Options
         )
     }
 
@@ -218,7 +224,8 @@ impl Role {
             Role::Mount => 21,
             Role::Argument => 22,
             Role::Program => 23,
-            Role::Code(_) => 24,
+            Role::Options => 24,
+            Role::Code(_) => 25,
         };
         1 << index
     }

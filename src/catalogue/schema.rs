@@ -66,6 +66,7 @@ pub const ROLES: &[(&str, &str)] = &[
     ("mount", "Mount"),
     ("argument", "Argument"),
     ("program", "Program"),
+    ("options", "Options"),
 ];
 
 /// Facts a program (or subcommand) can have, as spelled in the files, with the

@@ -84,7 +84,9 @@ declare_rule! {
     /// `CARGO_BUILD_RUSTC_WRAPPER`... as a prefix, through `env` or `export`), a
     /// make variable (`make CC=...`), a setting (`mvn -Dexec.executable=...`,
     /// `cargo --config build.rustc-wrapper=...`) or an option (`gcc -wrapper`,
-    /// `gawk -l`). The value is shell text, names a program outside the project,
+    /// `gawk -l`), or options a tool reads from a variable that run a program
+    /// (`CFLAGS=-B/tmp`, `LDFLAGS=-fuse-ld=...`, `RUSTFLAGS='-C linker=...'`).
+    /// The value is shell text, names a program outside the project,
     /// a program the catalogue does not know, or one that runs any text it is
     /// given (a shell, an interpreter), or gives it arguments that are not plain
     /// flags.
@@ -396,6 +398,65 @@ fn names_a_program(name: &str) -> bool {
     any(catalogue::entries(), name)
 }
 
+/// The entry that reads the variable `name` as more of its own options
+/// (`env_keys` with the `options` role: `CFLAGS` for gcc).
+fn options_of(name: &str) -> Option<&'static catalogue::Entry> {
+    fn find(entries: &'static [catalogue::Entry], name: &str) -> Option<&'static catalogue::Entry> {
+        entries.iter().find_map(|e| {
+            if e.env_key_role(name) == Some(Role::Options) {
+                Some(e)
+            } else {
+                find(e.subcommands, name)
+            }
+        })
+    }
+    find(catalogue::entries(), name)
+}
+
+/// Why the words of `value`, read as options of `entry`, run something: an
+/// option whose value names a program that is not an ordinary one (`-wrapper`,
+/// `-C linker=`), or any other option that runs a program or code (`-B DIR`,
+/// `-fplugin=`). A value only known at run time may hold anything.
+fn options_run(
+    entry: &'static catalogue::Entry,
+    value: Option<&str>,
+    cmd: &SimpleCommand,
+    cx: &Checker,
+) -> Option<String> {
+    let Some(value) = value else {
+        return Some(format!(
+            "gives `{}` options only known at run time",
+            entry.name
+        ));
+    };
+    let words: Vec<&str> = value
+        .split(|c: char| c.is_whitespace() || c == '\u{1f}')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let values: Vec<Option<&str>> = words.iter().map(|w| Some(*w)).collect();
+    for arg in catalogue::classify(entry, &values) {
+        let Some(word) = words.get(arg.index) else {
+            continue;
+        };
+        let text = word.get(arg.offset..).unwrap_or_default();
+        let reason = match arg.role {
+            Role::Program => foreign_program(Some(text), cmd, cx),
+            Role::Config => text
+                .split_once('=')
+                .filter(|(key, _)| config_names_program(entry, key))
+                .and_then(|(_, v)| foreign_program(Some(v), cmd, cx)),
+            role if arg.option_value && role.runs() => {
+                Some(format!("`{word}` makes `{}` run a program", entry.name))
+            }
+            _ => None,
+        };
+        if reason.is_some() {
+            return reason;
+        }
+    }
+    None
+}
+
 /// Why `value`, naming the program a tool runs, is not an ordinary program, if
 /// it is not. Its first word (a comma list's first item: `gdb,--args`) is the
 /// program; the rest are its first arguments.
@@ -508,6 +569,19 @@ fn config_names_program(entry: &catalogue::Entry, key: &str) -> bool {
 /// the environment variables the program reads (`CC=X make`).
 fn program_settings(cmd: &SimpleCommand, cx: &mut Checker) {
     for assignment in &cmd.assignments {
+        if let Some(entry) = options_of(&assignment.name) {
+            let value = assignment.value.as_ref().and_then(Word::value);
+            if let Some(reason) = options_run(entry, value, cmd, cx) {
+                cx.report(
+                    &PROGRAM_SETTING,
+                    assignment.span,
+                    format!(
+                        "`{}` gives `{}` more options: {reason}",
+                        assignment.name, entry.name
+                    ),
+                );
+            }
+        }
         if names_a_program(&assignment.name)
             || cmd
                 .base_name()
@@ -530,7 +604,7 @@ fn program_settings(cmd: &SimpleCommand, cx: &mut Checker) {
     let Some(entry) = cmd.base_name().and_then(catalogue::lookup) else {
         return;
     };
-    if !entry.mentions(&[Role::Program, Role::Config]) {
+    if !entry.mentions(&[Role::Program, Role::Config, Role::Options]) {
         return;
     }
     let args = cmd.args();
@@ -540,6 +614,21 @@ fn program_settings(cmd: &SimpleCommand, cx: &mut Checker) {
             continue;
         };
         let value = word.value().and_then(|v| v.get(arg.offset..));
+        // `make CFLAGS=...`: a setting whose words are another program's options
+        // (the program that reads the variable of that name as `options`).
+        if arg.role == Role::Config
+            && let Some((key, v)) = value.and_then(|v| v.split_once('='))
+            && entry.config_key_role(key) == Some(Role::Options)
+            && let Some(reader) = options_of(key).or_else(|| options_of(&key.to_ascii_uppercase()))
+            && let Some(reason) = options_run(reader, Some(v), cmd, cx)
+        {
+            cx.report(
+                &PROGRAM_SETTING,
+                word.span,
+                format!("`{key}` gives `{}` more options: {reason}", reader.name),
+            );
+            continue;
+        }
         let judged = match arg.role {
             Role::Program => Some(value),
             Role::Config => match value.and_then(|v| v.split_once('=')) {

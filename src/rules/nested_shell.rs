@@ -91,7 +91,13 @@ fn response_files(cmd: &SimpleCommand, cx: &mut Checker) {
         if text == "--" {
             break;
         }
-        if text.len() > 1 && text.starts_with('@') {
+        // `-Wl,@FILE`: a comma list passes its items on as arguments.
+        let passed_on = text.starts_with('-')
+            && text
+                .split(',')
+                .skip(1)
+                .any(|item| item.len() > 1 && item.starts_with('@'));
+        if (text.len() > 1 && text.starts_with('@')) || passed_on {
             cx.report(
                 &NESTED_SHELL,
                 word.span,
