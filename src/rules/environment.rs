@@ -508,7 +508,7 @@ fn judge_program(
         }
         return flags_only(rest, None);
     }
-    let Some(entry) = catalogue::lookup(first) else {
+    let Some(entry) = lookup_tool(first) else {
         return Some(format!("`{first}` is a program the gate does not know"));
     };
     let runs_text = entry.has(Fact::Shell)
@@ -530,6 +530,22 @@ fn judge_program(
         return Some(format!("`{first}` runs any text it is given"));
     }
     flags_only(rest, Some(entry))
+}
+
+/// The entry of a tool named with a version suffix or a target prefix, as
+/// toolchains install them: `gcc-12`, `clang++-17`, `x86_64-linux-gnu-gcc`,
+/// `musl-gcc` are `gcc`, `clang++`, `gcc`, `gcc`.
+fn lookup_tool(name: &str) -> Option<&'static catalogue::Entry> {
+    if let Some(entry) = catalogue::lookup(name) {
+        return Some(entry);
+    }
+    let unversioned = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    let unversioned = unversioned.strip_suffix('-').unwrap_or(name);
+    catalogue::lookup(unversioned).or_else(|| {
+        unversioned
+            .rsplit_once('-')
+            .and_then(|(_, tool)| catalogue::lookup(tool))
+    })
 }
 
 /// Arguments given with a program must be plain flags: no operand, no path, and
