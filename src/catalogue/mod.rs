@@ -900,6 +900,29 @@ mod tests {
     }
 
     #[test]
+    fn env_keys_and_one_letter_values() {
+        let make = lookup("make").unwrap();
+        assert_eq!(make.env_key_role("CC"), Some(Role::Program));
+        assert_eq!(make.env_key_role("cc"), None);
+        let cargo = lookup("cargo").unwrap();
+        assert_eq!(
+            cargo.env_key_role("CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER"),
+            Some(Role::Program)
+        );
+        assert_eq!(cargo.env_key_role("CARGO_TARGET__RUNNER_X"), None);
+        // `mvn -Dexec.executable=sh`: a one-letter option with its value attached
+        // in a program whose options do not cluster.
+        let mvn = lookup("mvn").unwrap();
+        let args = classify(mvn, &[Some("-Dexec.executable=sh"), Some("exec:exec")]);
+        assert!(
+            args.iter()
+                .any(|a| a.role == Role::Config && a.offset == 2 && a.option_value)
+        );
+        assert_eq!(Role::parse("program"), Some(Role::Program));
+        assert_eq!(Role::parse("options"), Some(Role::Options));
+    }
+
+    #[test]
     fn subcommands_and_config_keys() {
         let git = lookup("git").unwrap();
         let clone = git.subcommand("clone").unwrap();

@@ -206,6 +206,17 @@ mod tests {
     }
 
     #[test]
+    fn bsd_letters_without_a_dash() {
+        assert!(of("ps", &["auxe"]).has(Fact::PrintsEnvironment));
+        assert!(of("ps", &["-p", "1", "eww"]).has(Fact::PrintsEnvironment));
+        assert!(of("ps", &["-E"]).has(Fact::PrintsEnvironment));
+        // `-e` (every process) is another flag; an option's value is no flag.
+        assert!(!of("ps", &["-ef"]).has(Fact::PrintsEnvironment));
+        assert!(!of("ps", &["aux"]).has(Fact::PrintsEnvironment));
+        assert!(!of("ps", &["-C", "nginx"]).has(Fact::PrintsEnvironment));
+    }
+
+    #[test]
     fn subcommand_facts() {
         assert!(of("systemctl", &["--no-block", "reboot"]).has(Fact::StopsMachine));
         assert!(of("systemctl", &["status", "nginx"]).has(Fact::ReadOnly));
