@@ -338,9 +338,11 @@ pub enum Fact {
     /// `sqlite3 DB`): fed by a pipe, a redirect or a heredoc, that text runs, and
     /// its commands run shell text (`!cmd`) and write any file.
     StdinCommands,
-    /// An operand spelled `NAME@VERSION` is a remote package it downloads and
-    /// runs (`go run pkg@v1.2.3`); without a version it runs the project's.
-    VersionedRemote,
+    /// An operand spelled as a remote package is downloaded and run: `NAME@VERSION`
+    /// (`go run pkg@v1.2.3`), a URL (`deno run https://...`), a registry scheme
+    /// (`npm:`, `jsr:`, `github:`) or a flake reference (`nix run nixpkgs#hello`);
+    /// a local path runs the project's.
+    RemoteSpec,
     /// An operand `@FILE` is read as more arguments (`gcc @args`, `javac @opts`):
     /// the arguments that run are not on the command line.
     ResponseFiles,
@@ -383,7 +385,7 @@ impl Fact {
         Fact::Persists,
         Fact::SendsFiles,
         Fact::StdinCommands,
-        Fact::VersionedRemote,
+        Fact::RemoteSpec,
         Fact::ResponseFiles,
     ];
 
@@ -435,7 +437,7 @@ impl Fact {
             Fact::Persists => "persists",
             Fact::SendsFiles => "sends-files",
             Fact::StdinCommands => "stdin-commands",
-            Fact::VersionedRemote => "versioned-remote",
+            Fact::RemoteSpec => "remote-spec",
             Fact::ResponseFiles => "response-files",
         }
     }

@@ -106,7 +106,7 @@ pub const FACTS: &[(&str, &str)] = &[
     ("persists", "Persists"),
     ("sends-files", "SendsFiles"),
     ("stdin-commands", "StdinCommands"),
-    ("versioned-remote", "VersionedRemote"),
+    ("remote-spec", "RemoteSpec"),
     ("response-files", "ResponseFiles"),
 ];
 

@@ -108,12 +108,13 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         _ if sub.is_some_and(|s| s.has(Fact::FetchesRemoteCode)) => {
             Some(format!("`{base} {first}` downloads and runs a package"))
         }
-        // `go run pkg@v1.2.3`: a versioned operand names a remote module.
-        _ if sub.or(entry).is_some_and(|s| s.has(Fact::VersionedRemote))
-            && versioned_operand(sub.or(entry), args.get(depth..).unwrap_or(&[])) =>
+        // `go run pkg@v1.2.3`, `deno run https://...`, `nix run nixpkgs#hello`:
+        // an operand spelled as a remote package.
+        _ if sub.or(entry).is_some_and(|s| s.has(Fact::RemoteSpec))
+            && remote_spec_operand(sub.or(entry), args.get(depth..).unwrap_or(&[])) =>
         {
             Some(format!(
-                "`{base} {first}` downloads and runs a package named with a version"
+                "`{base} {first}` downloads and runs a remote package"
             ))
         }
         _ if sub.is_some_and(|s| s.has(Fact::Network)) && depth > 1 => {
@@ -209,8 +210,10 @@ fn module_program<'a>(
     Some((module, args.get(arg.index + 1..).unwrap_or(&[])))
 }
 
-/// True when an operand (not an option's value) is spelled `NAME@VERSION`.
-fn versioned_operand(entry: Option<&catalogue::Entry>, args: &[Word]) -> bool {
+/// True when an operand (not an option's value) is spelled as a remote package:
+/// `NAME@VERSION`, a URL, a registry scheme (`npm:x`, `jsr:@std/x`, `github:o/r`)
+/// or a flake reference (`nixpkgs#hello`; `.#app` is local).
+fn remote_spec_operand(entry: Option<&catalogue::Entry>, args: &[Word]) -> bool {
     let Some(entry) = entry else {
         return false;
     };
@@ -223,8 +226,22 @@ fn versioned_operand(entry: Option<&catalogue::Entry>, args: &[Word]) -> bool {
                 .get(a.index)
                 .copied()
                 .flatten()
-                .is_some_and(|v| v.get(1..).is_some_and(|rest| rest.contains('@')))
+                .is_some_and(remote_spec)
         })
+}
+
+/// See [`remote_spec_operand`].
+fn remote_spec(v: &str) -> bool {
+    let local = v.starts_with(['.', '/', '~']);
+    let scheme = v.split_once(':').is_some_and(|(s, _)| {
+        s.len() >= 2
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+    });
+    v.get(1..).is_some_and(|rest| rest.contains('@'))
+        || v.contains("://")
+        || (!local && scheme)
+        || (!local && v.contains('#'))
 }
 
 /// `host:path` or `user@host:path` (not a local path with a colon, not a URL).
