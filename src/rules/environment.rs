@@ -665,6 +665,16 @@ fn program_settings(cmd: &SimpleCommand, cx: &mut Checker) {
     }
 }
 
+/// True when a flag or a subcommand of the entry may print the environment
+/// (`ps e`, `tmux show-environment`): only then are its words read.
+fn may_print_environment(entry: &catalogue::Entry) -> bool {
+    entry.flag_may_add(Fact::PrintsEnvironment)
+        || entry
+            .subcommands
+            .iter()
+            .any(|s| s.has(Fact::PrintsEnvironment) || may_print_environment(s))
+}
+
 /// Judges assignments and secret reads.
 pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     for assignment in &cmd.assignments {
@@ -725,7 +735,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     // Or a flag that makes it print environments (`ps auxe`: `flag_facts`).
     let prints = crate::catalogue::lookup(base).filter(|e| {
         e.has(Fact::PrintsEnvironment)
-            || (e.flag_may_add(Fact::PrintsEnvironment) && {
+            || (may_print_environment(e) && {
                 let words: Vec<Option<&str>> = cmd.args().iter().map(Word::value).collect();
                 catalogue::usage(e, &words).has(Fact::PrintsEnvironment)
             })
