@@ -100,11 +100,14 @@ pub enum Role {
     /// Options of the entry that names the value (`CFLAGS` for gcc, `RUSTFLAGS`
     /// for rustc): its words are read with that entry's option table.
     Options,
+    /// The shell a tool runs its text with (make's `SHELL`): a shell the
+    /// catalogue knows, by name or in a system folder, with flags only.
+    ShellProgram,
 }
 
 impl Role {
     /// Every role but [`Role::Code`] (which carries a language).
-    pub const PLAIN: [Role; 25] = [
+    pub const PLAIN: [Role; 26] = [
         Role::Command,
         Role::Shell,
         Role::ShellWords,
@@ -130,6 +133,7 @@ impl Role {
         Role::Argument,
         Role::Program,
         Role::Options,
+        Role::ShellProgram,
     ];
 
     /// The role spelled as in the catalogue files (`path-read`, `code:python`);
@@ -171,6 +175,7 @@ impl Role {
             Role::Argument => "argument",
             Role::Program => "program",
             Role::Options => "options",
+            Role::ShellProgram => "shell-program",
         }
     }
 
@@ -193,6 +198,7 @@ impl Role {
                 | Role::ShellIfBang
                 | Role::Program
                 | Role::Options
+                | Role::ShellProgram
         )
     }
 
@@ -225,7 +231,8 @@ impl Role {
             Role::Argument => 22,
             Role::Program => 23,
             Role::Options => 24,
-            Role::Code(_) => 25,
+            Role::ShellProgram => 25,
+            Role::Code(_) => 26,
         };
         1 << index
     }
@@ -247,6 +254,7 @@ impl Role {
                 | Role::ShellIfBang
                 | Role::ExecDirectory
                 | Role::Program
+                | Role::ShellProgram
         )
     }
 }

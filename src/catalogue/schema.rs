@@ -67,6 +67,7 @@ pub const ROLES: &[(&str, &str)] = &[
     ("argument", "Argument"),
     ("program", "Program"),
     ("options", "Options"),
+    ("shell-program", "ShellProgram"),
 ];
 
 /// Facts a program (or subcommand) can have, as spelled in the files, with the

@@ -481,6 +481,30 @@ fn foreign_program(value: Option<&str>, cmd: &SimpleCommand, cx: &Checker) -> Op
     judge_program(&words, cmd, cx, 0)
 }
 
+/// Why `value`, naming the shell a tool runs its text with (make's `SHELL`), is
+/// not a plain shell: it must be a shell the catalogue knows, named bare or in a
+/// system folder (`bash`, `/bin/sh`), followed by flags only.
+fn foreign_shell(value: Option<&str>) -> Option<String> {
+    let Some(value) = value else {
+        return Some("names a shell only known at run time".into());
+    };
+    let mut words = value.split_whitespace();
+    let first = words.next()?;
+    let name = match first.rsplit_once('/') {
+        Some((dir, base)) if crate::model::command::SYSTEM_BIN_DIRS.contains(&dir) => base,
+        Some(_) => return Some(format!("`{first}` is not a system shell")),
+        None => first,
+    };
+    if !catalogue::has_fact(name, Fact::Shell) {
+        return Some(format!(
+            "`{first}` is not a shell: the text runs as its input"
+        ));
+    }
+    words
+        .find(|w| !w.starts_with('-') || w.contains(['$', '`', ';', '|', '&', '/']))
+        .map(|w| format!("gives the shell `{w}`, not a plain flag"))
+}
+
 /// Judges a program and its first arguments (see [`foreign_program`]); a wrapper
 /// (`ccache gcc`) is judged by the program it runs.
 fn judge_program(
@@ -620,7 +644,12 @@ fn program_settings(cmd: &SimpleCommand, cx: &mut Checker) {
     let Some(entry) = cmd.base_name().and_then(catalogue::lookup) else {
         return;
     };
-    if !entry.mentions(&[Role::Program, Role::Config, Role::Options]) {
+    if !entry.mentions(&[
+        Role::Program,
+        Role::Config,
+        Role::Options,
+        Role::ShellProgram,
+    ]) {
         return;
     }
     let args = cmd.args();
@@ -643,6 +672,22 @@ fn program_settings(cmd: &SimpleCommand, cx: &mut Checker) {
                 word.span,
                 format!("`{key}` gives `{}` more options: {reason}", reader.name),
             );
+            continue;
+        }
+        if arg.role == Role::Config
+            && let Some((key, v)) = value.and_then(|v| v.split_once('='))
+            && entry.config_key_role(key) == Some(Role::ShellProgram)
+        {
+            if let Some(reason) = foreign_shell(Some(v)) {
+                cx.report(
+                    &PROGRAM_SETTING,
+                    word.span,
+                    format!(
+                        "names the shell `{}` runs its text with: {reason}",
+                        entry.name
+                    ),
+                );
+            }
             continue;
         }
         let judged = match arg.role {
