@@ -261,6 +261,13 @@ fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, u32)
         .map(|(key, r)| format!("({key:?}, {})", role(r, &mut mask)))
         .collect();
     let config_keys = format!("&[{}]", config_keys.join(", "));
+    let env_keys: Vec<String> = spec
+        .env_keys
+        .iter()
+        .flatten()
+        .map(|(key, r)| format!("({key:?}, {})", role(r, &mut mask)))
+        .collect();
+    let env_keys = format!("&[{}]", env_keys.join(", "));
     let flag_facts: Vec<String> = spec
         .flag_facts
         .iter()
@@ -332,7 +339,7 @@ fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, u32)
          facts: {facts}, options: {options}, flags: &{flags:?}, operands: {operands}, last: {last}, \
          modes: {modes}, assignments: {assignments}, clustering: {clustering}, \
          options_after_operands: {after}, interpreter: {interpreter}, runs_files: &{runs_files:?}, \
-         config_keys: {config_keys}, flag_facts: {flag_facts}, flag_fact_mask: {flag_mask}, subcommands: {subcommands}, role_mask: {mask}, \
+         config_keys: {config_keys}, env_keys: {env_keys}, flag_facts: {flag_facts}, flag_fact_mask: {flag_mask}, subcommands: {subcommands}, role_mask: {mask}, \
          in_place: &{in_place:?}, mode_options: {mode_options}, old_style_flags: {old_style}, \
          embedded_commands: {embedded}, effects: {effects}, key_facts: {key_facts}, \
          config_files: &{config_files:?} }}",

@@ -42,6 +42,8 @@ const NOT_PROGRAMS: &[&str] = &[
     // a project's own programs named by a path (`./build`, `./f.sh`)
     "build",
     "f.sh",
+    // a script named by a URL (`uv run https://example.com/s.py`)
+    "s.py",
     // a word the error recovery reads as a command in a line the grammar cannot
     // parse (`rm !(keep).txt`)
     "!",

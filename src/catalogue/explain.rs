@@ -116,6 +116,12 @@ fn write_entry(out: &mut String, entry: &Entry, depth: usize) {
             entry.config_files.join(", ")
         );
     }
+    if !entry.env_keys.is_empty() {
+        let _ = writeln!(out, "{pad}  environment:");
+        for (key, role) in entry.env_keys {
+            let _ = writeln!(out, "{pad}    {key:<28} {}", role_name(*role));
+        }
+    }
     write_effects(out, entry, &pad);
     if !entry.subcommands.is_empty() {
         let _ = writeln!(out, "{pad}  subcommands:");

@@ -95,16 +95,28 @@ pub enum Role {
     /// A package to install, as the package manager spells it: a name from its
     /// registry (`lodash`, `requests==2.0`), or code from elsewhere — a URL, a
     /// VCS address (`git+https://...`), a hosted shorthand (`user/repo`,
-    /// `github:user/repo`). Never judged as a path.
+    /// `github:user/repo`), or a local folder or archive (`../x`, `file:../x`),
+    /// which is judged as a path read.
     Package,
     /// Data sent as it is, or a file's content when it starts with `@` (or has
     /// `=@`/`=<` after a name): curl's `-d @FILE`, `-F name=@FILE`, `-H @FILE`.
     Data,
+    /// A program (or plug-in) the tool runs, named by a value that may carry its
+    /// first arguments (`CC='gcc -m32'`, `RUSTC_WRAPPER=sccache`, `gcc -wrapper
+    /// gdb,--args`, `gawk -l EXT`): a bare name is looked up on a search path, so
+    /// it is judged as a program, not as a file here.
+    Program,
+    /// Options of the entry that names the value (`CFLAGS` for gcc, `RUSTFLAGS`
+    /// for rustc): its words are read with that entry's option table.
+    Options,
+    /// The shell a tool runs its text with (make's `SHELL`): a shell the
+    /// catalogue knows, by name or in a system folder, with flags only.
+    ShellProgram,
 }
 
 impl Role {
     /// Every role but [`Role::Code`] (which carries a language).
-    pub const PLAIN: [Role; 25] = [
+    pub const PLAIN: [Role; 28] = [
         Role::Command,
         Role::Shell,
         Role::ShellWords,
@@ -130,6 +142,9 @@ impl Role {
         Role::Argument,
         Role::Package,
         Role::Data,
+        Role::Program,
+        Role::Options,
+        Role::ShellProgram,
     ];
 
     /// The role spelled as in the catalogue files (`path-read`, `code:python`);
@@ -171,6 +186,9 @@ impl Role {
             Role::Argument => "argument",
             Role::Package => "package",
             Role::Data => "data",
+            Role::Program => "program",
+            Role::Options => "options",
+            Role::ShellProgram => "shell-program",
         }
     }
 
@@ -193,6 +211,9 @@ impl Role {
                 | Role::ShellIfBang
                 | Role::Package
                 | Role::Data
+                | Role::Program
+                | Role::Options
+                | Role::ShellProgram
         )
     }
 
@@ -225,7 +246,10 @@ impl Role {
             Role::Argument => 22,
             Role::Package => 23,
             Role::Data => 24,
-            Role::Code(_) => 25,
+            Role::Program => 25,
+            Role::Options => 26,
+            Role::ShellProgram => 27,
+            Role::Code(_) => 28,
         };
         1 << index
     }
@@ -246,6 +270,8 @@ impl Role {
                 | Role::PathExec
                 | Role::ShellIfBang
                 | Role::ExecDirectory
+                | Role::Program
+                | Role::ShellProgram
         )
     }
 }
@@ -354,6 +380,18 @@ pub enum Fact {
     /// `url` operand): `git remote add NAME URL`, `set-url`. A later push to that
     /// name sends there.
     PointsRemote,
+    /// Reads commands from stdin whatever its operands (`ed FILE`, `ex -s FILE`,
+    /// `sqlite3 DB`): fed by a pipe, a redirect or a heredoc, that text runs, and
+    /// its commands run shell text (`!cmd`) and write any file.
+    StdinCommands,
+    /// An operand spelled as a remote package is downloaded and run: `NAME@VERSION`
+    /// (`go run pkg@v1.2.3`), a URL (`deno run https://...`), a registry scheme
+    /// (`npm:`, `jsr:`, `github:`) or a flake reference (`nix run nixpkgs#hello`);
+    /// a local path runs the project's.
+    RemoteSpec,
+    /// An operand `@FILE` is read as more arguments (`gcc @args`, `javac @opts`):
+    /// the arguments that run are not on the command line.
+    ResponseFiles,
 }
 
 impl Fact {
@@ -398,6 +436,9 @@ impl Fact {
         Fact::RelativeLinkTargets,
         Fact::NoTargetDirectory,
         Fact::PointsRemote,
+        Fact::StdinCommands,
+        Fact::RemoteSpec,
+        Fact::ResponseFiles,
     ];
 
     /// The fact's bit in [`Entry::flag_fact_mask`]: its position in [`Fact::ALL`].
@@ -453,6 +494,9 @@ impl Fact {
             Fact::RelativeLinkTargets => "relative-link-targets",
             Fact::NoTargetDirectory => "no-target-directory",
             Fact::PointsRemote => "points-remote",
+            Fact::StdinCommands => "stdin-commands",
+            Fact::RemoteSpec => "remote-spec",
+            Fact::ResponseFiles => "response-files",
         }
     }
 }
@@ -544,6 +588,9 @@ pub struct Entry {
     pub runs_files: &'static [&'static str],
     /// Settings keys whose value has a role (`core.pager` runs shell text).
     pub config_keys: &'static [(&'static str, Role)],
+    /// Environment variables it reads whose value has a role (`CC` for make: a
+    /// program it runs).
+    pub env_keys: &'static [(&'static str, Role)],
     /// Flags that add facts when given (`crontab -r`, `find -delete`).
     pub flag_facts: &'static [FlagFacts],
     /// Every fact a flag of the entry or of its subcommands can add, one bit per
@@ -738,6 +785,7 @@ impl Entry {
                 .iter()
                 .any(|m| m.operands.iter().any(|r| matches(*r)))
             || self.config_keys.iter().any(|(_, r)| matches(*r))
+            || self.env_keys.iter().any(|(_, r)| matches(*r))
             || (!self.in_place.is_empty() && matches(Role::PathWrite))
             || self.mode_options.iter().any(|m| {
                 m.options
@@ -745,6 +793,23 @@ impl Entry {
                     .any(|o| matches(o.role) || o.more.iter().any(|r| matches(*r)))
             })
             || self.subcommands.iter().any(|s| s.any_role(matches))
+    }
+
+    /// The role of an environment variable the program reads (`CC` for make),
+    /// its name matched exactly.
+    pub fn env_key_role(&self, name: &str) -> Option<Role> {
+        self.env_keys
+            .iter()
+            .find(|(key, _)| match key.split_once('*') {
+                // `CARGO_TARGET_*_LINKER`: any text in place of the `*`.
+                Some((head, tail)) => {
+                    name.len() > head.len() + tail.len()
+                        && name.starts_with(head)
+                        && name.ends_with(tail)
+                }
+                None => *key == name,
+            })
+            .map(|(_, role)| *role)
     }
 
     /// The role of a settings key (`core.pager`), matching `*` in the catalogue's
@@ -1018,6 +1083,29 @@ mod tests {
         let grep = lookup("grep").unwrap();
         assert_eq!(grep.operand_role(0, 3), Some(Role::Pattern));
         assert_eq!(grep.operand_role(2, 3), Some(Role::PathRead));
+    }
+
+    #[test]
+    fn env_keys_and_one_letter_values() {
+        let make = lookup("make").unwrap();
+        assert_eq!(make.env_key_role("CC"), Some(Role::Program));
+        assert_eq!(make.env_key_role("cc"), None);
+        let cargo = lookup("cargo").unwrap();
+        assert_eq!(
+            cargo.env_key_role("CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER"),
+            Some(Role::Program)
+        );
+        assert_eq!(cargo.env_key_role("CARGO_TARGET__RUNNER_X"), None);
+        // `mvn -Dexec.executable=sh`: a one-letter option with its value attached
+        // in a program whose options do not cluster.
+        let mvn = lookup("mvn").unwrap();
+        let args = classify(mvn, &[Some("-Dexec.executable=sh"), Some("exec:exec")]);
+        assert!(
+            args.iter()
+                .any(|a| a.role == Role::Config && a.offset == 2 && a.option_value)
+        );
+        assert_eq!(Role::parse("program"), Some(Role::Program));
+        assert_eq!(Role::parse("options"), Some(Role::Options));
     }
 
     #[test]

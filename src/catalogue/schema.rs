@@ -24,6 +24,8 @@ pub const ENTRY_KEYS: &[&str] = &[
     "runs_files",
     "subcommands",
     "config_keys",
+    // Environment variables the program reads whose value has a role (`CC` for make).
+    "env_keys",
     "flag_facts",
     // In-place edits and options whose role depends on a mode flag.
     "in_place",
@@ -69,6 +71,9 @@ pub const ROLES: &[(&str, &str)] = &[
     ("argument", "Argument"),
     ("package", "Package"),
     ("data", "Data"),
+    ("program", "Program"),
+    ("options", "Options"),
+    ("shell-program", "ShellProgram"),
 ];
 
 /// Facts a program (or subcommand) can have, as spelled in the files, with the
@@ -113,6 +118,9 @@ pub const FACTS: &[(&str, &str)] = &[
     ("relative-link-targets", "RelativeLinkTargets"),
     ("no-target-directory", "NoTargetDirectory"),
     ("points-remote", "PointsRemote"),
+    ("stdin-commands", "StdinCommands"),
+    ("remote-spec", "RemoteSpec"),
+    ("response-files", "ResponseFiles"),
 ];
 
 /// A mistake in an entry: the dotted key inside the entry (`options."--x"`,
@@ -187,6 +195,8 @@ pub struct Spec {
     pub runs_files: Option<Vec<String>>,
     /// Settings keys with roles (keys lowercase).
     pub config_keys: Option<Vec<(String, String)>>,
+    /// Environment variables with roles (names as spelled).
+    pub env_keys: Option<Vec<(String, String)>>,
     /// Facts a flag adds when it is given (`find -delete` deletes files).
     pub flag_facts: Option<Vec<FlagFactsText>>,
     /// Operations that act remotely or cannot be undone, with their conditions.
@@ -272,6 +282,7 @@ pub fn parse_entry(table: &toml::Table, extra_keys: &[&str]) -> Result<Spec, Sch
             },
             "runs_files" => spec.runs_files = Some(strings(value, k)?),
             "config_keys" => spec.config_keys = Some(config_keys(value)?),
+            "env_keys" => spec.env_keys = Some(env_keys(value)?),
             "flag_facts" => spec.flag_facts = Some(flag_facts(value)?),
             "effects" => spec.effects = Some(effects(value)?),
             "key_facts" => spec.key_facts = Some(key_facts(value)?),
@@ -514,6 +525,39 @@ fn config_keys(value: &toml::Value) -> Result<Vec<(String, String)>, SchemaError
     Ok(out)
 }
 
+fn env_keys(value: &toml::Value) -> Result<Vec<(String, String)>, SchemaError> {
+    let Some(table) = value.as_table() else {
+        return Err(SchemaError::at(
+            &["env_keys"],
+            "`env_keys` is a table of `\"CC|CXX\" = \"ROLE\"`",
+        ));
+    };
+    let mut out = Vec::new();
+    for (spelled, r) in table {
+        let key = ["env_keys", spelled.as_str()];
+        let Some(r) = r.as_str() else {
+            return Err(SchemaError::at(&key, "a variable's role is a string"));
+        };
+        let role = checked_role(r, &key)?;
+        for name in spelled.split('|') {
+            if name.is_empty()
+                || name.starts_with(|c: char| c.is_ascii_digit())
+                || name.matches('*').count() > 1
+                || !name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '*')
+            {
+                return Err(SchemaError::at(
+                    &key,
+                    format!("`{name}` is not a variable name"),
+                ));
+            }
+            out.push((name.to_string(), role.clone()));
+        }
+    }
+    Ok(out)
+}
+
 fn facts(value: &toml::Value, key: &[&str]) -> Result<Vec<String>, SchemaError> {
     let error = || SchemaError::at(key, "a list of facts");
     let items = value.as_array().ok_or_else(error)?;
@@ -530,6 +574,26 @@ fn facts(value: &toml::Value, key: &[&str]) -> Result<Vec<String>, SchemaError> 
     Ok(facts)
 }
 
+/// The flags of a `flag_facts` key, each alternative checked: an option
+/// (`-r`, `--remove`), an option with the one value it counts with
+/// (`--network=host`), or a letter without a dash, a BSD-style flag that counts in
+/// a word of letters without a dash (`ps e` in `ps auxe`).
+fn flag_names(spelled: &str, key: &[&str]) -> Result<Vec<String>, SchemaError> {
+    spelled
+        .split('|')
+        .map(|n| {
+            if n.len() == 1 && n.chars().all(|c| c.is_ascii_alphabetic()) {
+                return Ok(n.to_string());
+            }
+            let name = match n.split_once('=') {
+                Some((name, value)) if !value.is_empty() => name,
+                _ => n,
+            };
+            option_names(name, key).map(|_| n.to_string())
+        })
+        .collect()
+}
+
 fn flag_facts(value: &toml::Value) -> Result<Vec<FlagFactsText>, SchemaError> {
     let Some(table) = value.as_table() else {
         return Err(SchemaError::at(
@@ -540,16 +604,7 @@ fn flag_facts(value: &toml::Value) -> Result<Vec<FlagFactsText>, SchemaError> {
     let mut out = Vec::new();
     for (spelled, list) in table {
         let key = ["flag_facts", spelled.as_str()];
-        // A flag may name the one value it counts with: `--network=host`.
-        let names = spelled
-            .split('|')
-            .map(|n| match n.split_once('=') {
-                Some((name, value)) if !value.is_empty() => {
-                    option_names(name, &key).map(|_| n.to_string())
-                }
-                _ => option_names(n, &key).map(|_| n.to_string()),
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let names = flag_names(spelled, &key)?;
         out.push((names, facts(list, &key)?));
     }
     Ok(out)

@@ -112,7 +112,23 @@ fn flag_facts(entry: &Entry, words: &[Option<&str>], out: &mut Vec<(Fact, Option
         if word == "--" {
             break;
         }
-        if !word.starts_with('-') || word.len() < 2 {
+        if !word.starts_with('-') {
+            // BSD-style letters without a dash (`ps auxe`): a flag spelled as one
+            // letter counts in a word made only of letters.
+            if word.chars().all(|c| c.is_ascii_alphabetic()) {
+                for spec in entry.flag_facts {
+                    if let Some(flag) = spec
+                        .flags
+                        .iter()
+                        .find(|f| f.len() == 1 && word.contains(**f))
+                    {
+                        out.extend(spec.facts.iter().map(|f| (*f, Some((*flag).to_string()))));
+                    }
+                }
+            }
+            continue;
+        }
+        if word.len() < 2 {
             continue;
         }
         let bare = word.split_once('=').map_or(word, |(name, _)| name);
@@ -197,6 +213,17 @@ mod tests {
         assert!(!of("find", &[".", "-name", "-delete"]).has(Fact::DeletesFiles));
         assert!(of("crontab", &["-r"]).has(Fact::DestroysData));
         assert!(of("crontab", &["-u", "me", "-l"]).has(Fact::ReadOnly));
+    }
+
+    #[test]
+    fn bsd_letters_without_a_dash() {
+        assert!(of("ps", &["auxe"]).has(Fact::PrintsEnvironment));
+        assert!(of("ps", &["-p", "1", "eww"]).has(Fact::PrintsEnvironment));
+        assert!(of("ps", &["-E"]).has(Fact::PrintsEnvironment));
+        // `-e` (every process) is another flag; an option's value is no flag.
+        assert!(!of("ps", &["-ef"]).has(Fact::PrintsEnvironment));
+        assert!(!of("ps", &["aux"]).has(Fact::PrintsEnvironment));
+        assert!(!of("ps", &["-C", "nginx"]).has(Fact::PrintsEnvironment));
     }
 
     #[test]

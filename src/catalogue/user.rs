@@ -382,6 +382,14 @@ fn merge(name: &str, base: Option<&'static Entry>, spec: &Spec) -> Result<Entry,
             ),
             None => base.map_or(&[], |b| b.config_keys),
         },
+        env_keys: match &spec.env_keys {
+            Some(keys) => Vec::leak(
+                keys.iter()
+                    .filter_map(|(k, r)| Some((leak_str(k), Role::parse(r)?)))
+                    .collect(),
+            ),
+            None => base.map_or(&[], |b| b.env_keys),
+        },
         flag_facts: match &spec.flag_facts {
             Some(list) => Vec::leak(
                 list.iter()
@@ -506,6 +514,7 @@ fn role_mask(entry: &Entry) -> u32 {
         m.operands.iter().copied().for_each(&mut add);
     }
     entry.config_keys.iter().for_each(|(_, r)| add(*r));
+    entry.env_keys.iter().for_each(|(_, r)| add(*r));
     if !entry.in_place.is_empty() {
         add(Role::PathWrite);
     }

@@ -116,6 +116,19 @@ pub fn scripts_of(
     out
 }
 
+/// The static `-option=` that starts a word whose value is only known at run
+/// time (`--to-command="$X"`), if it starts with one.
+fn option_prefix(word: &Word) -> Option<String> {
+    match word.parts.first() {
+        Some(super::word::Part::Literal(t) | super::word::Part::Quoted(t))
+            if t.starts_with('-') && t.contains('=') =>
+        {
+            t.find('=').map(|at| t[..=at].to_string())
+        }
+        _ => None,
+    }
+}
+
 /// The scripts a program runs through arguments whose catalogue role is shell
 /// text: an option value (`tar --to-command=CMD`, `git clone -u CMD`, `rsync -e
 /// CMD`, `man -P CMD`), operands joined (`git submodule foreach CMD`), and with
@@ -133,7 +146,18 @@ fn catalogue_scripts(
     else {
         return;
     };
-    let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+    // A word only known at run time keeps its static option name: in
+    // `--to-command="$X"` or `-XX:OnError="$X"` the option still says what the
+    // value is (shell text, only known at run time).
+    let prefixes: Vec<Option<String>> = args
+        .iter()
+        .map(|w| w.value().is_none().then(|| option_prefix(w)).flatten())
+        .collect();
+    let values: Vec<Option<&str>> = args
+        .iter()
+        .zip(&prefixes)
+        .map(|(w, p)| w.value().or(p.as_deref()))
+        .collect();
     let roles = crate::catalogue::classify(entry, &values);
     for arg in &roles {
         let Some(word) = args.get(arg.index) else {

@@ -328,8 +328,9 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
                 {
                     (o, Some((o.len() + 1, v)))
                 }
+                // `-C/etc`, and `-t/` (the root alone).
                 _ if !value.starts_with("--")
-                    && value.len() > 3
+                    && value.len() > 2
                     && value
                         .get(2..)
                         .is_some_and(|v| v.starts_with(['/', '~', '.'])) =>

@@ -1,7 +1,7 @@
 //! BG301 and BG302: the environment — variables that load code into every program
 //! started after them, and reading secrets out of it.
 
-use crate::catalogue::{self, Fact};
+use crate::catalogue::{self, Fact, Role};
 use crate::declare_rule;
 use crate::model::command::{Origin, SimpleCommand};
 use crate::model::paths::Resolved;
@@ -52,7 +52,7 @@ declare_rule! {
     /// ## What it does
     /// Asks when a command reads secrets out of the environment: `printenv`, `env`
     /// or `set` with nothing to run, `export -p`, `declare -p`/`-x`, `typeset -p`,
-    /// `/proc/*/environ`, and any expansion of a variable whose name says it holds a
+    /// `/proc/*/environ`, `ps e`/`ps auxe`/`ps -E` (other processes' environments), and any expansion of a variable whose name says it holds a
     /// secret (`$GITHUB_TOKEN`, `$AWS_SECRET_ACCESS_KEY`, `$OPENAI_API_KEY`,
     /// `$DB_PASSWORD`: a part named KEY, TOKEN, SECRET, PASSWORD, PASSWD,
     /// CREDENTIAL(S), PRIVATE or APIKEY).
@@ -73,6 +73,40 @@ declare_rule! {
         default: Ask,
         capability: SensitiveEnv,
         summary: "reads secrets from the environment (printenv, env, $..._TOKEN)",
+    };
+}
+
+declare_rule! {
+    /// ## What it does
+    /// Asks when a value names the program a tool runs (the catalogue's `program`
+    /// role) and that program is not an ordinary one: an environment variable a
+    /// build reads (`CC`, `CXX`, `LD`, `AR`, `RUSTC`, `RUSTC_WRAPPER`,
+    /// `CARGO_BUILD_RUSTC_WRAPPER`... as a prefix, through `env` or `export`), a
+    /// make variable (`make CC=...`), a setting (`mvn -Dexec.executable=...`,
+    /// `cargo --config build.rustc-wrapper=...`) or an option (`gcc -wrapper`,
+    /// `gawk -l`), or options a tool reads from a variable that run a program
+    /// (`CFLAGS=-B/tmp`, `LDFLAGS=-fuse-ld=...`, `RUSTFLAGS='-C linker=...'`).
+    /// The value is shell text, names a program outside the project,
+    /// a program the catalogue does not know, or one that runs any text it is
+    /// given (a shell, an interpreter), or gives it arguments that are not plain
+    /// flags.
+    ///
+    /// ## Why
+    /// The tool runs the value as a program with its own arguments appended:
+    /// `CC='sh -c "..."' make` runs shell text at every compile, hidden from the
+    /// command line the gate reads.
+    ///
+    /// ## Example
+    /// - `CC='sh -c id' make` → ask
+    /// - `RUSTC_WRAPPER=/tmp/w cargo build` → ask
+    /// - `CC=clang make` → allow
+    /// - `make CC='gcc -m32'` → allow
+    pub static PROGRAM_SETTING = {
+        code: "BG303",
+        name: "program-setting",
+        default: Ask,
+        capability: SensitiveEnv,
+        summary: "names the program a tool runs (CC=, RUSTC_WRAPPER=, make CC=, gcc -wrapper) as shell text, an interpreter or a program outside the project",
     };
 }
 
@@ -353,6 +387,339 @@ pub fn is_secret_name(name: &str) -> bool {
         || upper.ends_with("SECRET")
 }
 
+/// True when some catalogue entry (or subcommand) reads the variable `name` as
+/// the program it runs (`env_keys` with the `program` role).
+fn names_a_program(name: &str) -> bool {
+    fn any(entries: &[catalogue::Entry], name: &str) -> bool {
+        entries
+            .iter()
+            .any(|e| e.env_key_role(name) == Some(Role::Program) || any(e.subcommands, name))
+    }
+    any(catalogue::entries(), name)
+}
+
+/// The entry that reads the variable `name` as more of its own options
+/// (`env_keys` with the `options` role: `CFLAGS` for gcc).
+fn options_of(name: &str) -> Option<&'static catalogue::Entry> {
+    fn find(entries: &'static [catalogue::Entry], name: &str) -> Option<&'static catalogue::Entry> {
+        entries.iter().find_map(|e| {
+            if e.env_key_role(name) == Some(Role::Options) {
+                Some(e)
+            } else {
+                find(e.subcommands, name)
+            }
+        })
+    }
+    find(catalogue::entries(), name)
+}
+
+/// Why the words of `value`, read as options of `entry`, run something: an
+/// option whose value names a program that is not an ordinary one (`-wrapper`,
+/// `-C linker=`), or any other option that runs a program or code (`-B DIR`,
+/// `-fplugin=`). A value only known at run time may hold anything.
+fn options_run(
+    entry: &'static catalogue::Entry,
+    value: Option<&str>,
+    cmd: &SimpleCommand,
+    cx: &Checker,
+) -> Option<String> {
+    let Some(value) = value else {
+        return Some(format!(
+            "gives `{}` options only known at run time",
+            entry.name
+        ));
+    };
+    let words: Vec<&str> = value
+        .split(|c: char| c.is_whitespace() || c == '\u{1f}')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let values: Vec<Option<&str>> = words.iter().map(|w| Some(*w)).collect();
+    for arg in catalogue::classify(entry, &values) {
+        let Some(word) = words.get(arg.index) else {
+            continue;
+        };
+        let text = word.get(arg.offset..).unwrap_or_default();
+        let reason = match arg.role {
+            Role::Program => foreign_program(Some(text), cmd, cx),
+            Role::Config => text
+                .split_once('=')
+                .filter(|(key, _)| config_names_program(entry, key))
+                .and_then(|(_, v)| foreign_program(Some(v), cmd, cx)),
+            role if arg.option_value && role.runs() => {
+                Some(format!("`{word}` makes `{}` run a program", entry.name))
+            }
+            _ => None,
+        };
+        if reason.is_some() {
+            return reason;
+        }
+    }
+    None
+}
+
+/// Why `value`, naming the program a tool runs, is not an ordinary program, if
+/// it is not. Its first word (a comma list's first item: `gdb,--args`) is the
+/// program; the rest are its first arguments.
+fn foreign_program(value: Option<&str>, cmd: &SimpleCommand, cx: &Checker) -> Option<String> {
+    let Some(value) = value else {
+        return Some("names a program only known at run time".into());
+    };
+    if value.contains([
+        ';', '|', '&', '<', '>', '(', ')', '$', '`', '\'', '"', '\\', '*', '?', '[', ']', '{', '}',
+        '!', '#', '\n',
+    ]) {
+        return Some(format!("`{value}` is shell text, not a program"));
+    }
+    let mut words: Vec<&str> = Vec::new();
+    for (k, word) in value.split_whitespace().enumerate() {
+        if k == 0 {
+            words.extend(word.split(',').filter(|w| !w.is_empty()));
+        } else {
+            words.push(word);
+        }
+    }
+    judge_program(&words, cmd, cx, 0)
+}
+
+/// Why `value`, naming the shell a tool runs its text with (make's `SHELL`), is
+/// not a plain shell: it must be a shell the catalogue knows, named bare or in a
+/// system folder (`bash`, `/bin/sh`), followed by flags only.
+fn foreign_shell(value: Option<&str>) -> Option<String> {
+    let Some(value) = value else {
+        return Some("names a shell only known at run time".into());
+    };
+    let mut words = value.split_whitespace();
+    let first = words.next()?;
+    let name = match first.rsplit_once('/') {
+        Some((dir, base)) if crate::model::command::SYSTEM_BIN_DIRS.contains(&dir) => base,
+        Some(_) => return Some(format!("`{first}` is not a system shell")),
+        None => first,
+    };
+    if !catalogue::has_fact(name, Fact::Shell) {
+        return Some(format!(
+            "`{first}` is not a shell: the text runs as its input"
+        ));
+    }
+    words
+        .find(|w| !w.starts_with('-') || w.contains(['$', '`', ';', '|', '&', '/']))
+        .map(|w| format!("gives the shell `{w}`, not a plain flag"))
+}
+
+/// Judges a program and its first arguments (see [`foreign_program`]); a wrapper
+/// (`ccache gcc`) is judged by the program it runs.
+fn judge_program(
+    words: &[&str],
+    cmd: &SimpleCommand,
+    cx: &Checker,
+    depth: usize,
+) -> Option<String> {
+    let (&first, rest) = words.split_first()?;
+    if first.starts_with('~') {
+        return Some(format!("`{first}` is a program outside the project"));
+    }
+    if first.contains('/') {
+        let cwd = cx.paths.cwd_of(&cmd.context.cwd, &cx.cwd);
+        let word = Word::literal(first, cmd.span);
+        let inside = match cx.paths.resolve(&word, cwd.as_deref()) {
+            Resolved::Path { path, .. } => matches!(
+                cx.paths.place(&path),
+                crate::policy::paths::Place::Inside | crate::policy::paths::Place::Allowed
+            ),
+            _ => false,
+        };
+        if !inside {
+            return Some(format!("`{first}` is a program outside the project"));
+        }
+        return flags_only(rest, None);
+    }
+    let Some(entry) = lookup_tool(first) else {
+        return Some(format!("`{first}` is a program the gate does not know"));
+    };
+    let runs_text = entry.has(Fact::Shell)
+        || entry.interpreter.is_some()
+        || entry.mentions(&[Role::Shell, Role::ShellWords, Role::Code("")]);
+    if entry.has(Fact::Wrapper) && !entry.has(Fact::Privilege) && !runs_text && depth < 4 {
+        // `ccache gcc`, `sccache clang`: the program it runs is judged; alone
+        // (`RUSTC_WRAPPER=sccache`) it runs the program the tool appends.
+        return match rest.iter().position(|w| !w.starts_with('-')) {
+            Some(at) => judge_program(&rest[at..], cmd, cx, depth + 1),
+            None => flags_only(rest, Some(entry)),
+        };
+    }
+    if entry.has(Fact::Shell)
+        || entry.has(Fact::Privilege)
+        || entry.interpreter.is_some()
+        || entry.mentions(&[Role::Command, Role::Shell, Role::ShellWords])
+    {
+        return Some(format!("`{first}` runs any text it is given"));
+    }
+    flags_only(rest, Some(entry))
+}
+
+/// The entry of a tool named with a version suffix or a target prefix, as
+/// toolchains install them: `gcc-12`, `clang++-17`, `x86_64-linux-gnu-gcc`,
+/// `musl-gcc` are `gcc`, `clang++`, `gcc`, `gcc`.
+fn lookup_tool(name: &str) -> Option<&'static catalogue::Entry> {
+    if let Some(entry) = catalogue::lookup(name) {
+        return Some(entry);
+    }
+    let unversioned = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    let unversioned = unversioned.strip_suffix('-').unwrap_or(name);
+    catalogue::lookup(unversioned).or_else(|| {
+        unversioned
+            .rsplit_once('-')
+            .and_then(|(_, tool)| catalogue::lookup(tool))
+    })
+}
+
+/// Arguments given with a program must be plain flags: no operand, no path, and
+/// no option of the program's that runs something (`gcc -wrapper`, `-fplugin=`).
+fn flags_only(rest: &[&str], entry: Option<&catalogue::Entry>) -> Option<String> {
+    if let Some(word) = rest
+        .iter()
+        .find(|w| !w.starts_with('-') || w.contains(['/', '~']))
+    {
+        return Some(format!("gives the program `{word}`, not a plain flag"));
+    }
+    let entry = entry?;
+    let values: Vec<Option<&str>> = rest.iter().map(|w| Some(*w)).collect();
+    catalogue::classify(entry, &values)
+        .iter()
+        .find(|a| a.option_value && (a.role.runs() || !a.role.is_text()))
+        .map(|a| {
+            format!(
+                "gives the program `{}`, an option that runs or reads something",
+                rest.get(a.index).copied().unwrap_or_default()
+            )
+        })
+}
+
+/// True when the settings key names a program in the entry or one of its
+/// subcommands (`cargo build --config build.rustc-wrapper=X`).
+fn config_names_program(entry: &catalogue::Entry, key: &str) -> bool {
+    entry.config_key_role(key) == Some(Role::Program)
+        || entry
+            .subcommands
+            .iter()
+            .any(|s| config_names_program(s, key))
+}
+
+/// Values whose catalogue role is `program`: option values and operands, `KEY=value`
+/// settings whose key names a program (`make CC=X`, `mvn -Dexec.executable=X`), and
+/// the environment variables the program reads (`CC=X make`).
+fn program_settings(cmd: &SimpleCommand, cx: &mut Checker) {
+    for assignment in &cmd.assignments {
+        if let Some(entry) = options_of(&assignment.name) {
+            let value = assignment.value.as_ref().and_then(Word::value);
+            if let Some(reason) = options_run(entry, value, cmd, cx) {
+                cx.report(
+                    &PROGRAM_SETTING,
+                    assignment.span,
+                    format!(
+                        "`{}` gives `{}` more options: {reason}",
+                        assignment.name, entry.name
+                    ),
+                );
+            }
+        }
+        if names_a_program(&assignment.name)
+            || cmd
+                .base_name()
+                .and_then(catalogue::lookup)
+                .is_some_and(|e| e.env_key_role(&assignment.name) == Some(Role::Program))
+        {
+            let value = assignment.value.as_ref().and_then(Word::value);
+            if let Some(reason) = foreign_program(value, cmd, cx) {
+                cx.report(
+                    &PROGRAM_SETTING,
+                    assignment.span,
+                    format!(
+                        "`{}` names the program a tool runs: {reason}",
+                        assignment.name
+                    ),
+                );
+            }
+        }
+    }
+    let Some(entry) = cmd.base_name().and_then(catalogue::lookup) else {
+        return;
+    };
+    if !entry.mentions(&[
+        Role::Program,
+        Role::Config,
+        Role::Options,
+        Role::ShellProgram,
+    ]) {
+        return;
+    }
+    let args = cmd.args();
+    let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+    for arg in catalogue::classify(entry, &values) {
+        let Some(word) = args.get(arg.index) else {
+            continue;
+        };
+        let value = word.value().and_then(|v| v.get(arg.offset..));
+        // `make CFLAGS=...`: a setting whose words are another program's options
+        // (the program that reads the variable of that name as `options`).
+        if arg.role == Role::Config
+            && let Some((key, v)) = value.and_then(|v| v.split_once('='))
+            && entry.config_key_role(key) == Some(Role::Options)
+            && let Some(reader) = options_of(key).or_else(|| options_of(&key.to_ascii_uppercase()))
+            && let Some(reason) = options_run(reader, Some(v), cmd, cx)
+        {
+            cx.report(
+                &PROGRAM_SETTING,
+                word.span,
+                format!("`{key}` gives `{}` more options: {reason}", reader.name),
+            );
+            continue;
+        }
+        if arg.role == Role::Config
+            && let Some((key, v)) = value.and_then(|v| v.split_once('='))
+            && entry.config_key_role(key) == Some(Role::ShellProgram)
+        {
+            if let Some(reason) = foreign_shell(Some(v)) {
+                cx.report(
+                    &PROGRAM_SETTING,
+                    word.span,
+                    format!(
+                        "names the shell `{}` runs its text with: {reason}",
+                        entry.name
+                    ),
+                );
+            }
+            continue;
+        }
+        let judged = match arg.role {
+            Role::Program => Some(value),
+            Role::Config => match value.and_then(|v| v.split_once('=')) {
+                Some((key, v)) if config_names_program(entry, key) => Some(Some(v)),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(value) = judged
+            && let Some(reason) = foreign_program(value, cmd, cx)
+        {
+            cx.report(
+                &PROGRAM_SETTING,
+                word.span,
+                format!("names the program `{}` runs: {reason}", entry.name),
+            );
+        }
+    }
+}
+
+/// True when a flag or a subcommand of the entry may print the environment
+/// (`ps e`, `tmux show-environment`): only then are its words read.
+fn may_print_environment(entry: &catalogue::Entry) -> bool {
+    entry.flag_may_add(Fact::PrintsEnvironment)
+        || entry
+            .subcommands
+            .iter()
+            .any(|s| s.has(Fact::PrintsEnvironment) || may_print_environment(s))
+}
+
 /// Judges assignments and secret reads.
 pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     for assignment in &cmd.assignments {
@@ -360,6 +727,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             cx.report(&LOADER_ENV, assignment.span, reason);
         }
     }
+    program_settings(cmd, cx);
     // Expansions of secret-named variables, anywhere in the command.
     let words = cmd
         .words
@@ -410,10 +778,17 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let args = cmd.args();
     let values = || args.iter().filter_map(Word::value);
     // A program (not a builtin) in any case, `.exe` stripped: `PRINTENV` runs it.
-    let prints = crate::catalogue::lookup(base).filter(|e| e.has(Fact::PrintsEnvironment));
+    // Or a flag that makes it print environments (`ps auxe`: `flag_facts`).
+    let prints = crate::catalogue::lookup(base).filter(|e| {
+        e.has(Fact::PrintsEnvironment)
+            || (may_print_environment(e) && {
+                let words: Vec<Option<&str>> = cmd.args().iter().map(Word::value).collect();
+                catalogue::usage(e, &words).has(Fact::PrintsEnvironment)
+            })
+    });
     // Shell builtins (`set`, `export`, `declare`): shell semantics, named here.
     let reason = match base {
-        _ if prints.is_some() => Some("the program prints the environment"),
+        _ if prints.is_some() => Some("prints the environment (of this or other processes)"),
         "set" if values().next().is_none() => Some("`set` with no arguments prints every variable"),
         "export" | "declare" | "typeset"
             if values().any(|v| matches!(v, "-p" | "-x" | "-px" | "-xp"))

@@ -12,7 +12,10 @@ declare_rule! {
     /// than from a file in the project: `python -c`, `python -` or `python` fed by a
     /// heredoc or a pipe, `node -e/-p/--eval`, `deno eval`, `bun -e`, `perl -e/-E`
     /// (also `-pe`, `-ne`), `ruby -e`, `php -r`, `lua -e`, `osascript -e`,
-    /// `Rscript -e`; awk programs that call `system()`, pipe to or read from a
+    /// `Rscript -e`; a program that reads its commands from stdin whatever its
+    /// operands (the catalogue's `stdin-commands`: `printf '!id' | ed`, `ex -s f <
+    /// script`, `sqlite3 db <<< '.shell id'`) fed by a pipe, a redirect or a
+    /// heredoc; awk programs that call `system()` or load extensions (`@load`), pipe to or read from a
     /// command, or redirect output to a file; sed scripts with the `e` command or
     /// flag or the `w` command or flag. In trusted mode these pass unless the code
     /// names an absolute, home or `..` path.
@@ -107,6 +110,18 @@ pub fn inline_code(cmd: &SimpleCommand) -> Option<(Option<String>, Option<&Word>
     None
 }
 
+/// True when the command's stdin is fed: a heredoc, a here-string, a `<` redirect
+/// of descriptor 0, or a pipe.
+fn stdin_fed(cmd: &SimpleCommand) -> bool {
+    cmd.context.piped_stdin
+        || cmd.redirects.iter().any(|r| {
+            r.heredoc.is_some()
+                || r.operator == "<<<"
+                || (r.operator == "<" && r.fd.as_deref().unwrap_or("0") == "0")
+                || (r.operator == "<>" && r.fd.as_deref().unwrap_or("0") == "0")
+        })
+}
+
 /// Perl code that is one substitution or transliteration and nothing else:
 /// `s/a/b/g`, `tr/a-z/A-Z/`, `y/x/y/`, with a repeated delimiter, flags that do not
 /// evaluate code (no `e`), and no interpolation that runs code (`@{[...]}`,
@@ -165,6 +180,8 @@ pub fn perl_substitution_only(code: &str) -> bool {
 /// awk programs that run commands or write files.
 fn awk_runs_commands(program: &str) -> bool {
     program.contains("system(")
+        || program.contains("@load")
+        || (program.contains("@include") && names_outside_path(program))
         || program.contains("| getline")
         || program.contains("|&")
         || program.contains("print |")
@@ -305,6 +322,22 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
                 format!("`{program}` runs inline code the gate cannot analyse"),
             );
         }
+    }
+    if let Some(entry) = entry.filter(|e| e.has(catalogue::Fact::StdinCommands))
+        && stdin_fed(cmd)
+        && !cmd.args().iter().any(|w| {
+            w.value()
+                .is_some_and(|v| matches!(v, "--version" | "-V" | "--help" | "-h"))
+        })
+    {
+        cx.report(
+            &INLINE_SCRIPT,
+            name.span,
+            format!(
+                "`{}` reads its commands from input, and they can run shell text and write any file",
+                entry.name
+            ),
+        );
     }
     if let Some((lang, word)) = command_language_option(cmd) {
         cx.report(

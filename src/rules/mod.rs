@@ -117,6 +117,7 @@ pub static RULES: &[&Rule] = &[
     &exfiltration::DATA_LEAVES,
     &environment::LOADER_ENV,
     &environment::SECRET_ENV_READ,
+    &environment::PROGRAM_SETTING,
     &credentials::PRINTS_CREDENTIALS,
     &taskdev::TASK_TOO_LONG,
     &taskdev::TASK_CHARACTER,

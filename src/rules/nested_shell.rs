@@ -17,7 +17,11 @@ declare_rule! {
     /// shell or `source` given a descriptor as its script (`bash /dev/stdin <<<
     /// CMD`, `. /dev/fd/3`) runs what feeds it: a heredoc or here-string is judged,
     /// anything else asks. `fc` (other than `fc -l`) re-runs commands from the
-    /// shell's history, whose text is not in the command: it asks too.
+    /// shell's history, whose text is not in the command: it asks too. So does an
+    /// `@FILE` argument of a program that reads it as more arguments (the
+    /// catalogue's `response-files`: `gcc @args`, `javac @opts`, `java
+    /// @argfiles`, `rustc @f`, `ld @f`): those arguments may run plugins and
+    /// programs (`-fplugin=`, `-wrapper`, `-B`) or write anywhere.
     ///
     /// ## Why
     /// Wrapping a command in `bash -c` is the oldest way around prefix rules. A gate
@@ -33,6 +37,7 @@ declare_rule! {
     /// - `bash /dev/stdin <<< 'rm -rf ~'` → deny (BG202)
     /// - `fc -s make` → ask
     /// - `fc -l` → allow
+    /// - `gcc @args.txt` → ask
     pub static NESTED_SHELL = {
         code: "BG204",
         name: "nested-shell",
@@ -58,6 +63,51 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         _ => {}
     }
     history_rerun(cmd, cx);
+    response_files(cmd, cx);
+}
+
+/// `gcc @FILE`: a program the catalogue says reads `@FILE` operands as more
+/// arguments, given one. The arguments are in a file the gate does not read, so
+/// what they run or write cannot be judged.
+fn response_files(cmd: &SimpleCommand, cx: &mut Checker) {
+    let Some(entry) = cmd
+        .base_name()
+        .and_then(crate::catalogue::lookup)
+        .filter(|e| e.has(crate::catalogue::Fact::ResponseFiles))
+    else {
+        return;
+    };
+    for word in cmd.args() {
+        let text = match word.value() {
+            Some(v) => v.to_string(),
+            // `@"$F"`, `@$F`: the leading `@` is literal.
+            None => match word.parts.first() {
+                Some(
+                    crate::model::word::Part::Literal(t) | crate::model::word::Part::Quoted(t),
+                ) => t.clone(),
+                _ => continue,
+            },
+        };
+        if text == "--" {
+            break;
+        }
+        // `-Wl,@FILE`: a comma list passes its items on as arguments.
+        let passed_on = text.starts_with('-')
+            && text
+                .split(',')
+                .skip(1)
+                .any(|item| item.len() > 1 && item.starts_with('@'));
+        if (text.len() > 1 && text.starts_with('@')) || passed_on {
+            cx.report(
+                &NESTED_SHELL,
+                word.span,
+                format!(
+                    "`{} {text}` reads more arguments from a file the gate does not see",
+                    entry.name
+                ),
+            );
+        }
+    }
 }
 
 /// `fc -s`, `fc -e EDITOR`, bare `fc`: the builtin runs commands taken from the

@@ -118,6 +118,15 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         _ if sub.is_some_and(|s| s.has(Fact::FetchesRemoteCode)) => {
             Some(format!("`{base} {first}` downloads and runs a package"))
         }
+        // `go run pkg@v1.2.3`, `deno run https://...`, `nix run nixpkgs#hello`:
+        // an operand spelled as a remote package.
+        _ if sub.or(entry).is_some_and(|s| s.has(Fact::RemoteSpec))
+            && remote_spec_operand(sub.or(entry), args.get(depth..).unwrap_or(&[])) =>
+        {
+            Some(format!(
+                "`{base} {first}` downloads and runs a remote package"
+            ))
+        }
         _ if sub.is_some_and(|s| s.has(Fact::Network)) && depth > 1 => {
             Some(format!("`{base} {first}` talks to the network"))
         }
@@ -244,6 +253,40 @@ fn module_program<'a>(
         .get(arg.offset..)?;
     let module = catalogue::lookup(name)?;
     Some((module, args.get(arg.index + 1..).unwrap_or(&[])))
+}
+
+/// True when an operand (not an option's value) is spelled as a remote package:
+/// `NAME@VERSION`, a URL, a registry scheme (`npm:x`, `jsr:@std/x`, `github:o/r`)
+/// or a flake reference (`nixpkgs#hello`; `.#app` is local).
+fn remote_spec_operand(entry: Option<&catalogue::Entry>, args: &[Word]) -> bool {
+    let Some(entry) = entry else {
+        return false;
+    };
+    let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+    catalogue::classify(entry, &values)
+        .iter()
+        .filter(|a| !a.option_value && a.role != Role::Argument)
+        .any(|a| {
+            values
+                .get(a.index)
+                .copied()
+                .flatten()
+                .is_some_and(remote_spec)
+        })
+}
+
+/// See [`remote_spec_operand`].
+fn remote_spec(v: &str) -> bool {
+    let local = v.starts_with(['.', '/', '~']);
+    let scheme = v.split_once(':').is_some_and(|(s, _)| {
+        s.len() >= 2
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+    });
+    v.get(1..).is_some_and(|rest| rest.contains('@'))
+        || v.contains("://")
+        || (!local && scheme)
+        || (!local && v.contains('#'))
 }
 
 /// `host:path` or `user@host:path` (not a local path with a colon, not a URL).
