@@ -27,6 +27,7 @@ declare_rule! {
     /// `KUBE_EDITOR`, `FCEDIT`...) set to anything but a plain
     /// pager or editor (`cat`, `less`, `more`, `true`, `vim`...); search paths
     /// (`PATH`, `LD_LIBRARY_PATH`, `PYTHONPATH`, `PYTHONHOME`, `RUBYLIB`, `PERL5LIB`,
+    /// `CLASSPATH`, `GEM_PATH`, `LUA_PATH`,
     /// `NODE_PATH`) that put anything but project folders first.
     ///
     /// ## Why
@@ -178,6 +179,11 @@ const SEARCH_PATHS: &[&str] = &[
     "PERL5LIB",
     "NODE_PATH",
     "DYLD_LIBRARY_PATH",
+    "CLASSPATH",
+    "PERLLIB",
+    "GEM_PATH",
+    "LUA_PATH",
+    "LUA_CPATH",
 ];
 
 /// Why setting `name` to `value` loads code, if it does.
