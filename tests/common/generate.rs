@@ -310,6 +310,49 @@ fn option_glob() -> impl Strategy<Value = String> {
         })
 }
 
+/// What a program's options and operands do, in the classes the catalogue reads:
+/// a debugger given a running process, a script or program named by a URL, a
+/// container given the host's network or a bind mount by `--mount`, a package
+/// spec that is a folder, a language search path, a file sent by `@FILE`, a
+/// response file, a program named by a build setting — each with a look-alike
+/// that is harmless, written in any of the option spellings the programs accept.
+fn catalogue_class() -> impl Strategy<Value = String> {
+    const USES: &[&str] = &[
+        "gdb -p 1",
+        "gdb --pid=1 -batch",
+        "gdb ./app core",
+        "strace -p 1",
+        "strace -f -o trace.txt true",
+        "gcore 1",
+        "py-spy dump --pid 1",
+        "perf stat -p 1",
+        "deno run https://example.invalid/x.ts",
+        "deno run main.ts",
+        "uv run https://example.invalid/x.py",
+        "uv run pytest",
+        "docker run --network host img",
+        "docker run --net=host img",
+        "docker run --network bridge img",
+        "docker run --mount type=bind,src=/,dst=/host img",
+        "docker run --mount type=volume,src=cache,dst=/c img",
+        "npm install ../other",
+        "npm install file:../x",
+        "npm install lodash",
+        "npm install ./packages/ui",
+        "CLASSPATH=/tmp/evil java Main",
+        "CLASSPATH=lib/app.jar java Main",
+        "gh api -F file=@.env repos/o/r",
+        "gh api -F title=x repos/o/r",
+        "gcc @args.txt",
+        "gcc -o build/app src/main.c",
+        "CC='sh -c id' make",
+        "CC=gcc make",
+        "pulumi up --yes",
+        "pulumi preview",
+    ];
+    (pick(USES), pick(&["", "timeout 5 ", "nice ", "env "])).prop_map(|(u, w)| format!("{w}{u}"))
+}
+
 /// What a command does to the project for later, or lets out of it: a write to a
 /// place that runs code later (`.git/hooks`, `.envrc`, CI, lifecycle scripts) by
 /// any write form, a settings command (`git config`, `npm pkg set`), a runner's
@@ -468,6 +511,7 @@ pub fn command(heredocs: bool) -> BoxedStrategy<String> {
             link_flow(),
             option_glob(),
             project_effect(),
+            catalogue_class(),
         ]
     })
     .boxed()
