@@ -57,9 +57,12 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         }
         // A program that deletes only with a flag (`find -delete`, `git clean -f`,
         // `rsync --delete`): what it deletes is matched or left out, not named.
+        // A dry run (`git clean -fdn`, `rsync -n --delete`: a `read-only` flag)
+        // only lists what it would delete.
         let usage = cx.usage(cmd);
         if let Some(usage) = usage.as_deref()
             && let Some(flag) = usage.flag_for(Fact::DeletesFiles)
+            && !usage.has(Fact::ReadOnly)
         {
             let sub = match usage.subcommand_words.as_str() {
                 "" => String::new(),
