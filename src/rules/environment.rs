@@ -217,36 +217,6 @@ fn loads_code(
             "`{name}` with a command substitution runs it at every prompt of an interactive shell"
         ));
     }
-    if name == "NODE_OPTIONS" {
-        let v = static_value.unwrap_or("--require");
-        let risky = v.split_whitespace().any(|t| {
-            t == "-r"
-                || t == "-e"
-                || t.starts_with("--require")
-                || t.starts_with("--import")
-                || t.starts_with("--loader")
-                || t.starts_with("--experimental-loader")
-                || t.starts_with("--eval")
-                || t.starts_with("--env-file")
-        });
-        return risky.then(|| "`NODE_OPTIONS` loads code into every node process".into());
-    }
-    if matches!(name, "MAKEFLAGS" | "MFLAGS") {
-        // `MAKEFLAGS=-j8` is everyday; `--eval`, `SHELL=`, `-f` and `-I`/`--include-dir`
-        // make every recursive make run other code.
-        let v = static_value.unwrap_or("--eval");
-        let risky = v.split_whitespace().any(|t| {
-            t.starts_with("--eval")
-                || t.starts_with("SHELL=")
-                || t.starts_with(".SHELLFLAGS=")
-                || t.starts_with("-f")
-                || t.starts_with("--file")
-                || t.starts_with("--makefile")
-                || t.starts_with("-I")
-                || t.starts_with("--include-dir")
-        });
-        return risky.then(|| format!("`{name}` makes every make run other code"));
-    }
     if let Some(&(_, program)) = ENV_OPTIONS.iter().find(|(n, _)| *n == name) {
         return env_options(name, program, static_value);
     }
@@ -265,19 +235,25 @@ fn loads_code(
 }
 
 /// Variables a program reads as if their words were given on its command line:
-/// `TAR_OPTIONS=--to-command=CMD` gives every `tar` that option.
+/// `TAR_OPTIONS=--to-command=CMD` gives every `tar` that option, `NODE_OPTIONS`
+/// every node process, `MAKEFLAGS` every (recursive) make. What each option does
+/// is the program's catalogue entry.
 const ENV_OPTIONS: &[(&str, &str)] = &[
     ("TAR_OPTIONS", "tar"),
     ("ZIPOPT", "zip"),
     ("UNZIP", "unzip"),
     ("GZIP", "gzip"),
     ("LESS", "less"),
+    ("NODE_OPTIONS", "node"),
+    ("MAKEFLAGS", "make"),
+    ("MFLAGS", "make"),
 ];
 
 /// Why options in `name` make `program` run code: a word the program's catalogue
-/// entry reads as something that runs (a command, shell text, code, a program
-/// path), or less's `+CMD` (an initial command: `+!CMD` runs shell text). A value
-/// only known at run time may hold anything.
+/// entry reads as something that runs — an option's value (a command, shell text,
+/// code, a program path: `--to-command=CMD`, `--require FILE`, `--eval=TEXT`,
+/// less's `+CMD`) or a `KEY=value` setting whose key does (make's `SHELL=`). A
+/// value only known at run time may hold anything.
 fn env_options(name: &str, program: &str, value: Option<&str>) -> Option<String> {
     let Some(value) = value else {
         return Some(format!(
@@ -287,15 +263,20 @@ fn env_options(name: &str, program: &str, value: Option<&str>) -> Option<String>
     // Split on blanks as the programs do (a quoted value stays attached to its
     // option's name, which is enough to know the option).
     let words: Vec<&str> = value.split_whitespace().collect();
-    if program == "less" && words.iter().any(|w| w.starts_with('+')) {
-        return Some(format!("`{name}` gives every `less` an initial command"));
-    }
     let entry = catalogue::lookup(program)?;
     let values: Vec<Option<&str>> = words.iter().map(|w| Some(*w)).collect();
-    catalogue::classify(entry, &values)
-        .iter()
-        .any(|arg| arg.option_value && arg.role.runs())
-        .then(|| format!("`{name}` gives every `{program}` an option that runs a program"))
+    let runs = catalogue::classify(entry, &values).iter().any(|arg| {
+        if arg.option_value {
+            return arg.role.runs();
+        }
+        arg.role == Role::Config
+            && words
+                .get(arg.index)
+                .and_then(|w| w.split_once('='))
+                .and_then(|(key, _)| entry.config_key_role(key))
+                .is_some_and(Role::runs)
+    });
+    runs.then(|| format!("`{name}` gives every `{program}` an option that runs a program"))
 }
 
 /// A search path must put only project folders before the inherited value (and,
