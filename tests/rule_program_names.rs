@@ -47,6 +47,16 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     ("environment.rs", "unzip", "`UNZIP` holds options for unzip"),
     ("environment.rs", "gzip", "`GZIP` holds options for gzip"),
     (
+        "environment.rs",
+        "node",
+        "`NODE_OPTIONS` holds options for node",
+    ),
+    (
+        "environment.rs",
+        "make",
+        "`MAKEFLAGS` and `MFLAGS` hold options for make",
+    ),
+    (
         "destructive.rs",
         "history",
         "`history -c` is a builtin of the shell",
