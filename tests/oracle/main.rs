@@ -157,6 +157,10 @@ struct Bypass {
 /// Runs `command` and returns every bypass in it, and whether the run timed out (its
 /// trace up to then is still compared).
 fn examine(sandbox: &Sandbox, command: &str) -> (Vec<Bypass>, bool) {
+    // The gate looks at the workspace (symlinks, files) as the command will find
+    // it: reset first, or the previous command's leftovers decide the verdict and
+    // which worker drew which command changes the outcome.
+    sandbox.reset();
     let gate = gate_for(sandbox);
     let inspection = gate.inspect(command, None);
     let verdict = &inspection.verdict;
@@ -168,7 +172,6 @@ fn examine(sandbox: &Sandbox, command: &str) -> (Vec<Bypass>, bool) {
     {
         return (Vec::new(), false);
     }
-    sandbox.reset();
     let run = sandbox.run(command, TIMEOUT);
     let trace = trace::parse(&run.output);
     (
