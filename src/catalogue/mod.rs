@@ -112,11 +112,16 @@ pub enum Role {
     /// The shell a tool runs its text with (make's `SHELL`): a shell the
     /// catalogue knows, by name or in a system folder, with flags only.
     ShellProgram,
+    /// Another machine's daemon, cluster or listening address the program is
+    /// pointed at (`docker -H`, `DOCKER_HOST`, `kubectl --server`,
+    /// `--kubeconfig`, `--context`, `php -S ADDR`): what it runs or serves is
+    /// reached from, or acts on, another machine. Never a path.
+    Remote,
 }
 
 impl Role {
     /// Every role but [`Role::Code`] (which carries a language).
-    pub const PLAIN: [Role; 28] = [
+    pub const PLAIN: [Role; 29] = [
         Role::Command,
         Role::Shell,
         Role::ShellWords,
@@ -145,6 +150,7 @@ impl Role {
         Role::Program,
         Role::Options,
         Role::ShellProgram,
+        Role::Remote,
     ];
 
     /// The role spelled as in the catalogue files (`path-read`, `code:python`);
@@ -189,6 +195,7 @@ impl Role {
             Role::Program => "program",
             Role::Options => "options",
             Role::ShellProgram => "shell-program",
+            Role::Remote => "remote",
         }
     }
 
@@ -214,6 +221,7 @@ impl Role {
                 | Role::Program
                 | Role::Options
                 | Role::ShellProgram
+                | Role::Remote
         )
     }
 
@@ -249,7 +257,8 @@ impl Role {
             Role::Program => 25,
             Role::Options => 26,
             Role::ShellProgram => 27,
-            Role::Code(_) => 28,
+            Role::Remote => 28,
+            Role::Code(_) => 29,
         };
         1 << index
     }
