@@ -382,7 +382,8 @@ fn names_a_remote(name: &str) -> bool {
 
 /// True when `value` names this machine only: a loopback address or name, with
 /// an optional scheme and port (`localhost:8000`, `http://127.0.0.1:6443`,
-/// `[::1]`), or a local socket (`unix:///var/run/docker.sock`). Anything else,
+/// `[::1]`), a local socket (`unix:///var/run/docker.sock`), or a scheme with
+/// no host (`qemu:///system`). Anything else,
 /// `0.0.0.0` (every interface) included, is reached from or reaches another
 /// machine.
 fn is_loopback(value: &str) -> bool {
@@ -397,7 +398,9 @@ fn is_loopback(value: &str) -> bool {
     } else {
         host.split(':').next().unwrap_or_default()
     };
-    host.eq_ignore_ascii_case("localhost")
+    // `qemu:///system`: a scheme with no host is this machine's.
+    (host.is_empty() && value.contains(":///"))
+        || host.eq_ignore_ascii_case("localhost")
         || host == "::1"
         || (host.starts_with("127.")
             && host.split('.').count() == 4
