@@ -83,18 +83,15 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     // whose role is `remote` names another machine or a listening address.
     if let Some(e) = entry.filter(|e| e.mentions(&[Role::Remote])) {
         let words: Vec<Option<&str>> = cmd.args().iter().map(Word::value).collect();
-        if let Some(arg) = catalogue::classify(e, &words)
-            .into_iter()
-            .find(|a| {
-                a.role == Role::Remote
-                    && !words
-                        .get(a.index)
-                        .copied()
-                        .flatten()
-                        .and_then(|w| w.get(a.offset..))
-                        .is_some_and(is_loopback)
-            })
-        {
+        if let Some(arg) = catalogue::classify(e, &words).into_iter().find(|a| {
+            a.role == Role::Remote
+                && !words
+                    .get(a.index)
+                    .copied()
+                    .flatten()
+                    .and_then(|w| w.get(a.offset..))
+                    .is_some_and(is_loopback)
+        }) {
             let word = cmd
                 .args()
                 .get(arg.index)
@@ -404,5 +401,7 @@ fn is_loopback(value: &str) -> bool {
         || host == "::1"
         || (host.starts_with("127.")
             && host.split('.').count() == 4
-            && host.split('.').all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())))
+            && host
+                .split('.')
+                .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())))
 }
