@@ -894,9 +894,45 @@ pub fn lookup(name: &str) -> Option<&'static Entry> {
         return found;
     }
     let key = program_basename(name);
-    let found = user::active_lookup(key).or_else(|| builtin_lookup(key));
+    let found = user::active_lookup(key)
+        .or_else(|| builtin_lookup(key))
+        .or_else(|| versioned(key));
     memo::keep(name, table, found);
     found
+}
+
+/// The interpreter or shell a name with a version, an ABI flag or a build suffix
+/// names, as distributions install them: `python3.13t`, `python3.12-dbg`,
+/// `pypy3.10`, `bash5`, `zsh-5.9`, `perl5.38.2`, `node20`, `php8.3`. Only an
+/// entry that runs code of its own (an interpreter or a shell) is answered, so a
+/// name that merely ends in digits (`base64`) keeps its own reading.
+fn versioned(name: &str) -> Option<&'static Entry> {
+    let runs_code = |e: &&'static Entry| e.interpreter.is_some() || e.has(Fact::Shell);
+    let base = name
+        .strip_suffix("-dbg")
+        .or_else(|| name.strip_suffix("-debug"))
+        .unwrap_or(name);
+    if base.len() < name.len()
+        && let Some(found) = lookup(base).filter(runs_code)
+    {
+        return Some(found);
+    }
+    // `3.13t`: a version, then ABI flags (`t` free-threaded, `d` debug, `m`, `u`).
+    let flagless = base.trim_end_matches(['t', 'd', 'm', 'u']);
+    let versioned = if flagless.ends_with(|c: char| c.is_ascii_digit()) {
+        flagless
+    } else {
+        base
+    };
+    let stem = versioned.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    let stem = stem.strip_suffix(['-', '_']).unwrap_or(stem);
+    if stem.is_empty() || stem.len() == versioned.len() {
+        return None;
+    }
+    let key = program_basename(stem);
+    user::active_lookup(key)
+        .or_else(|| builtin_lookup(key))
+        .filter(runs_code)
 }
 
 /// The last names [`lookup`] answered on this thread: the checks of one command

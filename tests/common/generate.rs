@@ -367,6 +367,12 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "tmate",
         "gsettings set org.gnome.x y z",
         "gsettings get org.gnome.x y",
+        "bash5 -c 'rm -rf ~'",
+        "python3.13t -c 'import os'",
+        "python3.13t script.py",
+        "base64 -d notes.b64",
+        "echo x > .cargo/config.toml",
+        "cat .cargo/config.toml",
     ];
     (pick(USES), pick(&["", "timeout 5 ", "nice ", "env "])).prop_map(|(u, w)| format!("{w}{u}"))
 }
