@@ -908,6 +908,9 @@ pub fn lookup(name: &str) -> Option<&'static Entry> {
 /// name that merely ends in digits (`base64`) keeps its own reading.
 fn versioned(name: &str) -> Option<&'static Entry> {
     let runs_code = |e: &&'static Entry| e.interpreter.is_some() || e.has(Fact::Shell);
+    // Names are matched without regard to case (`PYTHON3.13T`).
+    let lower = name.to_ascii_lowercase();
+    let name = lower.as_str();
     let base = name
         .strip_suffix("-dbg")
         .or_else(|| name.strip_suffix("-debug"))

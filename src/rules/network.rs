@@ -63,7 +63,8 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     // `DOCKER_HOST=tcp://h docker ps`, `export KUBECONFIG=/tmp/k`: a variable some
     // tool reads as the machine it drives (`env_keys` with the `remote` role).
     for assignment in &cmd.assignments {
-        if names_a_remote(&assignment.name) {
+        let value = assignment.value.as_ref().and_then(Word::value);
+        if names_a_remote(&assignment.name) && !value.is_some_and(is_loopback) {
             cx.report(
                 &NETWORK_TOOL,
                 assignment.span,
