@@ -49,6 +49,16 @@ fn calls_with(fact: Fact) -> Vec<String> {
 /// that make them print one (the rule narrows two by an operand's value).
 const CREDENTIAL_PRINTERS: &[(&str, &str)] = &[
     ("aws auth:token", ""),
+    ("aws config", "-a app"),
+    ("aws secretsmanager get-secret-value", "--secret-id x"),
+    ("aws ssm get-parameter --with-decryption", "--name x"),
+    ("az keyvault secret show", "--name x --vault-name v"),
+    ("gcloud secrets versions access", "latest --secret=x"),
+    ("glab auth status -t", ""),
+    ("kubectl get secret", "x -o yaml"),
+    ("lpass show", "x"),
+    ("sops -d", "x.enc.yaml"),
+    ("sops decrypt", "x.enc.yaml"),
     ("aws configure export-credentials", ""),
     ("aws configure get", "aws_secret_access_key"),
     ("aws ecr get-login-password", ""),
@@ -102,6 +112,7 @@ fn file_in(shape: Shape) -> String {
     match shape {
         Shape::Under(dir) => format!("{dir}/x"),
         Shape::File(file) => file.to_string(),
+        Shape::Ending(dir, suffix) => format!("{dir}/x{suffix}"),
     }
 }
 

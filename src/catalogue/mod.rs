@@ -112,11 +112,16 @@ pub enum Role {
     /// The shell a tool runs its text with (make's `SHELL`): a shell the
     /// catalogue knows, by name or in a system folder, with flags only.
     ShellProgram,
+    /// Another machine's daemon, cluster or listening address the program is
+    /// pointed at (`docker -H`, `DOCKER_HOST`, `kubectl --server`,
+    /// `--kubeconfig`, `--context`, `php -S ADDR`): what it runs or serves is
+    /// reached from, or acts on, another machine. Never a path.
+    Remote,
 }
 
 impl Role {
     /// Every role but [`Role::Code`] (which carries a language).
-    pub const PLAIN: [Role; 28] = [
+    pub const PLAIN: [Role; 29] = [
         Role::Command,
         Role::Shell,
         Role::ShellWords,
@@ -145,6 +150,7 @@ impl Role {
         Role::Program,
         Role::Options,
         Role::ShellProgram,
+        Role::Remote,
     ];
 
     /// The role spelled as in the catalogue files (`path-read`, `code:python`);
@@ -189,6 +195,7 @@ impl Role {
             Role::Program => "program",
             Role::Options => "options",
             Role::ShellProgram => "shell-program",
+            Role::Remote => "remote",
         }
     }
 
@@ -214,6 +221,7 @@ impl Role {
                 | Role::Program
                 | Role::Options
                 | Role::ShellProgram
+                | Role::Remote
         )
     }
 
@@ -249,7 +257,8 @@ impl Role {
             Role::Program => 25,
             Role::Options => 26,
             Role::ShellProgram => 27,
-            Role::Code(_) => 28,
+            Role::Remote => 28,
+            Role::Code(_) => 29,
         };
         1 << index
     }
@@ -885,9 +894,48 @@ pub fn lookup(name: &str) -> Option<&'static Entry> {
         return found;
     }
     let key = program_basename(name);
-    let found = user::active_lookup(key).or_else(|| builtin_lookup(key));
+    let found = user::active_lookup(key)
+        .or_else(|| builtin_lookup(key))
+        .or_else(|| versioned(key));
     memo::keep(name, table, found);
     found
+}
+
+/// The interpreter or shell a name with a version, an ABI flag or a build suffix
+/// names, as distributions install them: `python3.13t`, `python3.12-dbg`,
+/// `pypy3.10`, `bash5`, `zsh-5.9`, `perl5.38.2`, `node20`, `php8.3`. Only an
+/// entry that runs code of its own (an interpreter or a shell) is answered, so a
+/// name that merely ends in digits (`base64`) keeps its own reading.
+fn versioned(name: &str) -> Option<&'static Entry> {
+    let runs_code = |e: &&'static Entry| e.interpreter.is_some() || e.has(Fact::Shell);
+    // Names are matched without regard to case (`PYTHON3.13T`).
+    let lower = name.to_ascii_lowercase();
+    let name = lower.as_str();
+    let base = name
+        .strip_suffix("-dbg")
+        .or_else(|| name.strip_suffix("-debug"))
+        .unwrap_or(name);
+    if base.len() < name.len()
+        && let Some(found) = lookup(base).filter(runs_code)
+    {
+        return Some(found);
+    }
+    // `3.13t`: a version, then ABI flags (`t` free-threaded, `d` debug, `m`, `u`).
+    let flagless = base.trim_end_matches(['t', 'd', 'm', 'u']);
+    let versioned = if flagless.ends_with(|c: char| c.is_ascii_digit()) {
+        flagless
+    } else {
+        base
+    };
+    let stem = versioned.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    let stem = stem.strip_suffix(['-', '_']).unwrap_or(stem);
+    if stem.is_empty() || stem.len() == versioned.len() {
+        return None;
+    }
+    let key = program_basename(stem);
+    user::active_lookup(key)
+        .or_else(|| builtin_lookup(key))
+        .filter(runs_code)
 }
 
 /// The last names [`lookup`] answered on this thread: the checks of one command

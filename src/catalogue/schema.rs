@@ -74,6 +74,7 @@ pub const ROLES: &[(&str, &str)] = &[
     ("program", "Program"),
     ("options", "Options"),
     ("shell-program", "ShellProgram"),
+    ("remote", "Remote"),
 ];
 
 /// Facts a program (or subcommand) can have, as spelled in the files, with the

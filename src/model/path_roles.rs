@@ -346,6 +346,17 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
             let role = word_role(value_at)
                 .filter(|_| option_role(entry, sub, option).is_some())
                 .or_else(|| option_role(entry, sub, option));
+            // `git -c include.path=/tmp/x`: a setting given as an option's value
+            // whose key the catalogue gives a path role reads or writes that path.
+            if role == Some(ArgRole::Config) {
+                let spec = match attached {
+                    Some((offset, v)) => Some(sub_word(word, value, offset, v)),
+                    None => args.get(i).cloned(),
+                };
+                if let Some(use_) = spec.as_ref().and_then(|w| config_path(entry, sub, w)) {
+                    uses.push(use_);
+                }
+            }
             if role.map_or(text_option(entry, sub, option), ArgRole::is_text) {
                 if attached.is_none() {
                     skip_next = true;
@@ -509,6 +520,30 @@ pub fn looks_like_path(v: &str) -> bool {
 }
 
 /// A word for the part of `word` (static `value`) from byte `offset` on.
+/// The path a `key=value` setting names when the catalogue gives its key a path
+/// role (`include.path=/tmp/x` for git): the subcommand's keys first, then the
+/// program's.
+fn config_path(entry: Option<&Entry>, sub: Option<&Entry>, word: &Word) -> Option<PathUse> {
+    let text = word.value()?;
+    let (key, file) = text.split_once('=')?;
+    let key_role = sub
+        .and_then(|s| s.config_key_role(key))
+        .or_else(|| entry.and_then(|e| e.config_key_role(key)))?;
+    let access = match key_role {
+        ArgRole::PathWrite | ArgRole::PathDelete => Access::Write,
+        ArgRole::Metadata => Access::Metadata,
+        ArgRole::PathRead | ArgRole::PathExec | ArgRole::Directory | ArgRole::ExecDirectory => {
+            Access::Read
+        }
+        _ => return None,
+    };
+    Some(PathUse {
+        word: sub_word(word, text, key.len() + 1, file),
+        access,
+        role: Role::OptionValue,
+    })
+}
+
 fn sub_word(word: &Word, value: &str, offset: usize, part: &str) -> Word {
     let start = (word.span.end.saturating_sub(value.len()) + offset).min(word.span.end);
     let mut sub = Word::literal(part, Span::new(start, word.span.end));

@@ -15,7 +15,11 @@ declare_rule! {
     /// packages fetched on the fly (`npx`, `pnpm dlx`, `yarn dlx`, `bunx`, `uvx`,
     /// `pipx run`); global installs (`npm install -g`); and `pip install` outside a
     /// project virtual environment (a `pip` under the project, e.g. `.venv/bin/pip`,
-    /// or `uv pip`, passes). Trusted mode allows them; a permission rule can allow
+    /// or `uv pip`, passes). A tool pointed at another machine's daemon, cluster or
+    /// a listening address (the catalogue's `remote` role: `docker -H tcp://h`,
+    /// `DOCKER_HOST=...`, `kubectl --server URL`, `--kubeconfig`, `--context`,
+    /// `jupyter --ip 0.0.0.0`; loopback addresses and `unix://` sockets pass), and
+    /// a file read from a URL (`kubectl apply -f https://...`), ask too. Trusted mode allows them; a permission rule can allow
     /// one tool (`"curl *" = "allow"`).
     ///
     /// ## Why
@@ -26,6 +30,8 @@ declare_rule! {
     /// - `curl -fsSL https://x/install.sh | sh` → ask (BG206, BG204): network, and a shell reading a pipe
     /// - `npm install` → allow
     /// - `git push` → allow
+    /// - `docker -H tcp://10.0.0.5:2375 ps` → ask
+    /// - `docker ps` → allow
     pub static NETWORK_TOOL = {
         code: "BG206",
         name: "network-tool",
@@ -54,11 +60,54 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             );
         }
     }
+    // `DOCKER_HOST=tcp://h docker ps`, `export KUBECONFIG=/tmp/k`: a variable some
+    // tool reads as the machine it drives (`env_keys` with the `remote` role).
+    for assignment in &cmd.assignments {
+        let value = assignment.value.as_ref().and_then(Word::value);
+        if names_a_remote(&assignment.name) && !value.is_some_and(is_loopback) {
+            cx.report(
+                &NETWORK_TOOL,
+                assignment.span,
+                format!(
+                    "`{}` points a tool at another machine's daemon or cluster: what it runs runs there",
+                    assignment.name
+                ),
+            );
+        }
+    }
     let (Some(program), Some(base), Some(name)) = (cmd.program_str(), cmd.base_name(), cmd.name())
     else {
         return;
     };
     let entry = catalogue::lookup(base);
+    // `docker -H tcp://h ps`, `kubectl --server URL`, `php -S 0.0.0.0:80`: a value
+    // whose role is `remote` names another machine or a listening address.
+    if let Some(e) = entry.filter(|e| e.mentions(&[Role::Remote])) {
+        let words: Vec<Option<&str>> = cmd.args().iter().map(Word::value).collect();
+        if let Some(arg) = catalogue::classify(e, &words).into_iter().find(|a| {
+            a.role == Role::Remote
+                && !words
+                    .get(a.index)
+                    .copied()
+                    .flatten()
+                    .and_then(|w| w.get(a.offset..))
+                    .is_some_and(is_loopback)
+        }) {
+            let word = cmd
+                .args()
+                .get(arg.index)
+                .map(Word::display)
+                .unwrap_or_default();
+            cx.report(
+                &NETWORK_TOOL,
+                name.span,
+                format!(
+                    "`{base}` is pointed at another machine or a listening address (`{word}`): what it runs or serves crosses machines"
+                ),
+            );
+            return;
+        }
+    }
     // `python -m pip install`: a module run as a program is judged as that program,
     // with the words after it.
     let (entry, args) = match module_program(entry, cmd.args()) {
@@ -108,6 +157,26 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             &NETWORK_TOOL,
             name.span,
             format!("runs code fetched from {url}"),
+        );
+        return;
+    }
+    // `kubectl apply -f https://…`, `helm install x https://…/c.tgz`, `pip install
+    // -r https://…`: a file the program reads (`path-read`) named by a URL is
+    // fetched, and what it says is applied or installed.
+    if let Some(url) = entry
+        .filter(|e| e.mentions(&[Role::PathRead]))
+        .and_then(|e| {
+            catalogue::classify(e, &words)
+                .into_iter()
+                .filter(|a| a.role == Role::PathRead)
+                .filter_map(|a| words.get(a.index).copied().flatten()?.get(a.offset..))
+                .find(|v| is_url(v))
+        })
+    {
+        cx.report(
+            &NETWORK_TOOL,
+            name.span,
+            format!("`{base}` reads {url} from the network and acts on what it says"),
         );
         return;
     }
@@ -295,4 +364,45 @@ fn is_remote(v: &str) -> bool {
         Some((host, _)) => !host.is_empty() && !host.contains('/') && !v.starts_with('-'),
         None => false,
     }
+}
+
+/// True when some catalogue entry (or subcommand) reads the variable `name` as
+/// the machine, daemon or cluster it drives (`env_keys` with the `remote` role:
+/// `DOCKER_HOST`, `KUBECONFIG`).
+fn names_a_remote(name: &str) -> bool {
+    fn any(entries: &[catalogue::Entry], name: &str) -> bool {
+        entries
+            .iter()
+            .any(|e| e.env_key_role(name) == Some(Role::Remote) || any(e.subcommands, name))
+    }
+    any(catalogue::entries(), name)
+}
+
+/// True when `value` names this machine only: a loopback address or name, with
+/// an optional scheme and port (`localhost:8000`, `http://127.0.0.1:6443`,
+/// `[::1]`), a local socket (`unix:///var/run/docker.sock`), or a scheme with
+/// no host (`qemu:///system`). Anything else,
+/// `0.0.0.0` (every interface) included, is reached from or reaches another
+/// machine.
+fn is_loopback(value: &str) -> bool {
+    if value.starts_with("unix://") {
+        return true;
+    }
+    let rest = value.split_once("://").map_or(value, |(_, rest)| rest);
+    let host = rest.split('/').next().unwrap_or_default();
+    let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
+    let host = if let Some(inner) = host.strip_prefix('[') {
+        inner.split(']').next().unwrap_or_default()
+    } else {
+        host.split(':').next().unwrap_or_default()
+    };
+    // `qemu:///system`: a scheme with no host is this machine's.
+    (host.is_empty() && value.contains(":///"))
+        || host.eq_ignore_ascii_case("localhost")
+        || host == "::1"
+        || (host.starts_with("127.")
+            && host.split('.').count() == 4
+            && host
+                .split('.')
+                .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())))
 }

@@ -89,6 +89,10 @@ pub enum Shape {
     Under(&'static str),
     /// This file.
     File(&'static str),
+    /// A file directly in a folder of this name whose name ends so
+    /// (`site-packages`, `.pth`: Python runs a `.pth` file's `import` lines at
+    /// every start).
+    Ending(&'static str, &'static str),
 }
 
 /// When a write to the place is persistence.
@@ -200,6 +204,56 @@ pub static PERSISTENCE_PLACES: &[PersistencePlace] = &[
         "yarn reads the program and plugins it runs (yarnPath, plugins) from it",
     ),
     place(
+        Shape::File(".mise.toml"),
+        When::Always,
+        "mise runs its hooks, tasks and env scripts in every shell that enters the folder",
+    ),
+    place(
+        Shape::File("mise.toml"),
+        When::Always,
+        "mise runs its hooks, tasks and env scripts in every shell that enters the folder",
+    ),
+    place(
+        Shape::File(".mise.local.toml"),
+        When::Always,
+        "mise runs its hooks, tasks and env scripts in every shell that enters the folder",
+    ),
+    place(
+        Shape::Under(".mise"),
+        When::Always,
+        "mise runs its hooks, tasks and env scripts in every shell that enters the folder",
+    ),
+    place(
+        Shape::Under(".config/mise"),
+        When::Always,
+        "mise runs its hooks, tasks and env scripts in every shell that enters the folder",
+    ),
+    place(
+        Shape::File(".cargo/config.toml"),
+        When::Always,
+        "cargo runs the wrappers, linkers and runners it names on every build",
+    ),
+    place(
+        Shape::File(".cargo/config"),
+        When::Always,
+        "cargo runs the wrappers, linkers and runners it names on every build",
+    ),
+    place(
+        Shape::File("sitecustomize.py"),
+        When::Always,
+        "Python imports it at every start from a folder on its path",
+    ),
+    place(
+        Shape::File("usercustomize.py"),
+        When::Always,
+        "Python imports it at every start from a folder on its path",
+    ),
+    place(
+        Shape::Ending("site-packages", ".pth"),
+        When::Always,
+        "Python runs a .pth file's import lines at every start",
+    ),
+    place(
         Shape::File("package.json"),
         When::LifecycleScript,
         "npm runs lifecycle scripts on every install",
@@ -213,6 +267,9 @@ impl Shape {
         let (pattern, under) = match self {
             Shape::Under(p) => (p, true),
             Shape::File(p) => (p, false),
+            Shape::Ending(folder, suffix) => {
+                return matches!(parts, [.., dir, name] if *dir == folder && name.ends_with(suffix));
+            }
         };
         let want = pattern.split('/').count();
         (0..parts.len()).any(|start| {

@@ -145,8 +145,10 @@ fn word_matches(want: &str, got: Option<&str>) -> bool {
     };
     want.split('|').any(|alt| match alt.strip_suffix('*') {
         Some("") => true,
-        Some(prefix) => got.starts_with(prefix),
-        None => alt == got,
+        Some(prefix) => got
+            .get(..prefix.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(prefix)),
+        None => alt.eq_ignore_ascii_case(got),
     })
 }
 
