@@ -385,7 +385,11 @@ fn variable_name(src: &str, at: usize) -> Option<(&str, usize)> {
 /// Splits the tokens into commands and builds their records.
 fn build(source: &str, tokens: Vec<Token<'_>>) -> Option<Vec<Lexed>> {
     // Commands as ranges of `tokens`, each with the separator that ends it.
-    let mut commands: Vec<(usize, usize, Option<Sep>)> = Vec::new();
+    let separators = tokens
+        .iter()
+        .filter(|t| matches!(t, Token::Separator(_)))
+        .count();
+    let mut commands: Vec<(usize, usize, Option<Sep>)> = Vec::with_capacity(separators + 1);
     let mut from = 0;
     for (at, token) in tokens.iter().enumerate() {
         if let Token::Separator(sep) = token {

@@ -82,6 +82,8 @@ pub(super) fn walk_lexed(lexed: Vec<Lexed>, source: &str, env: &Env<'_>) -> Opti
         dash_named: Vec::new(),
         links: Vec::new(),
     };
+    // One record per lexed command at least: room for them up front.
+    walker.out.commands.reserve(lexed.len());
     // A background job runs in a scope of its own, as the tree walk gives it.
     let background = lexed.first().is_some_and(|c| c.background);
     if background {
