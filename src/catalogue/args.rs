@@ -95,24 +95,25 @@ pub fn classify(entry: &Entry, args: &[Option<&str>]) -> Vec<Arg> {
             continue;
         }
         if w.starts_with("--") || !entry.clustering || w.starts_with('+') {
-            let (mut name, mut attached) = match w.split_once('=') {
+            let (name, mut attached) = match w.split_once('=') {
                 Some((n, _)) => (n, Some(n.len() + 1)),
                 None => (w, None),
             };
             // `mvn -Dkey=value`, `gcc -B/tmp`, `gcc -ofile`: a one-letter option
             // with its value attached, in a program whose options do not cluster
             // (a longer option of the same letter is matched whole first).
-            if entry.option(name).is_none()
+            let mut found = entry.option(name);
+            if found.is_none()
                 && !w.starts_with("--")
                 && w.starts_with('-')
                 && let Some(short) = w.get(..2)
                 && w.len() > 2
-                && entry.option(short).is_some()
+                && let Some(option) = entry.option(short)
             {
-                name = short;
                 attached = Some(2);
+                found = Some(option);
             }
-            if let Some(option) = entry.option(name) {
+            if let Some(option) = found {
                 let role = option.role;
                 match attached {
                     Some(offset) => out.push(Arg {

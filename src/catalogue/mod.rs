@@ -1059,6 +1059,27 @@ pub fn entries() -> &'static [Entry] {
     ENTRIES
 }
 
+/// Every entry and subcommand that reads environment variables (non-empty
+/// `env_keys`), in the order a depth-first walk of [`entries`] meets them (an
+/// entry before its subcommands). A rule that asks which program reads a variable
+/// scans these few instead of the whole catalogue for every assignment.
+pub fn env_readers() -> &'static [&'static Entry] {
+    static READERS: std::sync::LazyLock<Vec<&'static Entry>> = std::sync::LazyLock::new(|| {
+        fn collect(entries: &'static [Entry], into: &mut Vec<&'static Entry>) {
+            for e in entries {
+                if !e.env_keys.is_empty() {
+                    into.push(e);
+                }
+                collect(e.subcommands, into);
+            }
+        }
+        let mut readers = Vec::new();
+        collect(ENTRIES, &mut readers);
+        readers
+    });
+    &READERS
+}
+
 /// Compares a lowercase index key with a name of any case, byte by byte.
 fn compare_lowercase(lower: &str, name: &str) -> std::cmp::Ordering {
     let a = lower.bytes();

@@ -22,13 +22,41 @@ use crate::verdict::Span;
 /// Longest command the lexer takes; longer ones are parsed.
 const MAX_LEN: usize = 4096;
 
-/// Reserved words, keywords and declaration commands: never fast.
-const RESERVED: &[&str] = &[
-    "if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do",
-    "done", "function", "time", "coproc", "in", "!", "{", "}", "[[", "]]",
-    // Declaration commands parse as their own node kind, with assignments.
-    "export", "declare", "typeset", "local", "readonly", "unset",
-];
+/// Reserved words, keywords and declaration commands: never fast. A `match`, so
+/// the compiler compares the few bytes inline (this runs for every command).
+fn is_reserved(word: &str) -> bool {
+    matches!(
+        word,
+        "if" | "then"
+            | "else"
+            | "elif"
+            | "fi"
+            | "case"
+            | "esac"
+            | "for"
+            | "select"
+            | "while"
+            | "until"
+            | "do"
+            | "done"
+            | "function"
+            | "time"
+            | "coproc"
+            | "in"
+            | "!"
+            | "{"
+            | "}"
+            | "[["
+            | "]]"
+            // Declaration commands parse as their own node kind, with assignments.
+            | "export"
+            | "declare"
+            | "typeset"
+            | "local"
+            | "readonly"
+            | "unset"
+    )
+}
 
 /// Characters of an unquoted word the lexer knows the grammar treats as word text.
 fn is_word_byte(b: u8) -> bool {
@@ -385,7 +413,11 @@ fn variable_name(src: &str, at: usize) -> Option<(&str, usize)> {
 /// Splits the tokens into commands and builds their records.
 fn build(source: &str, tokens: Vec<Token<'_>>) -> Option<Vec<Lexed>> {
     // Commands as ranges of `tokens`, each with the separator that ends it.
-    let mut commands: Vec<(usize, usize, Option<Sep>)> = Vec::new();
+    let separators = tokens
+        .iter()
+        .filter(|t| matches!(t, Token::Separator(_)))
+        .count();
+    let mut commands: Vec<(usize, usize, Option<Sep>)> = Vec::with_capacity(separators + 1);
     let mut from = 0;
     for (at, token) in tokens.iter().enumerate() {
         if let Token::Separator(sep) = token {
@@ -499,9 +531,7 @@ fn command<'a>(
                 // (`'a'b$X.y`), and a dynamic name asks anyway: not ours either.
                 let text = &source[w.start..w.end];
                 if words.is_empty()
-                    && (RESERVED.contains(&text)
-                        || RESERVED.contains(&w.lead)
-                        || text.contains(['%', '$']))
+                    && (is_reserved(text) || is_reserved(w.lead) || text.contains(['%', '$']))
                 {
                     return None;
                 }

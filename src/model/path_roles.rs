@@ -61,8 +61,9 @@ pub struct PathUse {
 
 /// Options whose value is text (messages, formats, patterns, code), per the
 /// catalogue; an option it does not know is text when it is `-m`/`--message`.
-fn text_option(entry: Option<&Entry>, sub: Option<&Entry>, option: &str) -> bool {
-    match option_role(entry, sub, option) {
+/// `listed` is the option's role as [`option_role`] gives it.
+fn text_option(listed: Option<ArgRole>, option: &str) -> bool {
+    match listed {
         Some(role) => role.is_text(),
         None => matches!(option, "-m" | "--message"),
     }
@@ -343,9 +344,9 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
                 _ => (value, None),
             };
             let value_at = if attached.is_some() { index } else { i };
-            let role = word_role(value_at)
-                .filter(|_| option_role(entry, sub, option).is_some())
-                .or_else(|| option_role(entry, sub, option));
+            // One lookup of the option serves the questions below.
+            let listed = option_role(entry, sub, option);
+            let role = word_role(value_at).filter(|_| listed.is_some()).or(listed);
             // `git -c include.path=/tmp/x`: a setting given as an option's value
             // whose key the catalogue gives a path role reads or writes that path.
             if role == Some(ArgRole::Config) {
@@ -357,7 +358,7 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
                     uses.push(use_);
                 }
             }
-            if role.map_or(text_option(entry, sub, option), ArgRole::is_text) {
+            if role.map_or(text_option(listed, option), ArgRole::is_text) {
                 if attached.is_none() {
                     skip_next = true;
                 }

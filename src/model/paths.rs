@@ -197,7 +197,7 @@ impl Resolver {
             }
             None if rest.starts_with('/') => (PathBuf::from(&rest), Via::Absolute),
             None => match cwd {
-                Some(c) => (c.join(&rest), Via::Relative),
+                Some(c) => (join_sized(c, &rest), Via::Relative),
                 None => return unknown_cwd(),
             },
         };
@@ -304,7 +304,9 @@ impl Resolver {
 /// `canonicalize`.
 pub fn real_path(path: &Path, base: &Path) -> Option<PathBuf> {
     let rest = path.strip_prefix(base).ok()?;
-    let mut current = base.to_path_buf();
+    // Grows to `path` at most: room for it up front.
+    let mut current = PathBuf::with_capacity(path.as_os_str().len());
+    current.push(base);
     let mut components = rest.components();
     while let Some(component) = components.next() {
         current.push(component);
@@ -477,9 +479,20 @@ pub fn canonical_or_lexical(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| normalize_lexically(path))
 }
 
+/// `base.join(rest)` in one allocation: `join` copies `base` at its exact length and
+/// grows it again for `rest`.
+fn join_sized(base: &Path, rest: &str) -> PathBuf {
+    let mut out = PathBuf::with_capacity(base.as_os_str().len() + 1 + rest.len());
+    out.push(base);
+    out.push(rest);
+    out
+}
+
 /// Removes `.` and resolves `..` without touching the disk.
 pub fn normalize_lexically(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
+    // The result is never longer than the path (a lone `/` for an empty one): one
+    // allocation instead of one per growth step.
+    let mut out = PathBuf::with_capacity(path.as_os_str().len() + 1);
     for component in path.components() {
         match component {
             Component::CurDir => {}

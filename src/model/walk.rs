@@ -82,6 +82,8 @@ pub(super) fn walk_lexed(lexed: Vec<Lexed>, source: &str, env: &Env<'_>) -> Opti
         dash_named: Vec::new(),
         links: Vec::new(),
     };
+    // One record per lexed command at least: room for them up front.
+    walker.out.commands.reserve(lexed.len());
     // A background job runs in a scope of its own, as the tree walk gives it.
     let background = lexed.first().is_some_and(|c| c.background);
     if background {
@@ -1107,7 +1109,8 @@ fn may_create_dash_name(record: &SimpleCommand) -> bool {
             .words
             .iter()
             .filter_map(Word::value)
-            .any(|v| v == "--" || v.contains("/-"))
+            // A byte scan: a substring search costs more than these short words.
+            .any(|v| v == "--" || v.as_bytes().windows(2).any(|w| w == b"/-"))
 }
 
 /// The origin name of records that stand for code reaching arithmetic evaluation.

@@ -111,11 +111,21 @@ const OPAQUE: &[&str] = &[
 /// `$"`, `{ `, or `$'` with a backslash), so ordinary commands pay nothing.
 fn dropped_escape(tree: &Tree, text: &str) -> Option<usize> {
     let bytes = text.as_bytes();
-    let pairs = |a: u8, b: &[u8]| bytes.windows(2).any(|w| w[0] == a && b.contains(&w[1]));
-    let suspicious = pairs(b'\\', b" \t")
-        || pairs(b'$', b"\"")
-        || pairs(b'{', b" \t")
-        || (pairs(b'$', b"'") && bytes.contains(&b'\\'));
+    // One pass over the byte pairs: `\ ` or `\<tab>`, `$"`, `{ ` or `{<tab>`, or a
+    // `$'` in a text with a backslash somewhere.
+    let mut suspicious = false;
+    let mut dollar_quote = false;
+    for pair in bytes.windows(2) {
+        match (pair[0], pair[1]) {
+            (b'\\' | b'{', b' ' | b'\t') | (b'$', b'"') => {
+                suspicious = true;
+                break;
+            }
+            (b'$', b'\'') => dollar_quote = true,
+            _ => {}
+        }
+    }
+    let suspicious = suspicious || (dollar_quote && bytes.contains(&b'\\'));
     if !suspicious {
         return None;
     }

@@ -377,27 +377,18 @@ pub fn is_secret_name(name: &str) -> bool {
 /// True when some catalogue entry (or subcommand) reads the variable `name` as
 /// the program it runs (`env_keys` with the `program` role).
 fn names_a_program(name: &str) -> bool {
-    fn any(entries: &[catalogue::Entry], name: &str) -> bool {
-        entries
-            .iter()
-            .any(|e| e.env_key_role(name) == Some(Role::Program) || any(e.subcommands, name))
-    }
-    any(catalogue::entries(), name)
+    catalogue::env_readers()
+        .iter()
+        .any(|e| e.env_key_role(name) == Some(Role::Program))
 }
 
 /// The entry that reads the variable `name` as more of its own options
 /// (`env_keys` with the `options` role: `CFLAGS` for gcc).
 fn options_of(name: &str) -> Option<&'static catalogue::Entry> {
-    fn find(entries: &'static [catalogue::Entry], name: &str) -> Option<&'static catalogue::Entry> {
-        entries.iter().find_map(|e| {
-            if e.env_key_role(name) == Some(Role::Options) {
-                Some(e)
-            } else {
-                find(e.subcommands, name)
-            }
-        })
-    }
-    find(catalogue::entries(), name)
+    catalogue::env_readers()
+        .iter()
+        .find(|e| e.env_key_role(name) == Some(Role::Options))
+        .copied()
 }
 
 /// Why the words of `value`, read as options of `entry`, run something: an

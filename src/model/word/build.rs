@@ -44,7 +44,8 @@ impl PartsBuilder {
     /// An empty word.
     pub fn new() -> PartsBuilder {
         PartsBuilder(WordBuilder {
-            parts: Vec::new(),
+            // Most words are one part: room for it, without a growth step.
+            parts: Vec::with_capacity(1),
             has_quotes: false,
             ansi_next: false,
             // The lexer never meets a command substitution.
