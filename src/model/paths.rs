@@ -208,7 +208,12 @@ impl Resolver {
             path
         };
         Resolved::Path {
-            path: normalize_lexically(&path),
+            // A normal path is kept as it is, without a copy.
+            path: if is_plain(&path) {
+                path
+            } else {
+                normalize_components(&path)
+            },
             via,
             glob,
         }
@@ -488,8 +493,34 @@ fn join_sized(base: &Path, rest: &str) -> PathBuf {
     out
 }
 
+/// True when `path` is already in normal form: absolute, each component between
+/// single slashes non-empty and neither `.` nor `..`, no trailing slash. Two such
+/// paths are equal, or one under the other, exactly as their bytes are.
+pub fn is_plain(path: &Path) -> bool {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    if bytes.first() != Some(&b'/') {
+        return false;
+    }
+    if bytes.len() == 1 {
+        return true;
+    }
+    // Each component, between slashes, must be non-empty and not `.` or `..`.
+    bytes[1..]
+        .split(|&b| b == b'/')
+        .all(|c| !c.is_empty() && c != b"." && c != b"..")
+}
+
 /// Removes `.` and resolves `..` without touching the disk.
 pub fn normalize_lexically(path: &Path) -> PathBuf {
+    // Most paths are normal already: a copy, without walking the components.
+    if is_plain(path) {
+        return path.to_path_buf();
+    }
+    normalize_components(path)
+}
+
+/// [`normalize_lexically`] component by component.
+fn normalize_components(path: &Path) -> PathBuf {
     // The result is never longer than the path (a lone `/` for an empty one): one
     // allocation instead of one per growth step.
     let mut out = PathBuf::with_capacity(path.as_os_str().len() + 1);
@@ -508,4 +539,42 @@ pub fn normalize_lexically(path: &Path) -> PathBuf {
         out.push("/");
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{is_plain, normalize_components, normalize_lexically};
+    use std::path::Path;
+
+    /// A plain path is its own normal form, so `normalize_lexically` may copy it
+    /// without walking its components; other forms are walked.
+    #[test]
+    fn plain_paths_are_their_own_normal_form() {
+        let paths = [
+            "/",
+            "/a",
+            "/a/b",
+            "/a/b/c.rs",
+            "/.a/b..",
+            "/a//b",
+            "/a/./b",
+            "/a/b/",
+            "/a/..",
+            "/..",
+            "a/b",
+            "",
+            ".",
+            "./a",
+            "../a",
+            "/a/b/../c",
+        ];
+        for p in paths {
+            let p = Path::new(p);
+            let walked = normalize_components(p);
+            if is_plain(p) {
+                assert_eq!(walked, p, "{p:?}");
+            }
+            assert_eq!(normalize_lexically(p), walked, "{p:?}");
+        }
+    }
 }

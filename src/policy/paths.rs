@@ -210,17 +210,7 @@ impl PathJudge {
 /// component and no trailing `/` (what lexical normalisation and `canonicalize`
 /// give). One pass over the bytes.
 fn plain(path: &Path) -> bool {
-    let bytes = path.as_os_str().as_encoded_bytes();
-    if bytes.first() != Some(&b'/') {
-        return false;
-    }
-    if bytes.len() == 1 {
-        return true;
-    }
-    // Each component, between slashes, must be non-empty and not `.` or `..`.
-    bytes[1..]
-        .split(|&b| b == b'/')
-        .all(|c| !c.is_empty() && c != b"." && c != b"..")
+    resolve::is_plain(path)
 }
 
 /// A folder the policy names, with its normal form decided once.
