@@ -151,33 +151,16 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         }
     }
     // `uv run https://…/x.py`, `deno run https://…/x.ts`: a program or a script
-    // named by a URL is code fetched from the network and run.
-    if let Some(url) = code_from_url(program, entry, &words) {
-        cx.report(
-            &NETWORK_TOOL,
-            name.span,
-            format!("runs code fetched from {url}"),
-        );
-        return;
-    }
-    // `kubectl apply -f https://…`, `helm install x https://…/c.tgz`, `pip install
-    // -r https://…`: a file the program reads (`path-read`) named by a URL is
-    // fetched, and what it says is applied or installed.
-    if let Some(url) = entry
-        .filter(|e| e.mentions(&[Role::PathRead]))
-        .and_then(|e| {
-            catalogue::classify(e, &words)
-                .into_iter()
-                .filter(|a| a.role == Role::PathRead)
-                .filter_map(|a| words.get(a.index).copied().flatten()?.get(a.offset..))
-                .find(|v| is_url(v))
-        })
-    {
-        cx.report(
-            &NETWORK_TOOL,
-            name.span,
-            format!("`{base}` reads {url} from the network and acts on what it says"),
-        );
+    // named by a URL is code fetched from the network and run. `kubectl apply -f
+    // https://…`, `pip install -r https://…`: a file the program reads named by a
+    // URL is fetched, and what it says is applied or installed.
+    if let Some((url, runs)) = url_value(program, entry, &words) {
+        let message = if runs {
+            format!("runs code fetched from {url}")
+        } else {
+            format!("`{base}` reads {url} from the network and acts on what it says")
+        };
+        cx.report(&NETWORK_TOOL, name.span, message);
         return;
     }
     let reason = match base {
@@ -227,24 +210,39 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     }
 }
 
-/// The URL a command runs code from: its program named by a URL (what a runner
-/// such as `uv run` or `pipx run` was given to run), or a value whose role is
-/// `path-exec` (the script a runtime runs: `deno run URL`, `bash URL` is no
-/// script) that is a URL.
-fn code_from_url<'w>(
+/// A URL the command runs code from (`true`) or reads a file from (`false`): its
+/// program named by a URL (what a runner such as `uv run` was given to run), a
+/// value whose role is `path-exec` (the script a runtime runs: `deno run URL`) or,
+/// failing those, `path-read` (`kubectl apply -f URL`). One reading of the words.
+fn url_value<'w>(
     program: &'w str,
     entry: Option<&catalogue::Entry>,
     words: &[Option<&'w str>],
-) -> Option<&'w str> {
+) -> Option<(&'w str, bool)> {
     if is_url(program) {
-        return Some(program);
+        return Some((program, true));
     }
-    let entry = entry.filter(|e| e.mentions(&[Role::PathExec]))?;
-    catalogue::classify(entry, words)
-        .into_iter()
-        .filter(|a| a.role == Role::PathExec)
-        .filter_map(|a| words.get(a.index).copied().flatten()?.get(a.offset..))
-        .find(|v| is_url(v))
+    let entry = entry.filter(|e| e.mentions(&[Role::PathExec, Role::PathRead]))?;
+    let mut read = None;
+    for arg in catalogue::classify(entry, words) {
+        if !matches!(arg.role, Role::PathExec | Role::PathRead) {
+            continue;
+        }
+        let Some(url) = words
+            .get(arg.index)
+            .copied()
+            .flatten()
+            .and_then(|w| w.get(arg.offset..))
+            .filter(|v| is_url(v))
+        else {
+            continue;
+        };
+        if arg.role == Role::PathExec {
+            return Some((url, true));
+        }
+        read.get_or_insert(url);
+    }
+    read.map(|url| (url, false))
 }
 
 /// True when `text` is a URL that names remote content (`https://`, `ftp://`...):
@@ -370,12 +368,9 @@ fn is_remote(v: &str) -> bool {
 /// the machine, daemon or cluster it drives (`env_keys` with the `remote` role:
 /// `DOCKER_HOST`, `KUBECONFIG`).
 fn names_a_remote(name: &str) -> bool {
-    fn any(entries: &[catalogue::Entry], name: &str) -> bool {
-        entries
-            .iter()
-            .any(|e| e.env_key_role(name) == Some(Role::Remote) || any(e.subcommands, name))
-    }
-    any(catalogue::entries(), name)
+    catalogue::env_readers()
+        .iter()
+        .any(|e| e.env_key_role(name) == Some(Role::Remote))
 }
 
 /// True when `value` names this machine only: a loopback address or name, with
