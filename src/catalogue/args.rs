@@ -180,7 +180,7 @@ fn mode_flag_given(entry: &Entry, flags: &[&str], word: &str) -> bool {
     if flags.contains(&word) {
         return true;
     }
-    word.len() >= 4
+    word.len() >= 3
         && word.starts_with("--")
         && !word.contains('=')
         && !entry.flags.contains(&word)

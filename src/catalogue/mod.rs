@@ -401,6 +401,19 @@ pub enum Fact {
     /// An operand `@FILE` is read as more arguments (`gcc @args`, `javac @opts`):
     /// the arguments that run are not on the command line.
     ResponseFiles,
+    /// This use changes the settings the program's other facts describe, where
+    /// the program alone only reads them: `sysctl -w`, `sysctl -p` (loads a file
+    /// of settings), `sysctl --system`.
+    ChangesSettings,
+    /// Acts on whole trees below the folders it names (`chmod -R`, `chown -R`).
+    Recursive,
+    /// Copies what it reads on stdin into its `path-write` operands (`tee FILE`):
+    /// the text piped or fed to it is what those files hold.
+    CopiesInput,
+    /// Adds to the files it writes instead of replacing them (`tee -a`).
+    Appends,
+    /// Prints its operands without the newline it otherwise ends with (`echo -n`).
+    NoNewline,
 }
 
 impl Fact {
@@ -448,6 +461,11 @@ impl Fact {
         Fact::StdinCommands,
         Fact::RemoteSpec,
         Fact::ResponseFiles,
+        Fact::ChangesSettings,
+        Fact::Recursive,
+        Fact::CopiesInput,
+        Fact::Appends,
+        Fact::NoNewline,
     ];
 
     /// The fact's bit in [`Entry::flag_fact_mask`]: its position in [`Fact::ALL`].
@@ -506,6 +524,11 @@ impl Fact {
             Fact::StdinCommands => "stdin-commands",
             Fact::RemoteSpec => "remote-spec",
             Fact::ResponseFiles => "response-files",
+            Fact::ChangesSettings => "changes-settings",
+            Fact::Recursive => "recursive",
+            Fact::CopiesInput => "copies-input",
+            Fact::Appends => "appends",
+            Fact::NoNewline => "no-newline",
         }
     }
 }
@@ -696,7 +719,7 @@ impl Entry {
     /// options share the prefix, one whose value runs something wins. A word that is
     /// a listed flag is that flag.
     fn abbreviated(&self, option: &str) -> Option<&'static OptionSpec> {
-        if !option.starts_with("--") || option.len() < 4 || self.flags.contains(&option) {
+        if !option.starts_with("--") || option.len() < 3 || self.flags.contains(&option) {
             return None;
         }
         let mut found = None;

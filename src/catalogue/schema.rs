@@ -122,6 +122,11 @@ pub const FACTS: &[(&str, &str)] = &[
     ("stdin-commands", "StdinCommands"),
     ("remote-spec", "RemoteSpec"),
     ("response-files", "ResponseFiles"),
+    ("changes-settings", "ChangesSettings"),
+    ("recursive", "Recursive"),
+    ("copies-input", "CopiesInput"),
+    ("appends", "Appends"),
+    ("no-newline", "NoNewline"),
 ];
 
 /// A mistake in an entry: the dotted key inside the entry (`options."--x"`,

@@ -167,7 +167,7 @@ fn flag_facts(entry: &Entry, words: &[Option<&str>], out: &mut Vec<(Fact, Option
 /// True when `word` is a long-option prefix of `flag` (`--forc` for `--force`):
 /// GNU `getopt_long` and git accept unambiguous prefixes (see `Entry::option`).
 fn abbreviates(word: &str, flag: &str) -> bool {
-    word.len() >= 4 && word.starts_with("--") && flag.starts_with(word)
+    word.len() >= 3 && word.starts_with("--") && flag.starts_with(word)
 }
 
 /// True when `word` is an option or flag the entry lists under its own name

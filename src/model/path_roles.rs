@@ -59,16 +59,6 @@ pub struct PathUse {
     pub role: Role,
 }
 
-/// Options whose value is text (messages, formats, patterns, code), per the
-/// catalogue; an option it does not know is text when it is `-m`/`--message`.
-/// `listed` is the option's role as [`option_role`] gives it.
-fn text_option(listed: Option<ArgRole>, option: &str) -> bool {
-    match listed {
-        Some(role) => role.is_text(),
-        None => matches!(option, "-m" | "--message"),
-    }
-}
-
 /// The role of an option's value: the subcommand's table first, then the program's.
 fn option_role(entry: Option<&Entry>, sub: Option<&Entry>, option: &str) -> Option<ArgRole> {
     sub.and_then(|s| s.option_role(option))
@@ -358,7 +348,7 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
                     uses.push(use_);
                 }
             }
-            if role.map_or(text_option(listed, option), ArgRole::is_text) {
+            if role.is_some_and(ArgRole::is_text) {
                 if attached.is_none() {
                     skip_next = true;
                 }
@@ -733,10 +723,15 @@ mod tests {
         assert!(entries.len() >= 2, "sed and perl at least");
         for entry in entries {
             // The program's code first (an option for perl, an operand for sed).
-            let code = if entry.option_role("-e").is_some() && entry.interpreter == Some("perl") {
-                "-e 's/a/b/'"
-            } else {
-                "'s/a/b/'"
+            // The option whose value is the program's code, if it has one.
+            let option = entry
+                .options
+                .iter()
+                .find(|o| matches!(o.role, ArgRole::Code(_)))
+                .and_then(|o| o.names.first());
+            let code = match option {
+                Some(name) => format!("{name} 's/a/b/'"),
+                None => "'s/a/b/'".to_string(),
             };
             for flag in entry.in_place {
                 for spelled in spellings(flag) {

@@ -5,10 +5,11 @@
 //! `. f`, `./f`) the text is walked as a nested script; when the text is not known
 //! the run is a script only known at run time.
 //!
-//! To move into the program catalogue: which programs write their input to a file,
-//! and which run a file as a script.
+//! Which programs copy their input into files is the catalogue's (`copies-input`);
+//! `echo`, `printf` and `cat` are simulated here, for the text they print.
 
 use super::command::SimpleCommand;
+use crate::catalogue::{self, Fact, Role};
 use crate::verdict::Span;
 use std::path::{Path, PathBuf};
 
@@ -77,24 +78,25 @@ pub(crate) fn writes(record: &SimpleCommand) -> Vec<Write> {
             append: r.operator.ends_with(">>"),
         });
     }
-    // Any case, any folder, `.exe` stripped: `TEE f.sh` writes f.sh too.
-    if record
+    // A program that copies its input into its `path-write` operands (`tee`), in
+    // any case, any folder, `.exe` stripped: `TEE f.sh` writes f.sh too.
+    if let Some(entry) = record
         .program_str()
-        .is_some_and(|p| crate::catalogue::canonical(super::command::basename(p)) == Some("tee"))
+        .and_then(|p| catalogue::lookup(super::command::basename(p)))
+        .filter(|e| e.has(Fact::CopiesInput))
     {
-        let append = record
-            .args()
-            .iter()
-            .any(|w| matches!(w.value(), Some("-a" | "--append")));
-        for w in record.args() {
-            match w.value() {
-                Some(v) if !v.starts_with('-') => out.push(Write {
-                    name: v.to_string(),
+        let args: Vec<Option<&str>> = record.args().iter().map(|w| w.value()).collect();
+        let append = catalogue::usage(entry, &args).has(Fact::Appends);
+        for arg in catalogue::classify(entry, &args) {
+            if arg.role == Role::PathWrite
+                && !arg.option_value
+                && let Some(name) = args[arg.index]
+            {
+                out.push(Write {
+                    name: name.to_string(),
                     text: heredoc_text(record),
                     append,
-                }),
-                Some(_) => {}
-                None => {}
+                });
             }
         }
     }
@@ -111,9 +113,16 @@ fn output_text(record: &SimpleCommand) -> Option<String> {
         .collect::<Option<_>>()?;
     match record.program_str()? {
         "echo" => {
-            let (newline, rest) = match args.first() {
-                Some(&"-n") => (false, &args[1..]),
-                _ => (true, &args[..]),
+            // A first word that is the flag leaving the newline out (`-n`).
+            let no_newline = args.first().is_some_and(|first| {
+                catalogue::lookup("echo").is_some_and(|e| {
+                    catalogue::usage(e, &[Some(*first)]).flag_for(Fact::NoNewline) == Some(*first)
+                })
+            });
+            let (newline, rest) = if no_newline {
+                (false, &args[1..])
+            } else {
+                (true, &args[..])
             };
             if rest.iter().any(|a| a.starts_with('-') || a.contains('\\')) {
                 return None;

@@ -87,7 +87,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         Some(u) if !u.subcommand_words.is_empty() => format!("{base} {}", u.subcommand_words),
         _ => lower.to_string(),
     };
-    let values: Vec<&str> = args.iter().map(|w| w.value().unwrap_or("\u{1}")).collect();
+    let values: Vec<&str> = args.iter().map(|w| w.value().unwrap_or(DYNAMIC)).collect();
     // `dd of=/dev/sda`, `shred /dev/sda`, `cp img /dev/sdb`: a word the catalogue
     // says is written (or deleted) names a device. The cheap text test comes
     // first: most commands name no device.
@@ -111,7 +111,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             device.map(|t| deny(format!("`{lower}` writes straight into the device {t}")))
         }
         _ if (has(Fact::ChangesMode) || has(Fact::ChangesOwnership))
-            && recursive(&values)
+            && has(Fact::Recursive)
             && values.iter().any(|v| is_system_top(v)) =>
         {
             Some(deny(format!("recursive `{base}` of a system folder")))
@@ -124,8 +124,13 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             Some(ask(format!("`{lower}` manages system services")))
         }
         _ if has(Fact::Firewall) => Some(ask(format!("`{lower}` changes the firewall"))),
-        _ if has(Fact::KernelSettings) && values.iter().any(|v| *v == "-w" || v.contains('=')) => {
-            Some(ask("`sysctl` changes kernel settings".into()))
+        // A flag that writes (`sysctl -w`, `-p`, `--system`) or a setting given a
+        // value (`sysctl vm.swappiness=10`); a bare key only reads.
+        _ if has(Fact::KernelSettings)
+            && (usage.as_ref().is_some_and(|u| u.has(Fact::ChangesSettings))
+                || entry.is_some_and(|e| sets_a_value(e, &values))) =>
+        {
+            Some(ask(format!("`{lower}` changes kernel settings")))
         }
         _ if has(Fact::SchedulesJobs) && has(Fact::DestroysData) => {
             let flag = usage.as_ref().and_then(|u| u.flag_for(Fact::DestroysData));
@@ -137,19 +142,20 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         _ if has(Fact::SchedulesJobs) && !has(Fact::ReadOnly) => {
             Some(ask(format!("`{lower}` runs commands later, out of sight")))
         }
-        // Shell builtins (`history`, `hash`, `enable`): shell semantics, not a
-        // program's options, so they stay named here.
-        "history"
-            if values
-                .iter()
-                .any(|v| v.starts_with('-') && (v.contains('c') || v.contains('d'))) =>
-        {
-            Some(ask("`history -c` erases the shell history".into()))
+        // Shell builtins that change the shell itself, named here for what the
+        // change means; which options do it is the catalogue's (a `destroys-data`
+        // flag, an option whose value is a program to run).
+        "history" if has(Fact::DestroysData) => {
+            let flag = usage.as_ref().and_then(|u| u.flag_for(Fact::DestroysData));
+            Some(ask(format!(
+                "`history {}` erases the shell history",
+                flag.unwrap_or_default()
+            )))
         }
-        "hash" if values.iter().any(|v| v.starts_with("-p")) => {
+        "hash" if entry.is_some_and(|e| names_a_program(e, &values)) => {
             Some(ask("`hash -p` maps a command name to any program".into()))
         }
-        "enable" if values.iter().any(|v| v.starts_with('-') && v.contains('f')) => Some(deny(
+        "enable" if entry.is_some_and(|e| names_a_program(e, &values)) => Some(deny(
             "`enable -f` loads a builtin from a shared object".into(),
         )),
         // `mv FILE /dev/null`: a program that removes its sources (the catalogue's
@@ -209,11 +215,33 @@ fn is_device(path: &str) -> bool {
         && !path.starts_with("/dev/udp/")
 }
 
-fn recursive(values: &[&str]) -> bool {
-    values.iter().any(|v| {
-        *v == "--recursive" || (v.starts_with('-') && !v.starts_with("--") && v.contains('R'))
+/// True when an operand the entry reads as a setting (`config`: `sysctl KEY=VALUE`)
+/// is given a value, or may be: a word only known at run time.
+fn sets_a_value(entry: &catalogue::Entry, values: &[&str]) -> bool {
+    let words: Vec<Option<&str>> = values.iter().map(|v| known(v)).collect();
+    catalogue::classify(entry, &words).iter().any(|arg| {
+        arg.role == Role::Config
+            && !arg.option_value
+            && words[arg.index].is_none_or(|v| v.contains('='))
     })
 }
+
+/// True when an option's value names a program or library to run or load (the
+/// catalogue's `path-exec`: `hash -p PATH NAME`, `enable -f LIB NAME`).
+fn names_a_program(entry: &catalogue::Entry, values: &[&str]) -> bool {
+    let words: Vec<Option<&str>> = values.iter().map(|v| known(v)).collect();
+    catalogue::classify(entry, &words)
+        .iter()
+        .any(|arg| arg.option_value && arg.role == Role::PathExec)
+}
+
+/// A word's static value, `None` for the marker of a word only known at run time.
+fn known(value: &str) -> Option<&str> {
+    (value != DYNAMIC).then_some(value)
+}
+
+/// What `values` holds for a word only known at run time.
+const DYNAMIC: &str = "\u{1}";
 
 /// `/` or a top-level system folder (`/etc`, `/usr`, `/bin`, `/home`...).
 fn is_system_top(v: &str) -> bool {

@@ -19,10 +19,13 @@ declare_rule! {
     /// `SSH_ASKPASS`, `GIT_CONFIG_*`, `LESSOPEN`, `PS0`–`PS4` with a substitution,
     /// `PYTHONSTARTUP`, `RUBYOPT`, `PERL5OPT`, `PATHEXT`, `GCONV_PATH`, `GIT_EXEC_PATH`,
     /// `GIT_CONFIG_GLOBAL`/`_SYSTEM`, `JAVA_TOOL_OPTIONS`, `MAKEFILES`, `RSYNC_RSH`;
-    /// options read from the environment (`TAR_OPTIONS`, `ZIPOPT`, `UNZIP`, `GZIP`,
-    /// `LESS`) that the program's catalogue entry says run something; `MAKEFLAGS` with
-    /// `--eval`, `SHELL=` or a makefile; `NODE_OPTIONS` with `--require`,
-    /// `--import`, `--loader` or `--eval`; pagers and editors (`PAGER`, `GIT_PAGER`,
+    /// options read from the environment (the catalogue's `env_keys` with the
+    /// `options` role: `TAR_OPTIONS`, `ZIPOPT`, `UNZIP`, `GZIP`, `LESS`,
+    /// `MAKEFLAGS`, `NODE_OPTIONS`, `CFLAGS`, `RUSTFLAGS`...) with an option the
+    /// reader's entry says runs a command, code or programs from a folder
+    /// (`--to-command=`, `--eval`, `--require`, `-B DIR`, `-fplugin=`); the words a
+    /// value adds to the variable's inherited value are the ones judged
+    /// (`NODE_OPTIONS="$NODE_OPTIONS --max-old-space-size=4096"` is fine); pagers and editors (`PAGER`, `GIT_PAGER`,
     /// `MANPAGER`, `EDITOR`, `VISUAL`, `GIT_EDITOR`, `GIT_SEQUENCE_EDITOR`,
     /// `KUBE_EDITOR`, `FCEDIT`...) set to anything but a plain
     /// pager or editor (`cat`, `less`, `more`, `true`, `vim`...); search paths
@@ -85,8 +88,10 @@ declare_rule! {
     /// `CARGO_BUILD_RUSTC_WRAPPER`... as a prefix, through `env` or `export`), a
     /// make variable (`make CC=...`), a setting (`mvn -Dexec.executable=...`,
     /// `cargo --config build.rustc-wrapper=...`) or an option (`gcc -wrapper`,
-    /// `gawk -l`), or options a tool reads from a variable that run a program
-    /// (`CFLAGS=-B/tmp`, `LDFLAGS=-fuse-ld=...`, `RUSTFLAGS='-C linker=...'`).
+    /// `gawk -l`), or options a tool reads from a variable that name a program
+    /// (`RUSTFLAGS='-C linker=...'`, `MAKEFLAGS='SHELL=...'`), a path outside the
+    /// project (`TAR_OPTIONS='-C /etc'`), or are only known at run time
+    /// (`MAKEFLAGS="$FLAGS"`; options that load code are BG301's).
     /// The value is shell text, names a program outside the project,
     /// a program the catalogue does not know, or one that runs any text it is
     /// given (a shell, an interpreter), or gives it arguments that are not plain
@@ -217,9 +222,6 @@ fn loads_code(
             "`{name}` with a command substitution runs it at every prompt of an interactive shell"
         ));
     }
-    if let Some(&(_, program)) = ENV_OPTIONS.iter().find(|(n, _)| *n == name) {
-        return env_options(name, program, static_value);
-    }
     if PAGERS.contains(&name) {
         return match static_value {
             Some(v) if plain_pager(v) => None,
@@ -232,51 +234,6 @@ fn loads_code(
         return search_path(name, value?, cmd, cx);
     }
     None
-}
-
-/// Variables a program reads as if their words were given on its command line:
-/// `TAR_OPTIONS=--to-command=CMD` gives every `tar` that option, `NODE_OPTIONS`
-/// every node process, `MAKEFLAGS` every (recursive) make. What each option does
-/// is the program's catalogue entry.
-const ENV_OPTIONS: &[(&str, &str)] = &[
-    ("TAR_OPTIONS", "tar"),
-    ("ZIPOPT", "zip"),
-    ("UNZIP", "unzip"),
-    ("GZIP", "gzip"),
-    ("LESS", "less"),
-    ("NODE_OPTIONS", "node"),
-    ("MAKEFLAGS", "make"),
-    ("MFLAGS", "make"),
-];
-
-/// Why options in `name` make `program` run code: a word the program's catalogue
-/// entry reads as something that runs — an option's value (a command, shell text,
-/// code, a program path: `--to-command=CMD`, `--require FILE`, `--eval=TEXT`,
-/// less's `+CMD`) or a `KEY=value` setting whose key does (make's `SHELL=`). A
-/// value only known at run time may hold anything.
-fn env_options(name: &str, program: &str, value: Option<&str>) -> Option<String> {
-    let Some(value) = value else {
-        return Some(format!(
-            "`{name}` gives every `{program}` options only known at run time"
-        ));
-    };
-    // Split on blanks as the programs do (a quoted value stays attached to its
-    // option's name, which is enough to know the option).
-    let words: Vec<&str> = value.split_whitespace().collect();
-    let entry = catalogue::lookup(program)?;
-    let values: Vec<Option<&str>> = words.iter().map(|w| Some(*w)).collect();
-    let runs = catalogue::classify(entry, &values).iter().any(|arg| {
-        if arg.option_value {
-            return arg.role.runs();
-        }
-        arg.role == Role::Config
-            && words
-                .get(arg.index)
-                .and_then(|w| w.split_once('='))
-                .and_then(|(key, _)| entry.config_key_role(key))
-                .is_some_and(Role::runs)
-    });
-    runs.then(|| format!("`{name}` gives every `{program}` an option that runs a program"))
 }
 
 /// A search path must put only project folders before the inherited value (and,
@@ -391,20 +348,23 @@ fn options_of(name: &str) -> Option<&'static catalogue::Entry> {
         .copied()
 }
 
-/// Why the words of `value`, read as options of `entry`, run something: an
-/// option whose value names a program that is not an ordinary one (`-wrapper`,
-/// `-C linker=`), or any other option that runs a program or code (`-B DIR`,
-/// `-fplugin=`). A value only known at run time may hold anything.
+/// What the words of `value`, read as options of `entry`, make it run, with the
+/// rule that judges it: an option or setting that runs a command, shell text, code
+/// or a program from a folder (`--to-command=CMD`, `--require FILE`, `-B DIR`,
+/// `-fplugin=`, make's `--eval`) loads code into every run of the reader (BG301);
+/// one that names the program or shell it runs (`-wrapper X`, `-C linker=X`,
+/// `SHELL=X`) is judged as that program (BG303); a value only known at run time
+/// may hold anything (BG303 asks).
 fn options_run(
     entry: &'static catalogue::Entry,
     value: Option<&str>,
     cmd: &SimpleCommand,
     cx: &Checker,
-) -> Option<String> {
+) -> Option<(&'static crate::rules::Rule, String)> {
     let Some(value) = value else {
-        return Some(format!(
-            "gives `{}` options only known at run time",
-            entry.name
+        return Some((
+            &PROGRAM_SETTING,
+            format!("options only known at run time reach `{}`", entry.name),
         ));
     };
     let words: Vec<&str> = value
@@ -417,14 +377,37 @@ fn options_run(
             continue;
         };
         let text = word.get(arg.offset..).unwrap_or_default();
-        let reason = match arg.role {
-            Role::Program => foreign_program(Some(text), cmd, cx),
-            Role::Config => text
-                .split_once('=')
-                .filter(|(key, _)| config_names_program(entry, key))
-                .and_then(|(_, v)| foreign_program(Some(v), cmd, cx)),
-            role if arg.option_value && role.runs() => {
-                Some(format!("`{word}` makes `{}` run a program", entry.name))
+        // The role of what the word names: an option's value, or a setting's.
+        let (role, named) = match arg.role {
+            Role::Config => match text.split_once('=') {
+                Some((key, v)) => match setting_role(entry, key) {
+                    Some(role) => (role, v),
+                    None => continue,
+                },
+                None => continue,
+            },
+            role if arg.option_value => (role, text),
+            _ => continue,
+        };
+        let reason = match role {
+            Role::Program => foreign_program(Some(named), cmd, cx).map(|r| (&PROGRAM_SETTING, r)),
+            Role::ShellProgram => foreign_shell(Some(named)).map(|r| (&PROGRAM_SETTING, r)),
+            role if role.runs() => Some((
+                &LOADER_ENV,
+                format!("`{word}` makes `{}` run a program or load code", entry.name),
+            )),
+            // `TAR_OPTIONS='-C /etc'`, `UNZIP='-d /tmp'`: a path the reader reads or
+            // writes, out of the command's sight, must be the project's.
+            Role::PathRead | Role::PathWrite | Role::PathDelete | Role::Directory
+                if !inside_project(named, cmd, cx) =>
+            {
+                Some((
+                    &PROGRAM_SETTING,
+                    format!(
+                        "`{word}` points `{}` at a path outside the project",
+                        entry.name
+                    ),
+                ))
             }
             _ => None,
         };
@@ -433,6 +416,44 @@ fn options_run(
         }
     }
     None
+}
+
+/// True when `text`, a path as a program reads it from an options variable,
+/// resolves inside the project (or a folder the policy allows).
+fn inside_project(text: &str, cmd: &SimpleCommand, cx: &Checker) -> bool {
+    let word = Word::new(vec![Part::Literal(text.into())], cmd.span, false);
+    let cwd = cx.paths.cwd_of(&cmd.context.cwd, &cx.cwd);
+    match cx.paths.resolve(&word, cwd.as_deref()) {
+        Resolved::Path { path, .. } => matches!(
+            cx.paths.place(&path),
+            crate::policy::paths::Place::Inside | crate::policy::paths::Place::Allowed
+        ),
+        _ => false,
+    }
+}
+
+/// The role of the settings key `key` in the entry or one of its subcommands
+/// (`make SHELL=`, `cargo build --config build.rustc-wrapper=X`).
+fn setting_role(entry: &catalogue::Entry, key: &str) -> Option<Role> {
+    entry
+        .config_key_role(key)
+        .or_else(|| entry.subcommands.iter().find_map(|s| setting_role(s, key)))
+}
+
+/// The text of an options variable's value with its own earlier value left out
+/// (`NODE_OPTIONS="$NODE_OPTIONS --max-old-space-size=4096"`: what it inherited
+/// was already in effect), each inherited part a word boundary; `None` when any
+/// other part is only known at run time.
+fn own_options(name: &str, value: Option<&Word>) -> Option<String> {
+    let mut text = String::new();
+    for part in &value?.parts {
+        match part {
+            Part::Literal(t) | Part::Quoted(t) => text.push_str(t),
+            Part::Variable { name: n, .. } if n == name => text.push(' '),
+            _ => return None,
+        }
+    }
+    Some(text)
 }
 
 /// Why `value`, naming the program a tool runs, is not an ordinary program, if
@@ -588,13 +609,13 @@ fn config_names_program(entry: &catalogue::Entry, key: &str) -> bool {
 fn program_settings(cmd: &SimpleCommand, cx: &mut Checker) {
     for assignment in &cmd.assignments {
         if let Some(entry) = options_of(&assignment.name) {
-            let value = assignment.value.as_ref().and_then(Word::value);
-            if let Some(reason) = options_run(entry, value, cmd, cx) {
+            let value = own_options(&assignment.name, assignment.value.as_ref());
+            if let Some((rule, reason)) = options_run(entry, value.as_deref(), cmd, cx) {
                 cx.report(
-                    &PROGRAM_SETTING,
+                    rule,
                     assignment.span,
                     format!(
-                        "`{}` gives `{}` more options: {reason}",
+                        "`{}` gives every `{}` more options: {reason}",
                         assignment.name, entry.name
                     ),
                 );
@@ -643,10 +664,10 @@ fn program_settings(cmd: &SimpleCommand, cx: &mut Checker) {
             && let Some((key, v)) = value.and_then(|v| v.split_once('='))
             && entry.config_key_role(key) == Some(Role::Options)
             && let Some(reader) = options_of(key).or_else(|| options_of(&key.to_ascii_uppercase()))
-            && let Some(reason) = options_run(reader, Some(v), cmd, cx)
+            && let Some((rule, reason)) = options_run(reader, Some(v), cmd, cx)
         {
             cx.report(
-                &PROGRAM_SETTING,
+                rule,
                 word.span,
                 format!("`{key}` gives `{}` more options: {reason}", reader.name),
             );

@@ -323,12 +323,13 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             );
         }
     }
+    // A use that only reports (`--version`, `--help`: the entry's `read-only`
+    // flags, which differ by program: `-h` is psql's host) reads no commands.
     if let Some(entry) = entry.filter(|e| e.has(catalogue::Fact::StdinCommands))
         && stdin_fed(cmd)
-        && !cmd.args().iter().any(|w| {
-            w.value()
-                .is_some_and(|v| matches!(v, "--version" | "-V" | "--help" | "-h"))
-        })
+        && !cx
+            .usage(cmd)
+            .is_some_and(|u| u.has(catalogue::Fact::ReadOnly))
     {
         cx.report(
             &INLINE_SCRIPT,

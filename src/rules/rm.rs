@@ -76,28 +76,27 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         }
         return;
     }
-    let mut operands: Vec<&Word> = Vec::new();
-    let mut options_done = false;
-    let mut no_preserve_root = false;
-    for word in args {
-        match word.value() {
-            Some("--") if !options_done => options_done = true,
-            Some(v) if !options_done && v.starts_with('-') && v.len() > 1 => {
-                if v == "--no-preserve-root" {
-                    no_preserve_root = true;
-                }
-            }
-            _ => operands.push(word),
-        }
-    }
-    if no_preserve_root {
+    // A flag that turns off the program's own guard (`rm --no-preserve-root`:
+    // the catalogue's `destroys-data` flag fact) is refused whatever the operands.
+    if let Some(usage) = cx.usage(cmd).as_deref()
+        && let Some(flag) = usage.flag_for(Fact::DestroysData)
+    {
         cx.report_as(
             &RM_GATE,
             Decision::Deny,
             name.span,
-            "`--no-preserve-root` lets rm delete /".into(),
+            format!("`{program} {flag}` turns off the guard against deleting /"),
         );
         return;
+    }
+    let mut operands: Vec<&Word> = Vec::new();
+    let mut options_done = false;
+    for word in args {
+        match word.value() {
+            Some("--") if !options_done => options_done = true,
+            Some(v) if !options_done && v.starts_with('-') && v.len() > 1 => {}
+            _ => operands.push(word),
+        }
     }
     let cwd = cx.paths.cwd_of(&cmd.context.cwd, &cx.cwd);
     for word in &operands {
