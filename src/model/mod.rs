@@ -24,6 +24,7 @@ pub mod path_roles;
 pub mod paths;
 pub mod problem;
 mod scope;
+pub(crate) mod settings;
 mod split;
 mod walk;
 pub mod word;

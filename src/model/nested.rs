@@ -9,8 +9,9 @@
 
 use super::command::{Redirect, basename};
 use super::descriptors::{Feed, descriptor_named, feed_of};
+use super::settings;
 use super::word::Word;
-use crate::catalogue::Role;
+use crate::catalogue::{Entry, Fact, Role};
 use crate::parse::SpanMap;
 use crate::verdict::Span;
 use std::ops::Range;
@@ -104,13 +105,10 @@ pub fn scripts_of(
                     }
                 }
             }
-            // git's `-c KEY=VALUE` and `git config KEY VALUE` syntax is read here;
-            // which keys run what is the catalogue's `config_keys`.
-            "git" => {
-                git_scripts(args, &mut out);
-                catalogue_scripts(base, args, source, false, &mut out);
+            _ => {
+                catalogue_scripts(base, args, source, &mut out);
+                settings_scripts(base, args, &mut out);
             }
-            _ => catalogue_scripts(base, args, source, true, &mut out),
         }
     }
     out
@@ -131,16 +129,11 @@ fn option_prefix(word: &Word) -> Option<String> {
 
 /// The scripts a program runs through arguments whose catalogue role is shell
 /// text: an option value (`tar --to-command=CMD`, `git clone -u CMD`, `rsync -e
-/// CMD`, `man -P CMD`), operands joined (`git submodule foreach CMD`), and with
-/// `settings`, a `key=value` value whose key runs a program (`ssh -o
-/// ProxyCommand=CMD`).
-fn catalogue_scripts(
-    name: &str,
-    args: &[Word],
-    source: &str,
-    settings: bool,
-    out: &mut Vec<ScriptText>,
-) {
+/// CMD`, `man -P CMD`), operands joined (`git submodule foreach CMD`), and a
+/// `key=value` setting whose key runs a program (`ssh -o ProxyCommand=CMD`, `git
+/// -c core.pager=CMD`, `git -c alias.x='!CMD'`; `git -c core.hooksPath=DIR` runs
+/// what DIR holds, and a setting only known at run time may be any of these).
+fn catalogue_scripts(name: &str, args: &[Word], source: &str, out: &mut Vec<ScriptText>) {
     let Some(entry) =
         crate::catalogue::lookup(name).filter(|e| e.mentions(&[Role::Shell, Role::ShellWords]))
     else {
@@ -176,108 +169,94 @@ fn catalogue_scripts(
                 out.push(joined(args.get(arg.index..).unwrap_or(&[]), source));
                 return;
             }
-            Role::Config if settings => {
-                let Some((key, value)) = word
-                    .value()
-                    .and_then(|v| v.get(arg.offset..))
-                    .and_then(|v| v.split_once('='))
-                else {
-                    continue;
-                };
-                if entry.config_key_role(key) == Some(Role::Shell) {
-                    out.push(ScriptText::Static {
-                        text: value.to_string(),
-                        map: SpanMap::Whole(word.span),
-                    });
+            Role::Config => match word.value().and_then(|v| v.get(arg.offset..)) {
+                Some(text) => {
+                    if let Some((key, value)) = text.split_once('=') {
+                        if entry.config_key_role(key) == Some(Role::ExecDirectory) {
+                            out.push(ScriptText::Dynamic(word.span));
+                        } else if let Some(script) = setting_script(entry, key, value, word.span) {
+                            out.push(script);
+                        }
+                    }
                 }
-            }
+                // `git -c "$SETTING"`, `ssh -o "$OPTION"`: an option's setting
+                // only known at run time (an operand, `make "$TARGET"`, is a
+                // target as often as a setting).
+                None if arg.option_value && runs_a_setting(entry) => {
+                    out.push(ScriptText::Dynamic(word.span))
+                }
+                None => {}
+            },
             _ => {}
         }
     }
 }
 
-/// `git -c KEY=VALUE` and `git config KEY VALUE` where the value is a command
-/// (`core.pager`, `core.sshCommand`, `alias.x=!cmd`, ...): the value is a script.
-/// `git --exec-path=DIR` and `-c core.hooksPath=DIR` run programs from a folder:
-/// unknown scripts.
-fn git_scripts(args: &[Word], out: &mut Vec<ScriptText>) {
-    // The settings whose value git runs as shell text, per the catalogue's git
-    // entry (`core.pager`, `core.sshCommand`, `diff.*.textconv`...); an alias or a
-    // credential helper (`shell-if-bang`) only when it starts with `!`.
-    let git = crate::catalogue::lookup("git");
-    let role_of = |key: &str| git.and_then(|g| g.config_key_role(key));
-    let command_value = |key: &str, value: &str| -> Option<String> {
-        match role_of(key) {
-            Some(Role::Shell) => Some(value.to_string()),
-            Some(Role::ShellIfBang) => value.strip_prefix('!').map(str::to_string),
-            _ => None,
-        }
+/// The script a setting's value is, when its key runs shell text (the entry's
+/// `config_keys`: `core.pager` = shell; an alias or credential helper,
+/// `shell-if-bang`, only when it starts with `!`).
+fn setting_script(entry: &Entry, key: &str, value: &str, span: Span) -> Option<ScriptText> {
+    let text = match entry.config_key_role(key)? {
+        Role::Shell => value,
+        Role::ShellIfBang => value.strip_prefix('!')?,
+        _ => return None,
     };
-    let mut i = 0;
-    while i < args.len() {
-        let word = &args[i];
-        let value = word.value();
-        match value {
-            Some("-c") => {
-                if let Some(setting) = args.get(i + 1) {
-                    match setting.value().and_then(|v| v.split_once('=')) {
-                        Some((key, v)) => {
-                            // `core.hooksPath`: a folder whose programs run.
-                            if role_of(key) == Some(Role::ExecDirectory) {
-                                out.push(ScriptText::Dynamic(setting.span));
-                            } else if let Some(script) = command_value(key, v) {
-                                out.push(ScriptText::Static {
-                                    text: script,
-                                    map: SpanMap::Whole(setting.span),
-                                });
-                            }
-                        }
-                        None if setting.value().is_none() => {
-                            out.push(ScriptText::Dynamic(setting.span))
-                        }
-                        None => {}
-                    }
-                }
-                i += 2;
-                continue;
-            }
-            Some(v)
-                if v.starts_with("--")
-                    && git.and_then(|g| g.option_role(v)) == Some(Role::ExecDirectory)
-                    && v.contains('=') =>
+    Some(ScriptText::Static {
+        text: text.to_string(),
+        map: SpanMap::Whole(span),
+    })
+}
+
+/// True when some settings key of the entry runs shell text or programs.
+fn runs_a_setting(entry: &Entry) -> bool {
+    entry.config_keys.iter().any(|(_, role)| {
+        matches!(
+            role,
+            Role::Shell | Role::ShellIfBang | Role::ExecDirectory | Role::PathExec
+        )
+    })
+}
+
+/// Settings a use writes whose value runs later (`git config core.pager CMD`,
+/// `git config alias.x '!CMD'`; the catalogue's `writes-settings` subcommands and
+/// `config_keys`): the value is a script, walked now; one only known at run time
+/// under such a key is an unknown script. A query (`--get`: a `read-only` flag)
+/// writes nothing.
+fn settings_scripts(name: &str, args: &[Word], out: &mut Vec<ScriptText>) {
+    let Some(entry) = crate::catalogue::lookup(name).filter(|e| !e.subcommands.is_empty()) else {
+        return;
+    };
+    let (leaf, rest) = settings::named_subcommand(entry, args);
+    if !leaf.has(Fact::WritesSettings) {
+        return;
+    }
+    let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+    if crate::catalogue::usage(entry, &values).has(Fact::ReadOnly) {
+        return;
+    }
+    let Some(keys) = settings::keys_entry(entry, leaf) else {
+        return;
+    };
+    for (key, value) in settings::settings_written(leaf, rest) {
+        let Some(text) = key.value() else {
+            continue;
+        };
+        let name = settings::value_key(text, value.is_none());
+        let (written, span) = match value {
+            Some(word) => (word.value(), word.span),
+            None => (text.split_once('=').map(|(_, v)| v), key.span),
+        };
+        match written {
+            Some(v) => out.extend(setting_script(keys, name, v, span)),
+            None if matches!(
+                keys.config_key_role(name),
+                Some(Role::Shell | Role::ShellIfBang)
+            ) =>
             {
-                out.push(ScriptText::Dynamic(word.span))
+                out.push(ScriptText::Dynamic(span))
             }
-            Some("config") => {
-                // git config [--global|--local|...] KEY VALUE
-                let rest: Vec<&Word> = args[i + 1..]
-                    .iter()
-                    .filter(|w| !w.value().is_some_and(|v| v.starts_with('-')))
-                    .collect();
-                if let (Some(key), Some(val)) = (rest.first(), rest.get(1))
-                    && let Some(key) = key.value()
-                {
-                    match val.value() {
-                        Some(v) => {
-                            if let Some(script) = command_value(key, v) {
-                                out.push(ScriptText::Static {
-                                    text: script,
-                                    map: SpanMap::Whole(val.span),
-                                });
-                            }
-                        }
-                        None if command_value(key, "!x").is_some() => {
-                            out.push(ScriptText::Dynamic(val.span))
-                        }
-                        None => {}
-                    }
-                }
-                return;
-            }
-            Some(v) if !v.starts_with('-') => return,
-            _ => {}
+            None => {}
         }
-        i += 1;
     }
 }
 

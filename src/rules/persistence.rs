@@ -9,6 +9,7 @@
 use crate::catalogue::{Entry, Fact, Role};
 use crate::declare_rule;
 use crate::model::command::SimpleCommand;
+use crate::model::settings::{named_subcommand, settings_written, value_key};
 use crate::model::word::Word;
 use crate::rules::Checker;
 use crate::rules::invocation::{Invocation, any_entry};
@@ -534,46 +535,12 @@ fn settings_command(inv: &Invocation, cmd: &SimpleCommand, cx: &mut Checker) {
     }
 }
 
-/// The deepest subcommand of `leaf` its first operands name, even where its
-/// operands are keys rather than subcommand names (`git config set`, `bundle
-/// config get`), with the words after it.
-fn named_subcommand<'c>(
-    mut leaf: &'static Entry,
-    mut rest: &'c [Word],
-) -> (&'static Entry, &'c [Word]) {
-    while !leaf.subcommands.is_empty() {
-        let values: Vec<Option<&str>> = rest.iter().map(Word::value).collect();
-        let first = crate::catalogue::classify(leaf, &values)
-            .into_iter()
-            .find(|a| !a.option_value)
-            .map(|a| a.index);
-        let Some((at, sub)) = first.and_then(|at| {
-            let sub = leaf.subcommand(values.get(at).copied().flatten()?)?;
-            Some((at, sub))
-        }) else {
-            break;
-        };
-        leaf = sub;
-        rest = rest.get(at + 1..).unwrap_or_default();
-    }
-    (leaf, rest)
-}
-
 /// The program and subcommand words (`npm config set`).
 fn what_of(inv: &Invocation) -> String {
     std::iter::once(inv.program)
         .chain(inv.subcommands.iter().copied())
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// The key of a `KEY=VALUE` word (the whole word for a `KEY VALUE` pair).
-fn value_key(word: &str, joined: bool) -> &str {
-    if joined {
-        word.split_once('=').map_or(word, |(k, _)| k)
-    } else {
-        word
-    }
 }
 
 /// The deepest entry of the invocation that describes settings keys (`npm config`
@@ -590,42 +557,6 @@ fn settings_entry(inv: &Invocation) -> Option<&'static Entry> {
         }
     }
     found
-}
-
-/// The settings a use writes, from its operands (option values skipped by the
-/// entry's options): a `KEY=VALUE` word (value `None`: it is in the word), or a
-/// key followed by its value. A key with no value is a query.
-fn settings_written<'c>(leaf: &Entry, rest: &'c [Word]) -> Vec<(&'c Word, Option<&'c Word>)> {
-    let values: Vec<Option<&str>> = rest.iter().map(Word::value).collect();
-    let operands: Vec<&Word> = crate::catalogue::classify(leaf, &values)
-        .into_iter()
-        .filter(|a| !a.option_value)
-        .filter_map(|a| rest.get(a.index))
-        .collect();
-    // Words the classifier does not name (an entry whose operands have no role).
-    let operands = if operands.is_empty() {
-        rest.iter()
-            .filter(|w| !w.value().is_some_and(|v| v.starts_with('-') && v.len() > 1))
-            .collect()
-    } else {
-        operands
-    };
-    let mut out = Vec::new();
-    let mut words = operands.into_iter().peekable();
-    while let Some(key) = words.next() {
-        match key.value() {
-            Some(v) if v.contains('=') => out.push((key, None)),
-            _ => {
-                if let Some(value) = words.next() {
-                    out.push((key, Some(value)));
-                } else if key.value().is_none() {
-                    // A dynamic word alone may be `KEY=VALUE`.
-                    out.push((key, None));
-                }
-            }
-        }
-    }
-    out
 }
 
 /// `npm install --registry URL`, `pip install --index-url URL`, `cargo install

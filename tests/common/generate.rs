@@ -373,6 +373,20 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "base64 -d notes.b64",
         "echo x > .cargo/config.toml",
         "cat .cargo/config.toml",
+        "sysctl -p",
+        "sysctl -n kernel.hostname",
+        "chmod -R 755 /usr",
+        "chmod -R 755 build",
+        "history -d 1",
+        "history 5",
+        "mysql -h db < setup.sql",
+        "psql --version",
+        "TAR_OPTIONS='-C /etc' tar xf a.tar",
+        "TAR_OPTIONS=-v tar tf a.tar",
+        "CFLAGS=-B/tmp make",
+        "CFLAGS=\"$CFLAGS -O2\" make",
+        "tee -a run.sh < notes.txt",
+        "tee run.sh < notes.txt",
     ];
     (pick(USES), pick(&["", "timeout 5 ", "nice ", "env "])).prop_map(|(u, w)| format!("{w}{u}"))
 }

@@ -1,0 +1,101 @@
+//! Settings a command writes as operands (`git config KEY VALUE`, `npm config set
+//! KEY=VALUE`, `npm pkg set scripts.x=...`): the subcommand that writes them, and
+//! the keys and values it is given, read with the catalogue's entries. The nested
+//! scripts (`git config core.pager CMD` runs CMD later) and the persistence rule
+//! read them the same way.
+
+use super::word::Word;
+use crate::catalogue::{self, Entry};
+
+/// The deepest subcommand of `leaf` its first operands name, even where its
+/// operands are keys rather than subcommand names (`git config set`, `bundle
+/// config get`), with the words after it.
+pub(crate) fn named_subcommand<'c>(
+    mut leaf: &'static Entry,
+    mut rest: &'c [Word],
+) -> (&'static Entry, &'c [Word]) {
+    while !leaf.subcommands.is_empty() {
+        let values: Vec<Option<&str>> = rest.iter().map(Word::value).collect();
+        let first = catalogue::classify(leaf, &values)
+            .into_iter()
+            .find(|a| !a.option_value)
+            .map(|a| a.index);
+        let Some((at, sub)) = first.and_then(|at| {
+            let sub = leaf.subcommand(values.get(at).copied().flatten()?)?;
+            Some((at, sub))
+        }) else {
+            break;
+        };
+        leaf = sub;
+        rest = rest.get(at + 1..).unwrap_or_default();
+    }
+    (leaf, rest)
+}
+
+/// The key of a `KEY=VALUE` word (the whole word for a `KEY VALUE` pair).
+pub(crate) fn value_key(word: &str, joined: bool) -> &str {
+    if joined {
+        word.split_once('=').map_or(word, |(k, _)| k)
+    } else {
+        word
+    }
+}
+
+/// The settings a use writes, from its operands (option values skipped by the
+/// entry's options): a `KEY=VALUE` word (value `None`: it is in the word), or a
+/// key followed by its value. A key with no value is a query.
+pub(crate) fn settings_written<'c>(
+    leaf: &Entry,
+    rest: &'c [Word],
+) -> Vec<(&'c Word, Option<&'c Word>)> {
+    let values: Vec<Option<&str>> = rest.iter().map(Word::value).collect();
+    let operands: Vec<&Word> = catalogue::classify(leaf, &values)
+        .into_iter()
+        .filter(|a| !a.option_value)
+        .filter_map(|a| rest.get(a.index))
+        .collect();
+    // Words the classifier does not name (an entry whose operands have no role).
+    let operands = if operands.is_empty() {
+        rest.iter()
+            .filter(|w| !w.value().is_some_and(|v| v.starts_with('-') && v.len() > 1))
+            .collect()
+    } else {
+        operands
+    };
+    let mut out = Vec::new();
+    let mut words = operands.into_iter().peekable();
+    while let Some(key) = words.next() {
+        match key.value() {
+            Some(v) if v.contains('=') => out.push((key, None)),
+            _ => {
+                if let Some(value) = words.next() {
+                    out.push((key, Some(value)));
+                } else if key.value().is_none() {
+                    // A dynamic word alone may be `KEY=VALUE`.
+                    out.push((key, None));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The entry whose `config_keys` describe the keys `leaf` writes: the nearest
+/// with keys on the way from `entry` down to `leaf` (`git` for `git config set`,
+/// `npm config` for `npm config set`).
+pub(crate) fn keys_entry(entry: &'static Entry, leaf: &'static Entry) -> Option<&'static Entry> {
+    let mut path = Vec::new();
+    path_to(entry, leaf, &mut path);
+    path.into_iter().rev().find(|e| !e.config_keys.is_empty())
+}
+
+/// Pushes the entries from `entry` down to `leaf` onto `path`; false (and `path`
+/// as it was) when `leaf` is not `entry` or one of its subcommands.
+fn path_to(entry: &'static Entry, leaf: &'static Entry, path: &mut Vec<&'static Entry>) -> bool {
+    path.push(entry);
+    if std::ptr::eq(entry, leaf) || entry.subcommands.iter().any(|s| path_to(s, leaf, path)) {
+        return true;
+    }
+    path.pop();
+    false
+}
