@@ -269,6 +269,11 @@ fn shell(
     source: &str,
     out: &mut Vec<ScriptText>,
 ) {
+    // The shell's entry says which long options take a value (`--rcfile FILE`);
+    // the short options are the POSIX shell's own (`-c`, `-s`, `-o OPTION`).
+    let entry = name
+        .value()
+        .and_then(|n| crate::catalogue::lookup(basename(n)));
     let mut command_string = false;
     let mut read_stdin = false;
     let mut i = 0;
@@ -281,7 +286,7 @@ fn shell(
             break;
         }
         if value.starts_with("--") {
-            i += if matches!(value, "--rcfile" | "--init-file") {
+            i += if entry.is_some_and(|e| e.takes_next_word(value)) {
                 2
             } else {
                 1
