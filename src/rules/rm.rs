@@ -2,11 +2,11 @@
 //! name (`rm`, `rmdir`, `unlink`, `shred`: fact `deletes-files`), and those whose
 //! flags say so (`find -delete`, `git clean -f`, `rsync --delete`: `flag_facts`).
 
-use crate::catalogue::Fact;
+use crate::catalogue::{self, Entry, Fact, Role};
 use crate::declare_rule;
 use crate::model::command::SimpleCommand;
 use crate::model::paths::Resolved;
-use crate::model::word::Word;
+use crate::model::word::{Part, Word};
 use crate::policy::paths::Place;
 use crate::rules::Checker;
 use crate::verdict::Decision;
@@ -14,11 +14,13 @@ use crate::verdict::Decision;
 declare_rule! {
     /// ## What it does
     /// Asks before deleting files: `rm`, `rmdir`, `unlink`, `shred`, `find ...
-    /// -delete`, `git clean -f`, `rsync --delete` (the default permission rules
+    /// -delete`, `git clean -f`, `rsync --delete`, an option whose value is a
+    /// folder the program deletes (`pytest --basetemp=DIR`) (the default permission rules
     /// `"rm *" = "ask"` and `"rmdir *" = "ask"`; a project can lower them, e.g.
     /// `"rm -rf build/*" = "allow"`). Denies catastrophic targets whatever the flags'
-    /// spelling (`-rf`, `-fr`, `-r -f`, `--recursive --force`, `--no-preserve-root`,
-    /// flags after operands): `/`, `/*`, `~`, `~/`, `$HOME`, `"$HOME"`, the project
+    /// spelling (`-rf`, `-fr`, `-r -f`, `--recursive --force`, flags after
+    /// operands), and any use of a flag that turns off the program's guard
+    /// (`--no-preserve-root`, `--n`): `/`, `/*`, `~`, `~/`, `$HOME`, `"$HOME"`, the project
     /// root itself (`.` at the root, its absolute path, `*` at the root), any `..`
     /// that resolves to or above the root, and any target outside the project. A
     /// permission rule cannot lower a catastrophic deny. Options are parsed like
@@ -52,6 +54,11 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let program = entry.name;
     let args = cmd.args();
     if !entry.has(Fact::DeletesFiles) {
+        // An option whose value is a folder the program deletes before it starts
+        // (`pytest --basetemp=DIR`: the catalogue's `path-delete`).
+        if entry.mentions(&[Role::PathDelete]) {
+            deleted_option_values(entry, cmd, cx);
+        }
         if !entry.flag_may_add(Fact::DeletesFiles) {
             return;
         }
@@ -111,6 +118,51 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         }
     }
     cx.report(&RM_GATE, name.span, format!("`{program}` deletes files"));
+}
+
+/// Judges the option values `entry` deletes: a catastrophic target is denied,
+/// any other asks, as an `rm` operand would.
+fn deleted_option_values(entry: &Entry, cmd: &SimpleCommand, cx: &mut Checker) {
+    let args = cmd.args();
+    let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+    let cwd = cx.paths.cwd_of(&cmd.context.cwd, &cx.cwd);
+    for arg in catalogue::classify(entry, &values) {
+        if !(arg.option_value && arg.role == Role::PathDelete) {
+            continue;
+        }
+        let Some(word) = args.get(arg.index) else {
+            continue;
+        };
+        let target = match (arg.offset, word.value()) {
+            (0, _) => word.clone(),
+            (offset, Some(v)) => Word::new(
+                vec![Part::Literal(v.get(offset..).unwrap_or_default().into())],
+                word.span,
+                false,
+            ),
+            // `--basetemp="$X"`: a folder only known at run time.
+            (_, None) => {
+                cx.report(
+                    &RM_GATE,
+                    word.span,
+                    format!("`{}` deletes a folder only known at run time", entry.name),
+                );
+                continue;
+            }
+        };
+        match catastrophic(&target, cwd.as_deref(), cx) {
+            Some(reason) => cx.report_as(&RM_GATE, Decision::Deny, word.span, reason),
+            None => cx.report(
+                &RM_GATE,
+                word.span,
+                format!(
+                    "`{}` deletes the folder `{}` before it starts",
+                    entry.name,
+                    target.display()
+                ),
+            ),
+        }
+    }
 }
 
 /// Why deleting this target would be a catastrophe, if it would.

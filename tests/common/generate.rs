@@ -387,6 +387,12 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "CFLAGS=\"$CFLAGS -O2\" make",
         "tee -a run.sh < notes.txt",
         "tee run.sh < notes.txt",
+        "MANOPT='-P id' man ls",
+        "MANOPT=-a man ls",
+        "pytest --basetemp=build/pt",
+        "pytest --basetemp=.",
+        "git -C . config core.pager 'rm -rf ~'",
+        "git config --get core.pager",
     ];
     (pick(USES), pick(&["", "timeout 5 ", "nice ", "env "])).prop_map(|(u, w)| format!("{w}{u}"))
 }
