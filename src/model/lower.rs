@@ -253,17 +253,22 @@ pub(super) fn array_elements(
 }
 
 /// The parts of a `command` node: its words, its prefix assignments, and redirects
-/// (appended to `redirects`, which may hold redirects hung on an enclosing list).
+/// (appended to `redirects`, which may hold redirects hung on an enclosing list),
+/// and the span of the command (without a descriptor read as a word by the grammar).
 pub(super) fn command_parts(
     node: Node,
     src: Source,
     scope: &Scope,
     redirects: &mut Vec<Redirect>,
     problems: &mut Vec<Problem>,
-) -> (Vec<Word>, Vec<Assignment>) {
+) -> (Vec<Word>, Vec<Assignment>, Span) {
     let mut assignments = Vec::new();
     let mut word_nodes = Vec::new();
     let mut name = None;
+    // The statement's own redirects (`cmd 0< f` hangs `< f` on the statement)
+    // come first; then the command's, with where each starts.
+    let statement_redirects = redirects.len();
+    let mut inner_starts = Vec::new();
     let mut cursor = node.walk();
     for child in node.children(&mut cursor) {
         match child.kind() {
@@ -274,6 +279,7 @@ pub(super) fn command_parts(
                 word_nodes.push(inner);
             }
             "file_redirect" | "herestring_redirect" | "heredoc_redirect" => {
+                inner_starts.push((child.start_byte(), redirects.len()));
                 redirects.push(redirect(child, src, scope, problems));
             }
             "comment" => {}
@@ -282,10 +288,63 @@ pub(super) fn command_parts(
             _ => word_nodes.push(child),
         }
     }
+    let end = glued_descriptors(
+        &mut word_nodes,
+        src,
+        redirects,
+        statement_redirects,
+        &inner_starts,
+    )
+    .filter(|word| word.end_byte() == node.end_byte())
+    .and_then(|word| word.prev_sibling())
+    .map_or(node.end_byte(), |before| before.end_byte());
     (
         words_naming(&word_nodes, src, scope, problems, name),
         assignments,
+        src.map.map(node.start_byte(), end),
     )
+}
+
+/// tree-sitter-bash reads `0< file`, `0<<< text` and `0<&3` as a word `0` and a
+/// redirect without its descriptor (other digits it reads right: `2> f`). Bash
+/// reads a word of digits glued to a redirect operator as that redirect's
+/// descriptor: the word is taken out and given to the redirect that starts where
+/// it ends (the statement's first when it is the command's last word), so `bash
+/// 0< script` reads its script from stdin, not from a file named `0`.
+///
+/// Returns the last word taken out, whose bytes the command no longer spans.
+fn glued_descriptors<'t>(
+    word_nodes: &mut Vec<Node<'t>>,
+    src: Source,
+    redirects: &mut [Redirect],
+    statement_redirects: usize,
+    inner_starts: &[(usize, usize)],
+) -> Option<Node<'t>> {
+    let mut taken = None;
+    let mut k = 0;
+    while k < word_nodes.len() {
+        let word = word_nodes[k];
+        let text = src.slice(word);
+        let glued = !text.is_empty()
+            && text.bytes().all(|b| b.is_ascii_digit())
+            && matches!(src.text.as_bytes().get(word.end_byte()), Some(b'<' | b'>'));
+        let at = word.end_byte();
+        let target = inner_starts
+            .iter()
+            .find(|(start, _)| *start == at)
+            .map(|(_, index)| *index)
+            .or_else(|| (k + 1 == word_nodes.len() && statement_redirects > 0).then_some(0));
+        match target.and_then(|i| redirects.get_mut(i)) {
+            Some(redirect) if glued && redirect.fd.is_none() => {
+                redirect.fd = Some(text.to_string());
+                let digits = src.span(word);
+                redirect.span = Span::new(digits.start.min(redirect.span.start), redirect.span.end);
+                taken = Some(word_nodes.remove(k));
+            }
+            _ => k += 1,
+        }
+    }
+    taken
 }
 
 /// The words and assignments of a `declaration_command` or `unset_command`

@@ -78,6 +78,7 @@ pub fn scripts_of(
     };
     let args = words.get(index + 1..).unwrap_or(&[]);
     let base = crate::catalogue::canonical_or(basename(name));
+    substituted_code(base, args, &mut out);
     if is_shell(base) {
         shell(name_word, args, redirects, piped_stdin, source, &mut out);
     } else {
@@ -112,6 +113,33 @@ pub fn scripts_of(
         }
     }
     out
+}
+
+/// A file the program runs or loads as code (the catalogue's `path-exec`: a
+/// script operand, `make -f`, `awk -f`, `gdb -x`, `vim -S`) given as a process
+/// substitution (`bash <(CMD)`, `python <(CMD)`): the code is what CMD prints,
+/// only known at run time.
+fn substituted_code(name: &str, args: &[Word], out: &mut Vec<ScriptText>) {
+    let substituted = |w: &Word| {
+        w.parts
+            .iter()
+            .any(|p| matches!(p, super::word::Part::ProcessSubstitution))
+    };
+    if !args.iter().any(substituted) {
+        return;
+    }
+    let Some(entry) = crate::catalogue::lookup(name) else {
+        return;
+    };
+    let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+    for arg in crate::catalogue::classify(entry, &values) {
+        if let Some(word) = args.get(arg.index)
+            && arg.role == Role::PathExec
+            && substituted(word)
+        {
+            out.push(ScriptText::Dynamic(word.span));
+        }
+    }
 }
 
 /// The static `-option=` that starts a word whose value is only known at run

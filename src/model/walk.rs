@@ -658,14 +658,13 @@ impl<'s> Walker<'s> {
         src: Source,
         nesting: u32,
     ) {
-        let (words, assignments) = lower::command_parts(
+        let (words, assignments, span) = lower::command_parts(
             node,
             src,
             top(&self.scopes),
             &mut redirects,
             &mut self.out.problems,
         );
-        let span = src.span(node);
         self.record(
             words,
             assignments,

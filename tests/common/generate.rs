@@ -393,6 +393,11 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "pytest --basetemp=.",
         "git -C . config core.pager 'rm -rf ~'",
         "git config --get core.pager",
+        "bash <(echo 'rm -rf ~')",
+        "python3 <(cat gen.txt)",
+        "diff <(sort a.txt) <(sort b.txt)",
+        "bash 0< setup.sh",
+        "cat 0< notes.txt",
     ];
     (pick(USES), pick(&["", "timeout 5 ", "nice ", "env "])).prop_map(|(u, w)| format!("{w}{u}"))
 }
