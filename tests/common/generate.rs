@@ -201,6 +201,14 @@ fn redirect(heredocs: bool) -> impl Strategy<Value = String> {
         Just("2>/dev/null".to_string()),
         Just("<<< 'a b'".to_string()),
         Just("<<< \"$HOME\"".to_string()),
+        // Descriptors spelled out, glued to the operator (tree-sitter reads `0<`
+        // as a word and a redirect; bash as the descriptor).
+        target.clone().prop_map(|p| format!("0< {p}")),
+        target.clone().prop_map(|p| format!("0<{p}")),
+        target.clone().prop_map(|p| format!("1> {p}")),
+        target.clone().prop_map(|p| format!("3< {p}")),
+        Just("0<<< 'a b'".to_string()),
+        Just("0<&-".to_string()),
     ];
     if heredocs {
         prop_oneof![
