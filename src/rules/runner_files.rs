@@ -186,12 +186,27 @@ pub fn shell_parts(name: &str, text: &str) -> Option<Vec<String>> {
             continue;
         }
         // A rule line `target: prerequisites`, nothing else (assignments, include,
-        // SHELL, define, functions change what runs).
-        let special = trimmed.starts_with('.') && !trimmed.starts_with(".PHONY");
-        let rule =
-            trimmed.contains(':') && !trimmed.contains('=') && !trimmed.contains('$') && !special;
+        // SHELL, define, functions change what runs). After a `;` the rest of the
+        // line is the rule's first recipe line (`all: ; rm -rf x`).
+        let (head, recipe) = match trimmed.split_once(';') {
+            Some((head, recipe)) if head.contains(':') => (head, Some(recipe)),
+            _ => (trimmed, None),
+        };
+        let special = head.starts_with('.') && !head.starts_with(".PHONY");
+        let rule = head.contains(':') && !head.contains('=') && !head.contains('$') && !special;
         if !rule {
             return None;
+        }
+        if let Some(recipe) = recipe {
+            if recipe.contains("$(") || recipe.contains("${") {
+                return None;
+            }
+            recipes.push(
+                recipe
+                    .trim_start()
+                    .trim_start_matches(['@', '-', '+'])
+                    .replace("$$", "$"),
+            );
         }
     }
     Some(recipes)
