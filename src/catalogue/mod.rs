@@ -117,11 +117,15 @@ pub enum Role {
     /// `--kubeconfig`, `--context`, `php -S ADDR`): what it runs or serves is
     /// reached from, or acts on, another machine. Never a path.
     Remote,
+    /// A setting whose value is read from the environment: `KEY=VARIABLE`
+    /// (`git --config-env=core.pager=VAR`): the key is judged as in `config`,
+    /// with a value only known at run time.
+    ConfigEnv,
 }
 
 impl Role {
     /// Every role but [`Role::Code`] (which carries a language).
-    pub const PLAIN: [Role; 29] = [
+    pub const PLAIN: [Role; 30] = [
         Role::Command,
         Role::Shell,
         Role::ShellWords,
@@ -151,6 +155,7 @@ impl Role {
         Role::Options,
         Role::ShellProgram,
         Role::Remote,
+        Role::ConfigEnv,
     ];
 
     /// The role spelled as in the catalogue files (`path-read`, `code:python`);
@@ -196,6 +201,7 @@ impl Role {
             Role::Options => "options",
             Role::ShellProgram => "shell-program",
             Role::Remote => "remote",
+            Role::ConfigEnv => "config-env",
         }
     }
 
@@ -222,6 +228,7 @@ impl Role {
                 | Role::Options
                 | Role::ShellProgram
                 | Role::Remote
+                | Role::ConfigEnv
         )
     }
 
@@ -258,7 +265,8 @@ impl Role {
             Role::Options => 26,
             Role::ShellProgram => 27,
             Role::Remote => 28,
-            Role::Code(_) => 29,
+            Role::ConfigEnv => 29,
+            Role::Code(_) => 30,
         };
         1 << index
     }
@@ -866,23 +874,31 @@ impl Entry {
 }
 
 /// `filter.*.clean` matches `filter.lfs.clean`; `alias.*` matches `alias.co`; a
-/// segment `*:registry` matches any segment ending in `:registry`
+/// `*` stands for one or more segments, as git's subsection is everything between
+/// the first and the last dot (`filter.a.b.clean`, `url.https://x.example/.insteadof`);
+/// a segment `*:registry` matches any segment ending in `:registry`
 /// (`@scope:registry`); a last `**` matches the rest, dots and all
 /// (`mirror.**` matches `mirror.https://rubygems.org`).
 fn key_matches(pattern: &str, key: &str) -> bool {
-    let mut p = pattern.split('.');
-    let mut k = key.split('.');
-    loop {
-        match (p.next(), k.next()) {
-            (None, None) => return true,
-            (Some("**"), Some(_)) => return p.next().is_none(),
-            (Some("*"), Some(_)) => {}
-            (Some(a), Some(b)) if a == b => {}
-            (Some(a), Some(b))
-                if a.strip_prefix('*')
-                    .is_some_and(|end| !end.is_empty() && b.ends_with(end)) => {}
-            _ => return false,
+    let pattern: Vec<&str> = pattern.split('.').collect();
+    let key: Vec<&str> = key.split('.').collect();
+    segments_match(&pattern, &key)
+}
+
+/// [`key_matches`] on the segments.
+fn segments_match(pattern: &[&str], key: &[&str]) -> bool {
+    match (pattern.split_first(), key.split_first()) {
+        (None, None) => true,
+        (Some((&"**", rest)), Some(_)) => rest.is_empty(),
+        (Some((&"*", rest)), Some(_)) => (1..=key.len()).any(|n| segments_match(rest, &key[n..])),
+        (Some((a, rest)), Some((b, tail)))
+            if a == b
+                || a.strip_prefix('*')
+                    .is_some_and(|end| !end.is_empty() && b.ends_with(end)) =>
+        {
+            segments_match(rest, tail)
         }
+        _ => false,
     }
 }
 
@@ -1249,7 +1265,14 @@ mod tests {
         assert!(!key_matches("*:registry", "registry"));
         assert!(key_matches("mirror.**", "mirror.https://rubygems.org"));
         assert!(!key_matches("mirror.**", "mirror"));
-        assert!(!key_matches("alias.*", "alias.a.b"));
+        // git's subsection holds dots: everything between the first and last.
+        assert!(key_matches("filter.*.clean", "filter.a.b.clean"));
+        assert!(key_matches(
+            "url.*.insteadof",
+            "url.https://evil.example/.insteadof"
+        ));
+        assert!(key_matches("alias.*", "alias.x.y"));
+        assert!(!key_matches("filter.*.clean", "filter.a.b.smudge"));
         let config = lookup("npm").unwrap();
         assert!(
             config

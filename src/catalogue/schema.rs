@@ -75,6 +75,7 @@ pub const ROLES: &[(&str, &str)] = &[
     ("options", "Options"),
     ("shell-program", "ShellProgram"),
     ("remote", "Remote"),
+    ("config-env", "ConfigEnv"),
 ];
 
 /// Facts a program (or subcommand) can have, as spelled in the files, with the

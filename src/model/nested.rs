@@ -215,6 +215,32 @@ fn catalogue_scripts(name: &str, args: &[Word], source: &str, out: &mut Vec<Scri
                 }
                 None => {}
             },
+            // `git clone 'ext::sh -c CMD'`: git's `ext::` transport runs the rest
+            // of the URL as a command (its words split at spaces).
+            Role::Url => {
+                if let Some(command) = word
+                    .value()
+                    .and_then(|v| v.get(arg.offset..))
+                    .and_then(|v| v.strip_prefix("ext::"))
+                {
+                    out.push(ScriptText::Static {
+                        text: command.to_string(),
+                        map: SpanMap::Whole(word.span),
+                    });
+                }
+            }
+            // `git --config-env=core.pager=VAR`: the setting's value is a
+            // variable's, only known at run time; a key with a role may run it.
+            Role::ConfigEnv => {
+                let key = word
+                    .value()
+                    .and_then(|v| v.get(arg.offset..))
+                    .map(|v| v.split_once('=').map_or(v, |(key, _)| key));
+                let role = key.and_then(|k| entry.config_key_role(k));
+                if key.is_none() || role.is_some_and(|r| r != Role::Text) {
+                    out.push(ScriptText::Dynamic(word.span));
+                }
+            }
             _ => {}
         }
     }

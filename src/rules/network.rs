@@ -82,16 +82,25 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let entry = catalogue::lookup(base);
     // `docker -H tcp://h ps`, `kubectl --server URL`, `php -S 0.0.0.0:80`: a value
     // whose role is `remote` names another machine or a listening address.
+    // A setting whose key has that role counts the same (`git -c
+    // remote.origin.url=URL push`, `-c url.URL.insteadOf=...`).
     if let Some(e) = entry.filter(|e| e.mentions(&[Role::Remote])) {
         let words: Vec<Option<&str>> = cmd.args().iter().map(Word::value).collect();
         if let Some(arg) = catalogue::classify(e, &words).into_iter().find(|a| {
-            a.role == Role::Remote
-                && !words
-                    .get(a.index)
-                    .copied()
-                    .flatten()
-                    .and_then(|w| w.get(a.offset..))
-                    .is_some_and(is_loopback)
+            let text = words
+                .get(a.index)
+                .copied()
+                .flatten()
+                .and_then(|w| w.get(a.offset..));
+            match a.role {
+                Role::Remote => !text.is_some_and(is_loopback),
+                Role::Config => text
+                    .and_then(|t| t.split_once('='))
+                    .is_some_and(|(key, value)| {
+                        e.config_key_role(key) == Some(Role::Remote) && !is_loopback(value)
+                    }),
+                _ => false,
+            }
         }) {
             let word = cmd
                 .args()

@@ -326,7 +326,7 @@ fn settings_entries(file: &str) -> Vec<&'static Entry> {
 fn key_persists(entry: &Entry, key: &str) -> bool {
     entry
         .config_key_role(key)
-        .is_some_and(|r| r.runs() || matches!(r, Role::Directory | Role::PathRead))
+        .is_some_and(|r| r.runs() || r == Role::Directory)
         || entry.key_facts_of(key).any(|f| f == Fact::Persists)
 }
 

