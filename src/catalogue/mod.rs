@@ -902,6 +902,20 @@ fn segments_match(pattern: &[&str], key: &[&str]) -> bool {
     }
 }
 
+/// A setting's key and value as programs read `KEY=VALUE`, and ssh's `KEY VALUE`
+/// and `KEY = VALUE`: the key ends at the first `=` or blank. `None` for a word
+/// with neither (a bare key).
+///
+/// ## Example
+/// `ProxyCommand sh -c 'a=b'` → (`ProxyCommand`, `sh -c 'a=b'`).
+pub fn setting(text: &str) -> Option<(&str, &str)> {
+    let end = text.find(|c: char| c == '=' || c.is_whitespace())?;
+    let (key, rest) = text.split_at(end);
+    let rest = rest.trim_start();
+    let value = rest.strip_prefix('=').map_or(rest, str::trim_start);
+    (!key.is_empty()).then_some((key, value))
+}
+
 /// The catalogue key of a program name: its basename with a Windows `.exe` (in any
 /// case) stripped. Case is left to the lookup.
 pub fn program_basename(name: &str) -> &str {
@@ -1255,6 +1269,25 @@ mod tests {
         }
         assert!(lookup("git").unwrap().flag_may_add(Fact::DeletesFiles));
         assert!(!lookup("ls").unwrap().flag_may_add(Fact::DeletesFiles));
+    }
+
+    #[test]
+    fn settings_split_at_the_first_equals_sign_or_blank() {
+        assert_eq!(
+            setting("core.pager=less -R"),
+            Some(("core.pager", "less -R"))
+        );
+        assert_eq!(
+            setting("ProxyCommand sh -c 'a=b'"),
+            Some(("ProxyCommand", "sh -c 'a=b'"))
+        );
+        assert_eq!(
+            setting("ProxyCommand = nc %h %p"),
+            Some(("ProxyCommand", "nc %h %p"))
+        );
+        assert_eq!(setting("key="), Some(("key", "")));
+        assert_eq!(setting("bare"), None);
+        assert_eq!(setting("=x"), None);
     }
 
     #[test]

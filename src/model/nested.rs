@@ -199,7 +199,7 @@ fn catalogue_scripts(name: &str, args: &[Word], source: &str, out: &mut Vec<Scri
             }
             Role::Config => match word.value().and_then(|v| v.get(arg.offset..)) {
                 Some(text) => {
-                    if let Some((key, value)) = text.split_once('=') {
+                    if let Some((key, value)) = crate::catalogue::setting(text) {
                         if entry.config_key_role(key) == Some(Role::ExecDirectory) {
                             out.push(ScriptText::Dynamic(word.span));
                         } else if let Some(script) = setting_script(entry, key, value, word.span) {

@@ -516,7 +516,7 @@ pub fn looks_like_path(v: &str) -> bool {
 /// program's.
 fn config_path(entry: Option<&Entry>, sub: Option<&Entry>, word: &Word) -> Option<PathUse> {
     let text = word.value()?;
-    let (key, file) = text.split_once('=')?;
+    let (key, file) = catalogue::setting(text)?;
     let key_role = sub
         .and_then(|s| s.config_key_role(key))
         .or_else(|| entry.and_then(|e| e.config_key_role(key)))?;
@@ -529,7 +529,7 @@ fn config_path(entry: Option<&Entry>, sub: Option<&Entry>, word: &Word) -> Optio
         _ => return None,
     };
     Some(PathUse {
-        word: sub_word(word, text, key.len() + 1, file),
+        word: sub_word(word, text, text.len() - file.len(), file),
         access,
         role: Role::OptionValue,
     })

@@ -95,7 +95,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             match a.role {
                 Role::Remote => !text.is_some_and(is_loopback),
                 Role::Config => text
-                    .and_then(|t| t.split_once('='))
+                    .and_then(catalogue::setting)
                     .is_some_and(|(key, value)| {
                         e.config_key_role(key) == Some(Role::Remote) && !is_loopback(value)
                     }),
