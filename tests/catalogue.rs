@@ -42,6 +42,12 @@ const NOT_PROGRAMS: &[&str] = &[
     // a project's own programs named by a path (`./build`, `./f.sh`)
     "build",
     "f.sh",
+    "run.sh",
+    // programs nobody knows, in cases about what the gate does with them (an
+    // unknown wrapper given a shell with inline code, an unknown tool's subcommand)
+    "mytool",
+    "somewrapper",
+    "with-env",
     // a script named by a URL (`uv run https://example.com/s.py`)
     "s.py",
     // a word the error recovery reads as a command in a line the grammar cannot

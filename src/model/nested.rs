@@ -79,6 +79,7 @@ pub fn scripts_of(
     let args = words.get(index + 1..).unwrap_or(&[]);
     let base = crate::catalogue::canonical_or(basename(name));
     substituted_code(base, args, &mut out);
+    embedded_command(base, args, source, &mut out);
     if is_shell(base) {
         shell(name_word, args, redirects, piped_stdin, source, &mut out);
     } else {
@@ -139,6 +140,47 @@ fn substituted_code(name: &str, args: &[Word], out: &mut Vec<ScriptText>) {
         {
             out.push(ScriptText::Dynamic(word.span));
         }
+    }
+}
+
+/// A command line inside the arguments of a program the catalogue does not know
+/// (`./tools/run.sh sh -c 'rm -rf ~'`, `somewrapper python -c CODE`): a shell or
+/// an interpreter given inline code is what such a program almost always runs,
+/// so those words are walked as the command they spell, from the original text.
+/// A known program's arguments are its entry's to say; a word naming a program
+/// with no code after it (`mytool rm x`) stays an argument.
+fn embedded_command(name: &str, args: &[Word], source: &str, out: &mut Vec<ScriptText>) {
+    if crate::catalogue::lookup(name).is_some() {
+        return;
+    }
+    for (i, word) in args.iter().enumerate() {
+        let Some(entry) = word
+            .value()
+            .and_then(|w| crate::catalogue::lookup(basename(w)))
+            .filter(|e| e.has(Fact::Shell) || e.interpreter.is_some())
+        else {
+            continue;
+        };
+        let rest = &args[i + 1..];
+        let values: Vec<Option<&str>> = rest.iter().map(Word::value).collect();
+        let inline = crate::catalogue::classify(entry, &values).iter().any(|a| {
+            a.option_value && matches!(a.role, Role::Shell | Role::ShellWords | Role::Code(_))
+        });
+        if !inline {
+            continue;
+        }
+        let Some(last) = args.last() else {
+            return;
+        };
+        let span = Span::new(word.span.start, last.span.end);
+        match source.get(span.start..span.end) {
+            Some(text) if span.start < span.end => out.push(ScriptText::Static {
+                text: text.to_string(),
+                map: exact_map(span, text, source),
+            }),
+            _ => out.push(ScriptText::Dynamic(span)),
+        }
+        return;
     }
 }
 

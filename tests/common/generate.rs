@@ -412,6 +412,11 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "git --config-env=core.pager=PAGER_CMD log",
         "git fetch 'ext::rm -rf ~'",
         "echo 'all:; rm -rf ~' > Makefile; make",
+        "./tools/run.sh sh -c 'rm -rf ~'",
+        "./tools/run.sh sh -c 'cargo test'",
+        "mytool rm old-release",
+        "ssh -o 'ProxyCommand rm -rf ~' build-host",
+        "sshpass -p x ssh build-host uptime",
     ];
     (pick(USES), pick(&["", "timeout 5 ", "nice ", "env "])).prop_map(|(u, w)| format!("{w}{u}"))
 }
