@@ -132,7 +132,10 @@ impl Gate {
             return vec![finding(
                 &path_rules::SENSITIVE_PATH,
                 Decision::Deny,
-                format!("writes the gate's own policy {}", checked.display()),
+                format!(
+                    "writes the gate's policy or an agent's settings: {}",
+                    checked.display()
+                ),
                 checked,
             )];
         }

@@ -52,7 +52,10 @@ pub use inspect::{Inspection, ProgramStart};
 pub use model::path_roles::Access;
 pub use policy::sandbox::{Limits, Network, SandboxPolicy, Toolchain};
 pub use policy::user_config_path;
-pub use policy::{BASH_TOOL_DENYLIST, ConfigError, ConfigErrorKind, Mode, Policy, Preset};
+pub use policy::{
+    AGENT_SETTINGS, BASH_TOOL_DENYLIST, ConfigError, ConfigErrorKind, Mode, Policy, Preset,
+    USER_AGENT_SETTINGS,
+};
 /// The one list of places whose content runs later outside the gate (BG217).
 pub use rules::persistence::{
     PERSISTENCE_PLACES, PersistencePlace, Shape as PlaceShape, When as PlaceWhen,

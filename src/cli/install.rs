@@ -309,3 +309,19 @@ fn diff(path: &Path, before: &str, after: &str) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_files_the_hook_is_installed_in_are_write_protected() {
+        for agent in [Agent::ClaudeCode, Agent::Gemini, Agent::Codex] {
+            let file = target(agent).file;
+            assert!(
+                bashgate::AGENT_SETTINGS.contains(&file),
+                "{file} holds the hook, so the gate must deny writing it"
+            );
+        }
+    }
+}

@@ -42,3 +42,23 @@ pub const SENSITIVE_IN_HOME: &[&str] = &[
 
 /// `.env` templates that hold no secrets by convention.
 pub const ENV_TEMPLATES: &[&str] = &[".env.example", ".env.sample", ".env.template", ".env.dist"];
+
+/// Agents' settings files, under the project root and under the home folder:
+/// where the gate's hook is installed (`bashgate install`) and where an agent
+/// keeps its permissions, its hooks and the MCP servers it starts (commands it
+/// runs later). Writing one can take the gate out or let the agent allow itself
+/// anything, so the gate denies it, as it denies writing `bashgate.toml`.
+pub const AGENT_SETTINGS: &[&str] = &[
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    ".mcp.json",
+    ".gemini/settings.json",
+    ".codex/hooks.json",
+    ".codex/config.toml",
+    ".cursor/mcp.json",
+    ".cursor/hooks.json",
+    ".vscode/mcp.json",
+];
+
+/// Agents' settings files in the home folder only.
+pub const USER_AGENT_SETTINGS: &[&str] = &[".claude.json"];

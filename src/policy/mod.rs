@@ -34,6 +34,7 @@ mod programs;
 pub(crate) mod sandbox;
 
 pub use config::{ConfigError, ConfigErrorKind, user_config_path};
+pub use defaults::{AGENT_SETTINGS, USER_AGENT_SETTINGS};
 pub use preset::{BASH_TOOL_DENYLIST, Preset};
 
 use crate::model::paths::{PATH_VARIABLES, Resolver};

@@ -3,7 +3,9 @@
 //! ([`crate::model::paths::Resolver`]); this file compiles the policy's lists once.
 
 use super::Policy;
-use super::defaults::{ENV_TEMPLATES, SAFE_PATHS, SENSITIVE_IN_HOME};
+use super::defaults::{
+    AGENT_SETTINGS, ENV_TEMPLATES, SAFE_PATHS, SENSITIVE_IN_HOME, USER_AGENT_SETTINGS,
+};
 use crate::model::command::Cwd;
 use crate::model::paths::{self as resolve, Resolved, Resolver, canonical_or_lexical};
 use crate::model::word::Word;
@@ -73,6 +75,11 @@ impl PathJudge {
         let mut write_protected = vec![policy.root.join("bashgate.toml")];
         if let Some(dir) = &config_dir {
             write_protected.push(dir.clone());
+        }
+        write_protected.extend(AGENT_SETTINGS.iter().map(|f| policy.root.join(f)));
+        if let Some(h) = &home {
+            let in_home = AGENT_SETTINGS.iter().chain(USER_AGENT_SETTINGS);
+            write_protected.extend(in_home.map(|f| h.join(f)));
         }
         let canon = |paths: &[PathBuf]| -> Vec<PathBuf> {
             paths.iter().map(|p| canonical_or_lexical(p)).collect()
@@ -170,10 +177,20 @@ impl PathJudge {
         env_file || (!self.sensitive_globs.is_empty() && self.sensitive_globs.is_match(path))
     }
 
-    /// True for the gate's own policy files: writing them would loosen the gate.
+    /// True for the gate's own policy files and the agents' settings files:
+    /// writing them would loosen the gate.
     pub fn is_write_protected(&self, path: &Path) -> bool {
         let plain = plain(path);
         self.write_protected.iter().any(|p| p.holds(path, plain))
+    }
+
+    /// The write-protected file or folder that deleting `path` would take with it
+    /// (`rm -rf .claude` takes `.claude/settings.json`), if any.
+    pub fn protected_within(&self, path: &Path) -> Option<&Path> {
+        self.write_protected
+            .iter()
+            .map(|p| p.path.as_path())
+            .find(|p| p.starts_with(path))
     }
 
     /// Follows symlinks in the longest existing prefix of `path` (inside the root or

