@@ -205,6 +205,16 @@ pub static PERSISTENCE_PLACES: &[PersistencePlace] = &[
         "yarn reads the program and plugins it runs (yarnPath, plugins) from it",
     ),
     place(
+        Shape::File("pip.conf"),
+        When::ScriptSetting,
+        "pip reads the index packages come from (index-url, find-links) from it",
+    ),
+    place(
+        Shape::File("pip.ini"),
+        When::ScriptSetting,
+        "pip reads the index packages come from (index-url, find-links) from it",
+    ),
+    place(
         Shape::File(".mise.toml"),
         When::Always,
         "mise runs its hooks, tasks and env scripts in every shell that enters the folder",
@@ -372,14 +382,35 @@ fn json_sets_persisting_key(text: &str, entries: &[&'static Entry]) -> bool {
 /// that runs later for the entries whose settings file `file` is.
 fn sets_script_setting(file: &str, text: &str) -> bool {
     let entries = settings_entries(file);
+    let counts = |key: &str| {
+        entries.iter().any(|e| {
+            key_persists(e, key) || e.key_facts_of(key).any(|f| f == Fact::ChangesPackageSource)
+        })
+    };
+    let mut section = String::new();
     text.lines().any(|line| {
-        let line = line.trim().trim_start_matches(['"', '\'']);
-        let key: String = line
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
-            .collect::<String>()
+        let line = line.trim();
+        // An INI section (`[global]` in pip.conf) names the keys below it.
+        if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            section = name.trim().to_ascii_lowercase();
+            return false;
+        }
+        // `key=value` (.npmrc, pip.conf) or `key: value` (.yarnrc.yml).
+        let end = line
+            .find('=')
+            .into_iter()
+            .chain(line.find(": "))
+            .chain(line.ends_with(':').then(|| line.len() - 1))
+            .min()
+            .unwrap_or(line.len());
+        let key = line[..end]
+            .trim()
+            .trim_matches(['"', '\''])
             .to_ascii_lowercase();
-        !key.is_empty() && entries.iter().any(|e| key_persists(e, &key))
+        if key.is_empty() || key.starts_with(['#', ';']) {
+            return false;
+        }
+        counts(&key) || (!section.is_empty() && counts(&format!("{section}.{key}")))
     })
 }
 
