@@ -143,6 +143,12 @@ fn substituted_code(name: &str, args: &[Word], out: &mut Vec<ScriptText>) {
     }
 }
 
+/// True when the entry or one of its subcommands writes settings (a walk over the
+/// entry's tables, no allocation: most programs have none).
+fn writes_settings_somewhere(entry: &Entry) -> bool {
+    entry.has(Fact::WritesSettings) || entry.subcommands.iter().any(writes_settings_somewhere)
+}
+
 /// A command line inside the arguments of a program the catalogue does not know
 /// (`./tools/run.sh sh -c 'rm -rf ~'`, `somewrapper python -c CODE`): a shell or
 /// an interpreter given inline code is what such a program almost always runs,
@@ -154,6 +160,15 @@ fn embedded_command(name: &str, args: &[Word], source: &str, out: &mut Vec<Scrip
         return;
     }
     for (i, word) in args.iter().enumerate() {
+        // Inline code is given by an option (`-c`, `-e`): only a word followed by
+        // one is looked up.
+        if !args
+            .get(i + 1)
+            .and_then(Word::value)
+            .is_some_and(|next| next.starts_with('-'))
+        {
+            continue;
+        }
         let Some(entry) = word
             .value()
             .and_then(|w| crate::catalogue::lookup(basename(w)))
@@ -319,7 +334,8 @@ fn runs_a_setting(entry: &Entry) -> bool {
 /// under such a key is an unknown script. A query (`--get`: a `read-only` flag)
 /// writes nothing.
 fn settings_scripts(name: &str, args: &[Word], out: &mut Vec<ScriptText>) {
-    let Some(entry) = crate::catalogue::lookup(name).filter(|e| !e.subcommands.is_empty()) else {
+    let Some(entry) = crate::catalogue::lookup(name).filter(|e| writes_settings_somewhere(e))
+    else {
         return;
     };
     let (leaf, rest) = settings::named_subcommand(entry, args);

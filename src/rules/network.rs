@@ -84,7 +84,14 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     // whose role is `remote` names another machine or a listening address.
     // A setting whose key has that role counts the same (`git -c
     // remote.origin.url=URL push`, `-c url.URL.insteadOf=...`).
-    if let Some(e) = entry.filter(|e| e.mentions(&[Role::Remote])) {
+    let settings_given = || {
+        cmd.args()
+            .iter()
+            .any(|w| w.value().is_some_and(|v| v.contains('=')))
+    };
+    if let Some(e) =
+        entry.filter(|e| e.mentions(&[Role::Remote]) && (remote_in_words(e) || settings_given()))
+    {
         let words: Vec<Option<&str>> = cmd.args().iter().map(Word::value).collect();
         if let Some(arg) = catalogue::classify(e, &words).into_iter().find(|a| {
             let text = words
@@ -409,4 +416,16 @@ fn is_loopback(value: &str) -> bool {
             && host
                 .split('.')
                 .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())))
+}
+/// True when an option or operand of the entry or of a subcommand names another
+/// machine (`docker -H`); the role mask also counts settings keys (`git`'s
+/// `remote.*.url`), which only a `KEY=VALUE` word can set.
+fn remote_in_words(entry: &catalogue::Entry) -> bool {
+    entry
+        .options
+        .iter()
+        .any(|o| o.role == Role::Remote || o.more.contains(&Role::Remote))
+        || entry.operands.contains(&Role::Remote)
+        || entry.last == Some(Role::Remote)
+        || entry.subcommands.iter().any(remote_in_words)
 }
