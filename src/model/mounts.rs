@@ -84,12 +84,26 @@ fn key_value_source(spec: &Word) -> Option<Option<Word>> {
         }
     }
     let source = fields.into_iter().find_map(|mut field| {
+        // Docker reads the spec as CSV: a field may be quoted (`"source=/"`), and
+        // keys are read in any case (`Source=`).
+        if let Some(Part::Literal(tail) | Part::Quoted(tail)) = field.last_mut()
+            && tail.len() > 1
+            && tail.ends_with('"')
+        {
+            tail.pop();
+        }
         let (Part::Literal(head) | Part::Quoted(head)) = field.first_mut()? else {
             return None;
         };
+        let unquoted = head.strip_prefix('"').unwrap_or(head);
         let value = ["source=", "src="]
             .iter()
-            .find_map(|key| head.strip_prefix(key))?
+            .find_map(|key| {
+                unquoted
+                    .get(..key.len())
+                    .filter(|k| k.eq_ignore_ascii_case(key))
+                    .map(|_| &unquoted[key.len()..])
+            })?
             .to_string();
         if value.is_empty() {
             field.remove(0);
@@ -128,6 +142,14 @@ mod tests {
             Some("/var/run/docker.sock")
         );
         assert_eq!(host("cache:/root/.cache"), None);
+        assert_eq!(
+            host("type=bind,\"source=/\",target=/h").as_deref(),
+            Some("/")
+        );
+        assert_eq!(
+            host("type=bind,Source=/etc,target=/e").as_deref(),
+            Some("/etc")
+        );
         assert_eq!(host("/data"), None);
     }
 
