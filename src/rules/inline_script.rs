@@ -192,14 +192,18 @@ fn awk_runs_commands(program: &str) -> bool {
         || program.contains("| \"")
 }
 
-/// sed scripts with the `e` command/flag or `w` command/flag, after any address
-/// (`1e id`, `/x/w out`, `$!e`, `s/a/b/e`).
+/// sed scripts with the `e` command/flag, the `w`/`W` command or flag (write a
+/// file) or the `r`/`R` command (read a file into the output), after any address
+/// and inside a block (`1e id`, `/x/w out`, `$!e`, `s/a/b/e`, `1r /etc/shadow`,
+/// `/x/{e id`).
 fn sed_runs_commands(script: &str) -> bool {
     script.split([';', '\n']).any(|command| {
-        let command = skip_sed_address(command.trim());
-        command.starts_with('e')
-            || command.starts_with('w')
-            || command.starts_with('W')
+        let mut command = skip_sed_address(command.trim());
+        // `{` opens a block: its first command follows, with an address of its own.
+        while let Some(inner) = command.strip_prefix('{') {
+            command = skip_sed_address(inner.trim_start());
+        }
+        command.starts_with(['e', 'w', 'W', 'r', 'R'])
             || ends_substitution_with(command, 'e')
             || ends_substitution_with(command, 'w')
     })
