@@ -44,8 +44,12 @@ pub fn classify(entry: &Entry, args: &[Option<&str>]) -> Vec<Arg> {
             continue;
         }
         let Some(w) = word.filter(|_| is_option) else {
+            // The subcommand: an operand in that role, or the first operand of an
+            // entry that has subcommands when it names one (`yq eval EXPR`, where
+            // a bare `yq EXPR` is the same as `yq eval EXPR`).
             if mode.is_none()
-                && operand_role(entry, mode, operands.len()) == Some(Role::Subcommand)
+                && (operand_role(entry, mode, operands.len()) == Some(Role::Subcommand)
+                    || (operands.is_empty() && !entry.subcommands.is_empty()))
                 && let Some(sub) = word.and_then(|w| entry.subcommand(w))
             {
                 // `git commit -m MSG`: the rest is read with the subcommand's entry.

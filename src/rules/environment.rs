@@ -309,6 +309,76 @@ fn search_path(name: &str, value: &Word, cmd: &SimpleCommand, cx: &Checker) -> O
     None
 }
 
+/// `awk 'BEGIN{print ENVIRON["API_KEY"]}'`, `jq -n env.GITHUB_TOKEN`, `yq '.x =
+/// env(AWS_SECRET_ACCESS_KEY)'`: code in a program's own language (a word the
+/// catalogue gives a code role) reading a secret out of the environment. A
+/// pattern that only mentions one (`grep 'process.env.API_KEY'`) reads nothing.
+fn code_secret_reads(cmd: &SimpleCommand, cx: &mut Checker) {
+    let Some(entry) = cx.entry(cmd).filter(|e| e.mentions(&[Role::Code("")])) else {
+        return;
+    };
+    let args = cmd.args();
+    if !args
+        .iter()
+        .filter_map(Word::value)
+        .any(|v| v.contains("env") || v.contains("ENV"))
+    {
+        return;
+    }
+    let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+    for arg in catalogue::classify(entry, &values) {
+        if !matches!(arg.role, Role::Code(_)) {
+            continue;
+        }
+        let Some(word) = args.get(arg.index) else {
+            continue;
+        };
+        if let Some(name) = word
+            .value()
+            .and_then(|v| v.get(arg.offset..))
+            .and_then(embedded_secret_read)
+        {
+            cx.report(
+                &SECRET_ENV_READ,
+                word.span,
+                format!("reads `{name}` out of the environment in the program's own language"),
+            );
+        }
+    }
+}
+
+/// How languages that programs embed read a variable: awk's `ENVIRON["X"]`, jq's
+/// `env.X` and `$ENV.X`, yq's `env(X)` and `strenv(X)`, `getenv("X")`, Python's
+/// `os.environ["X"]`, Node's `process.env.X`.
+const ENV_ACCESSORS: &[&str] = &[
+    "ENVIRON[",
+    "env.",
+    "$ENV.",
+    "env(",
+    "strenv(",
+    "getenv(",
+    "environ[",
+    "environ.get(",
+];
+
+/// The secret-looking variable a word's text reads with one of the
+/// [`ENV_ACCESSORS`], if any.
+fn embedded_secret_read(text: &str) -> Option<&str> {
+    if !text.contains("env") && !text.contains("ENV") {
+        return None;
+    }
+    ENV_ACCESSORS.iter().find_map(|accessor| {
+        text.match_indices(accessor).find_map(|(at, _)| {
+            let rest = text[at + accessor.len()..].trim_start_matches(['"', '\'', ' ']);
+            let end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            let name = &rest[..end];
+            (!name.is_empty() && is_secret_name(name)).then_some(name)
+        })
+    })
+}
+
 /// Secret-looking variable names.
 pub fn is_secret_name(name: &str) -> bool {
     let upper = name.to_ascii_uppercase();
@@ -752,6 +822,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             );
         }
     }
+    code_secret_reads(cmd, cx);
     if cmd.origin == Origin::Test {
         return;
     }

@@ -177,9 +177,16 @@ pub fn perl_substitution_only(code: &str) -> bool {
     flags.chars().all(|f| flags_ok.contains(f)) && !fields.iter().any(|f| runs_code(f))
 }
 
-/// awk programs that run commands or write files.
+/// yq expressions that read files: `load`, `load_str`, `load_xml`, `load_props`,
+/// `load_base64` take a file name.
+fn yq_reads_files(expression: &str) -> bool {
+    expression.contains("load")
+}
+
+/// awk programs that run commands, read files (`getline < FILE`) or write them.
 fn awk_runs_commands(program: &str) -> bool {
     program.contains("system(")
+        || (program.contains("getline") && getline_from_file(program))
         || program.contains("@load")
         || (program.contains("@include") && names_outside_path(program))
         || program.contains("| getline")
@@ -190,6 +197,16 @@ fn awk_runs_commands(program: &str) -> bool {
         || program.contains(">> \"")
         || program.contains("print >")
         || program.contains("| \"")
+}
+
+/// True when a `getline` reads from a file: `getline < FILE`, `getline var < FILE`
+/// (a `<` after the word, before the statement ends).
+fn getline_from_file(program: &str) -> bool {
+    program.match_indices("getline").any(|(at, word)| {
+        let rest = &program[at + word.len()..];
+        let statement = rest.split([';', '}', '\n', ')']).next().unwrap_or(rest);
+        statement.contains('<')
+    })
 }
 
 /// sed scripts with the `e` command/flag, the `w`/`W` command or flag (write a
@@ -367,20 +384,26 @@ fn analyser(language: &str) -> Option<Analyser> {
         "awk" => Some((
             "awk",
             awk_runs_commands,
-            "the awk program runs commands or writes files",
+            "the awk program runs commands, reads or writes files",
         )),
         "sed" => Some((
             "sed",
             sed_runs_commands,
-            "the sed script runs commands (e) or writes files (w)",
+            "the sed script runs commands (e), reads (r) or writes (w) files",
+        )),
+        "yq" => Some((
+            "yq",
+            yq_reads_files,
+            "the yq expression reads files it names (load)",
         )),
         _ => None,
     }
 }
 
-/// Languages whose inline text other rules judge by content: sed and awk scripts
-/// (above), SQL (the remote-effect rule).
-const JUDGED_BY_CONTENT: &[&str] = &["sed", "awk", "sql"];
+/// Languages whose inline text other rules judge by content: sed, awk and yq
+/// (above), SQL (the remote-effect rule), jq (it runs nothing and reads only its
+/// operands and the files its options name; its secret reads are BG302's).
+const JUDGED_BY_CONTENT: &[&str] = &["sed", "awk", "sql", "yq", "jq"];
 
 /// An option or operand of a program that is not a script interpreter whose value
 /// is code in the program's own command language: `gdb -ex 'shell id'`, `vim -c

@@ -417,6 +417,12 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "mytool rm old-release",
         "ssh -o 'ProxyCommand rm -rf ~' build-host",
         "sshpass -p x ssh build-host uptime",
+        "yq -i '.x = 1' /etc/hosts",
+        "yq e '.a' cfg.yaml",
+        "jq -n 'env.GITHUB_TOKEN'",
+        "jq -r '.name' package.json",
+        "awk 'BEGIN { getline l < \"/etc/shadow\"; print l }'",
+        "sed 'r /etc/shadow' notes.txt",
     ];
     (pick(USES), pick(&["", "timeout 5 ", "nice ", "env "])).prop_map(|(u, w)| format!("{w}{u}"))
 }
