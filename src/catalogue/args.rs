@@ -26,7 +26,21 @@ pub struct Arg {
 ///
 /// ## Example
 /// `grep -e PAT -r src` → `PAT` is a pattern (option value), `src` a path read.
+///
+/// The reading depends only on the entry and the words, and the checks of one
+/// command ask for the same one several times: the last few readings on this
+/// thread are kept ([`memo`]) and given again.
 pub fn classify(entry: &Entry, args: &[Option<&str>]) -> Vec<Arg> {
+    if let Some(found) = memo::recall(entry, args) {
+        return found;
+    }
+    let out = read(entry, args);
+    memo::keep(entry, args, &out);
+    out
+}
+
+/// [`classify`] without the memo.
+fn read(entry: &Entry, args: &[Option<&str>]) -> Vec<Arg> {
     let mut out = Vec::new();
     let mut operands: Vec<usize> = Vec::new();
     let mut options_done = false;
@@ -55,7 +69,7 @@ pub fn classify(entry: &Entry, args: &[Option<&str>]) -> Vec<Arg> {
                     offset: 0,
                     option_value: false,
                 });
-                let rest = classify(sub, &args[index + 1..]);
+                let rest = read(sub, &args[index + 1..]);
                 out.extend(rest.into_iter().map(|a| Arg {
                     index: a.index + index + 1,
                     ..a
@@ -253,6 +267,103 @@ fn finish(
     }
     out.sort_by_key(|a| a.index);
     out
+}
+
+/// The last readings [`classify`] gave on this thread, by entry and words. An
+/// entry is `'static` (built-in, or a user table kept for the whole process), so
+/// its address names it; the words are kept as bytes and compared whole.
+mod memo {
+    use super::{Arg, Entry};
+    use std::cell::RefCell;
+
+    /// Readings kept.
+    const SLOTS: usize = 4;
+    /// Longest encoded word list kept (bytes); longer ones are read every time.
+    const LONGEST: usize = 2048;
+
+    #[derive(Default)]
+    struct Slot {
+        /// The entry's address; 0 for an empty slot.
+        entry: usize,
+        /// The words, encoded by [`encode`].
+        words: Vec<u8>,
+        /// Their reading.
+        out: Vec<Arg>,
+    }
+
+    #[derive(Default)]
+    struct Memo {
+        slots: [Slot; SLOTS],
+        /// The slot the next reading replaces.
+        next: usize,
+        /// The words being looked up, encoded (kept to reuse its buffer).
+        key: Vec<u8>,
+    }
+
+    thread_local! {
+        static MEMO: RefCell<Memo> = RefCell::new(Memo::default());
+    }
+
+    /// `words` as bytes that tell every list apart: per word a tag (0 for a
+    /// dynamic word, 1 for a static one), then for a static word its length (8
+    /// bytes) and its text. `false` when longer than [`LONGEST`].
+    fn encode(words: &[Option<&str>], into: &mut Vec<u8>) -> bool {
+        into.clear();
+        for word in words {
+            match word {
+                None => into.push(0),
+                Some(text) => {
+                    into.push(1);
+                    into.extend_from_slice(&(text.len() as u64).to_le_bytes());
+                    into.extend_from_slice(text.as_bytes());
+                }
+            }
+            if into.len() > LONGEST {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The kept reading of `words` with `entry`, if any.
+    pub(super) fn recall(entry: &Entry, words: &[Option<&str>]) -> Option<Vec<Arg>> {
+        let address = entry as *const Entry as usize;
+        MEMO.with(|memo| {
+            let mut memo = memo.try_borrow_mut().ok()?;
+            let Memo { slots, key, .. } = &mut *memo;
+            if !encode(words, key) {
+                return None;
+            }
+            slots
+                .iter()
+                .find(|s| s.entry == address && s.words == *key)
+                .map(|s| s.out.clone())
+        })
+    }
+
+    /// Keeps `out` as the reading of `words` with `entry` (the words encoded by the
+    /// [`recall`] that missed), in place of the oldest.
+    pub(super) fn keep(entry: &Entry, words: &[Option<&str>], out: &[Arg]) {
+        let address = entry as *const Entry as usize;
+        MEMO.with(|memo| {
+            let Ok(mut memo) = memo.try_borrow_mut() else {
+                return;
+            };
+            let Memo { slots, next, key } = &mut *memo;
+            if !encode(words, key) {
+                return;
+            }
+            let Some(slot) = slots.get_mut(*next) else {
+                return;
+            };
+            slot.entry = address;
+            slot.words.clear();
+            slot.words.extend_from_slice(key);
+            slot.out.clear();
+            slot.out.extend_from_slice(out);
+            *next = (*next + 1) % SLOTS;
+        });
+    }
 }
 
 fn operand_role(entry: &Entry, mode: Option<&'static [Role]>, position: usize) -> Option<Role> {
