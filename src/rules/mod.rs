@@ -3,7 +3,7 @@
 //! in the file of its family; each family has a `check` function over one
 //! [`SimpleCommand`]. Codes are stable once published and never reused.
 
-use crate::catalogue::{self, Entry, Usage};
+use crate::catalogue::{self, Arg, Entry, Usage};
 use crate::model::command::SimpleCommand;
 use crate::model::path_roles::{PathUse, path_uses};
 use crate::model::word::Word;
@@ -209,6 +209,7 @@ thread_local! {
     // instead of one allocated per command.
     static NO_USES: Rc<Vec<PathUse>> = Rc::new(Vec::new());
     static NO_WRITES: Rc<Vec<WrittenFile>> = Rc::new(Vec::new());
+    static NO_ARGS: Rc<Vec<Arg>> = Rc::new(Vec::new());
 }
 
 /// `list` shared, or the thread's shared empty list when it is empty.
@@ -229,6 +230,7 @@ struct Derived<'a> {
     entry: Option<Option<&'static Entry>>,
     invocation: Option<Option<Rc<Invocation<'a>>>>,
     usage: Option<Option<Rc<Usage>>>,
+    args: Option<Rc<Vec<Arg>>>,
     uses: Option<Rc<Vec<PathUse>>>,
     written: Option<Rc<Vec<WrittenFile>>>,
 }
@@ -326,7 +328,12 @@ impl<'a> Checker<'a> {
         }
         // The same record as `cmd`, borrowed for as long as the checker.
         let own = self.commands.get(index)?;
-        let found = Invocation::of_entry(own, self.entry(own)).map(Rc::new);
+        let entry = self.entry(own);
+        let roles = match entry {
+            Some(e) if !e.subcommands.is_empty() => self.args(own),
+            _ => NO_ARGS.with(Rc::clone),
+        };
+        let found = Invocation::of_roles(own, entry, &roles).map(Rc::new);
         self.keep(index, |d| &mut d.invocation, found.clone());
         found
     }
@@ -355,6 +362,29 @@ impl<'a> Checker<'a> {
         }
         let found = work();
         self.keep(index, |d| &mut d.usage, found.clone());
+        found
+    }
+
+    /// `cmd`'s arguments read with its program's catalogue entry
+    /// ([`catalogue::classify`] of [`Checker::entry`] over the static values of
+    /// [`SimpleCommand::args`]), worked out once per command however many checks
+    /// read it; empty when the catalogue does not know the program.
+    pub fn args(&self, cmd: &SimpleCommand) -> Rc<Vec<Arg>> {
+        let work = || match self.entry(cmd) {
+            Some(entry) => {
+                let values: Vec<Option<&str>> = cmd.args().iter().map(Word::value).collect();
+                shared(catalogue::classify(entry, &values), &NO_ARGS)
+            }
+            None => NO_ARGS.with(Rc::clone),
+        };
+        let Some(index) = self.index_of(cmd) else {
+            return work();
+        };
+        if let Some(found) = self.cached(index, |d| &d.args) {
+            return found;
+        }
+        let found = work();
+        self.keep(index, |d| &mut d.args, Rc::clone(&found));
         found
     }
 
