@@ -296,13 +296,14 @@ mod memo {
         slots: [Slot; SLOTS],
         /// The slot the next reading replaces.
         next: usize,
-        /// The words being looked up, encoded (kept to reuse its buffer).
-        key: Vec<u8>,
     }
 
     thread_local! {
         static MEMO: RefCell<Memo> = RefCell::new(Memo::default());
     }
+
+    /// Bytes before a static word's text: a tag and its length (8 bytes).
+    const HEAD: usize = 9;
 
     /// `words` as bytes that tell every list apart: per word a tag (0 for a
     /// dynamic word, 1 for a static one), then for a static word its length (8
@@ -325,40 +326,63 @@ mod memo {
         true
     }
 
+    /// True when `encoded` is the encoding of `words` ([`encode`]), compared in place.
+    fn same(encoded: &[u8], words: &[Option<&str>]) -> bool {
+        let mut rest = encoded;
+        for word in words {
+            match word {
+                None => match rest.split_first() {
+                    Some((0, tail)) => rest = tail,
+                    _ => return false,
+                },
+                Some(text) => {
+                    let Some((head, tail)) = rest.split_at_checked(HEAD) else {
+                        return false;
+                    };
+                    let mut length = [0; 8];
+                    length.copy_from_slice(&head[1..]);
+                    if head[0] != 1 || u64::from_le_bytes(length) != text.len() as u64 {
+                        return false;
+                    }
+                    match tail.split_at_checked(text.len()) {
+                        Some((kept, tail)) if kept == text.as_bytes() => rest = tail,
+                        _ => return false,
+                    }
+                }
+            }
+        }
+        rest.is_empty()
+    }
+
     /// The kept reading of `words` with `entry`, if any.
     pub(super) fn recall(entry: &Entry, words: &[Option<&str>]) -> Option<Vec<Arg>> {
         let address = entry as *const Entry as usize;
         MEMO.with(|memo| {
-            let mut memo = memo.try_borrow_mut().ok()?;
-            let Memo { slots, key, .. } = &mut *memo;
-            if !encode(words, key) {
-                return None;
-            }
-            slots
+            let memo = memo.try_borrow().ok()?;
+            memo.slots
                 .iter()
-                .find(|s| s.entry == address && s.words == *key)
+                .find(|s| s.entry == address && same(&s.words, words))
                 .map(|s| s.out.clone())
         })
     }
 
-    /// Keeps `out` as the reading of `words` with `entry` (the words encoded by the
-    /// [`recall`] that missed), in place of the oldest.
+    /// Keeps `out` as the reading of `words` with `entry`, in place of the oldest.
     pub(super) fn keep(entry: &Entry, words: &[Option<&str>], out: &[Arg]) {
         let address = entry as *const Entry as usize;
         MEMO.with(|memo| {
             let Ok(mut memo) = memo.try_borrow_mut() else {
                 return;
             };
-            let Memo { slots, next, key } = &mut *memo;
-            if !encode(words, key) {
-                return;
-            }
+            let Memo { slots, next } = &mut *memo;
             let Some(slot) = slots.get_mut(*next) else {
                 return;
             };
+            if !encode(words, &mut slot.words) {
+                // Too long to keep: the slot stays empty.
+                slot.entry = 0;
+                return;
+            }
             slot.entry = address;
-            slot.words.clear();
-            slot.words.extend_from_slice(key);
             slot.out.clear();
             slot.out.extend_from_slice(out);
             *next = (*next + 1) % SLOTS;
