@@ -200,6 +200,9 @@ pub struct Checker<'a> {
     /// The commands being judged, whose derived facts [`Checker::path_uses`] and
     /// [`Checker::written_files`] work out once per judgement.
     commands: &'a [SimpleCommand],
+    /// Per command (by its index in `commands`): its program's catalogue entry,
+    /// looked up when the checker is made (nearly every check asks for it).
+    entries: Vec<Option<&'static Entry>>,
     /// Per command (by its index in `commands`): what was worked out so far.
     cache: RefCell<Vec<Derived<'a>>>,
 }
@@ -227,7 +230,6 @@ fn shared<T>(list: Vec<T>, empty: &'static std::thread::LocalKey<Rc<Vec<T>>>) ->
 /// too, so a command that names no path is not listed again by every check).
 #[derive(Default)]
 struct Derived<'a> {
-    entry: Option<Option<&'static Entry>>,
     invocation: Option<Option<Rc<Invocation<'a>>>>,
     usage: Option<Option<Rc<Usage>>>,
     args: Option<Rc<Vec<Arg>>>,
@@ -252,6 +254,7 @@ impl<'a> Checker<'a> {
             source,
             findings,
             commands,
+            entries: commands.iter().map(invocation::entry_of).collect(),
             cache: RefCell::new(Vec::new()),
         }
     }
@@ -303,15 +306,10 @@ impl<'a> Checker<'a> {
     /// The catalogue entry of the program `cmd` runs ([`invocation::entry_of`]),
     /// looked up once per command.
     pub fn entry(&self, cmd: &SimpleCommand) -> Option<&'static Entry> {
-        let Some(index) = self.index_of(cmd) else {
-            return invocation::entry_of(cmd);
-        };
-        if let Some(found) = self.cached(index, |d| &d.entry) {
-            return found;
+        match self.index_of(cmd).and_then(|index| self.entries.get(index)) {
+            Some(found) => *found,
+            None => invocation::entry_of(cmd),
         }
-        let found = invocation::entry_of(cmd);
-        self.keep(index, |d| &mut d.entry, found);
-        found
     }
 
     /// `cmd` read with its catalogue entry ([`Invocation::of`]), worked out once
