@@ -200,10 +200,8 @@ pub struct Checker<'a> {
     /// The commands being judged, whose derived facts [`Checker::path_uses`] and
     /// [`Checker::written_files`] work out once per judgement.
     commands: &'a [SimpleCommand],
-    /// Per command (by its index in `commands`): its program's catalogue entry,
-    /// looked up when the checker is made (nearly every check asks for it).
-    entries: Vec<Option<&'static Entry>>,
-    /// Per command (by its index in `commands`): what was worked out so far.
+    /// Per command (by its index in `commands`): its entry, and what was worked out
+    /// so far.
     cache: RefCell<Vec<Derived<'a>>>,
 }
 
@@ -230,6 +228,9 @@ fn shared<T>(list: Vec<T>, empty: &'static std::thread::LocalKey<Rc<Vec<T>>>) ->
 /// too, so a command that names no path is not listed again by every check).
 #[derive(Default)]
 struct Derived<'a> {
+    /// The program's catalogue entry, looked up when the checker is made (nearly
+    /// every check asks for it).
+    entry: Option<&'static Entry>,
     invocation: Option<Option<Rc<Invocation<'a>>>>,
     usage: Option<Option<Rc<Usage>>>,
     args: Option<Rc<Vec<Arg>>>,
@@ -254,8 +255,15 @@ impl<'a> Checker<'a> {
             source,
             findings,
             commands,
-            entries: commands.iter().map(invocation::entry_of).collect(),
-            cache: RefCell::new(Vec::new()),
+            cache: RefCell::new(
+                commands
+                    .iter()
+                    .map(|cmd| Derived {
+                        entry: invocation::entry_of(cmd),
+                        ..Derived::default()
+                    })
+                    .collect(),
+            ),
         }
     }
 
@@ -306,8 +314,11 @@ impl<'a> Checker<'a> {
     /// The catalogue entry of the program `cmd` runs ([`invocation::entry_of`]),
     /// looked up once per command.
     pub fn entry(&self, cmd: &SimpleCommand) -> Option<&'static Entry> {
-        match self.index_of(cmd).and_then(|index| self.entries.get(index)) {
-            Some(found) => *found,
+        let kept = self
+            .index_of(cmd)
+            .and_then(|index| Some(self.cache.borrow().get(index)?.entry));
+        match kept {
+            Some(found) => found,
             None => invocation::entry_of(cmd),
         }
     }
