@@ -26,7 +26,21 @@ pub struct Arg {
 ///
 /// ## Example
 /// `grep -e PAT -r src` → `PAT` is a pattern (option value), `src` a path read.
+///
+/// The reading depends only on the entry and the words, and the checks of one
+/// command ask for the same one several times: the last few readings on this
+/// thread are kept ([`memo`]) and given again.
 pub fn classify(entry: &Entry, args: &[Option<&str>]) -> Vec<Arg> {
+    if let Some(found) = memo::recall(entry, args) {
+        return found;
+    }
+    let out = read(entry, args);
+    memo::keep(entry, args, &out);
+    out
+}
+
+/// [`classify`] without the memo.
+fn read(entry: &Entry, args: &[Option<&str>]) -> Vec<Arg> {
     let mut out = Vec::new();
     let mut operands: Vec<usize> = Vec::new();
     let mut options_done = false;
@@ -59,7 +73,7 @@ pub fn classify(entry: &Entry, args: &[Option<&str>]) -> Vec<Arg> {
                     offset: 0,
                     option_value: false,
                 });
-                let rest = classify(sub, &args[index + 1..]);
+                let rest = read(sub, &args[index + 1..]);
                 out.extend(rest.into_iter().map(|a| Arg {
                     index: a.index + index + 1,
                     ..a
@@ -257,6 +271,127 @@ fn finish(
     }
     out.sort_by_key(|a| a.index);
     out
+}
+
+/// The last readings [`classify`] gave on this thread, by entry and words. An
+/// entry is `'static` (built-in, or a user table kept for the whole process), so
+/// its address names it; the words are kept as bytes and compared whole.
+mod memo {
+    use super::{Arg, Entry};
+    use std::cell::RefCell;
+
+    /// Readings kept.
+    const SLOTS: usize = 4;
+    /// Longest encoded word list kept (bytes); longer ones are read every time.
+    const LONGEST: usize = 2048;
+
+    #[derive(Default)]
+    struct Slot {
+        /// The entry's address; 0 for an empty slot.
+        entry: usize,
+        /// The words, encoded by [`encode`].
+        words: Vec<u8>,
+        /// Their reading.
+        out: Vec<Arg>,
+    }
+
+    #[derive(Default)]
+    struct Memo {
+        slots: [Slot; SLOTS],
+        /// The slot the next reading replaces.
+        next: usize,
+    }
+
+    thread_local! {
+        static MEMO: RefCell<Memo> = RefCell::new(Memo::default());
+    }
+
+    /// Bytes before a static word's text: a tag and its length (8 bytes).
+    const HEAD: usize = 9;
+
+    /// `words` as bytes that tell every list apart: per word a tag (0 for a
+    /// dynamic word, 1 for a static one), then for a static word its length (8
+    /// bytes) and its text. `false` when longer than [`LONGEST`].
+    fn encode(words: &[Option<&str>], into: &mut Vec<u8>) -> bool {
+        into.clear();
+        for word in words {
+            match word {
+                None => into.push(0),
+                Some(text) => {
+                    into.push(1);
+                    into.extend_from_slice(&(text.len() as u64).to_le_bytes());
+                    into.extend_from_slice(text.as_bytes());
+                }
+            }
+            if into.len() > LONGEST {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// True when `encoded` is the encoding of `words` ([`encode`]), compared in place.
+    fn same(encoded: &[u8], words: &[Option<&str>]) -> bool {
+        let mut rest = encoded;
+        for word in words {
+            match word {
+                None => match rest.split_first() {
+                    Some((0, tail)) => rest = tail,
+                    _ => return false,
+                },
+                Some(text) => {
+                    let Some((head, tail)) = rest.split_at_checked(HEAD) else {
+                        return false;
+                    };
+                    let mut length = [0; 8];
+                    length.copy_from_slice(&head[1..]);
+                    if head[0] != 1 || u64::from_le_bytes(length) != text.len() as u64 {
+                        return false;
+                    }
+                    match tail.split_at_checked(text.len()) {
+                        Some((kept, tail)) if kept == text.as_bytes() => rest = tail,
+                        _ => return false,
+                    }
+                }
+            }
+        }
+        rest.is_empty()
+    }
+
+    /// The kept reading of `words` with `entry`, if any.
+    pub(super) fn recall(entry: &Entry, words: &[Option<&str>]) -> Option<Vec<Arg>> {
+        let address = entry as *const Entry as usize;
+        MEMO.with(|memo| {
+            let memo = memo.try_borrow().ok()?;
+            memo.slots
+                .iter()
+                .find(|s| s.entry == address && same(&s.words, words))
+                .map(|s| s.out.clone())
+        })
+    }
+
+    /// Keeps `out` as the reading of `words` with `entry`, in place of the oldest.
+    pub(super) fn keep(entry: &Entry, words: &[Option<&str>], out: &[Arg]) {
+        let address = entry as *const Entry as usize;
+        MEMO.with(|memo| {
+            let Ok(mut memo) = memo.try_borrow_mut() else {
+                return;
+            };
+            let Memo { slots, next } = &mut *memo;
+            let Some(slot) = slots.get_mut(*next) else {
+                return;
+            };
+            if !encode(words, &mut slot.words) {
+                // Too long to keep: the slot stays empty.
+                slot.entry = 0;
+                return;
+            }
+            slot.entry = address;
+            slot.out.clear();
+            slot.out.extend_from_slice(out);
+            *next = (*next + 1) % SLOTS;
+        });
+    }
 }
 
 fn operand_role(entry: &Entry, mode: Option<&'static [Role]>, position: usize) -> Option<Role> {

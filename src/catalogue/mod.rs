@@ -991,12 +991,17 @@ fn versioned(name: &str) -> Option<&'static Entry> {
         .filter(runs_code)
 }
 
-/// The last names [`lookup`] answered on this thread: the checks of one command
+/// The names [`lookup`] answered lately on this thread: the checks of one command
 /// ask for the same program (and its wrapper) many times over, and a compare of a
-/// short name costs less than the basename cut and a probe of the index.
+/// short name costs less than the basename cut and a probe of the index. A name
+/// has one slot, picked by its length and its first and last bytes, so a pipeline
+/// of many programs keeps most of them and a look-up compares one slot.
 mod memo {
     use super::Entry;
     use std::cell::Cell;
+
+    /// Slots (a power of two).
+    const SLOTS: usize = 32;
 
     /// Longest name kept; longer ones are looked up every time.
     const LONGEST: usize = 30;
@@ -1019,26 +1024,32 @@ mod memo {
     };
 
     thread_local! {
-        static SLOTS: Cell<[Slot; 2]> = const { Cell::new([EMPTY; 2]) };
+        static MEMO: [Cell<Slot>; SLOTS] = const { [const { Cell::new(EMPTY) }; SLOTS] };
     }
 
-    /// What `name` found under `table`, when it is one of the last names asked.
+    /// The slot of a name (not empty).
+    fn slot_of(bytes: &[u8]) -> usize {
+        let first = usize::from(bytes.first().copied().unwrap_or(0));
+        let last = usize::from(bytes.last().copied().unwrap_or(0));
+        (first ^ (last << 1) ^ (bytes.len() << 3)) & (SLOTS - 1)
+    }
+
+    /// What `name` found under `table`, when it is one of the names asked lately.
     pub(super) fn recall(name: &str, table: usize) -> Option<Option<&'static Entry>> {
         let bytes = name.as_bytes();
         if bytes.is_empty() || bytes.len() > LONGEST {
             return None;
         }
-        SLOTS.with(|slots| {
-            slots.get().iter().find_map(|s| {
-                (usize::from(s.len) == bytes.len()
-                    && s.table == table
-                    && s.name.get(..bytes.len()) == Some(bytes))
-                .then_some(s.found)
-            })
+        MEMO.with(|slots| {
+            let s = slots.get(slot_of(bytes))?.get();
+            (usize::from(s.len) == bytes.len()
+                && s.table == table
+                && s.name.get(..bytes.len()) == Some(bytes))
+            .then_some(s.found)
         })
     }
 
-    /// Keeps what `name` found under `table`, in place of the older slot.
+    /// Keeps what `name` found under `table`, in place of what its slot held.
     pub(super) fn keep(name: &str, table: usize, found: Option<&'static Entry>) {
         let bytes = name.as_bytes();
         let Ok(len) = u8::try_from(bytes.len()) else {
@@ -1056,9 +1067,10 @@ mod memo {
         if let Some(head) = slot.name.get_mut(..bytes.len()) {
             head.copy_from_slice(bytes);
         }
-        SLOTS.with(|slots| {
-            let [newest, _] = slots.get();
-            slots.set([slot, newest]);
+        MEMO.with(|slots| {
+            if let Some(cell) = slots.get(slot_of(bytes)) {
+                cell.set(slot);
+            }
         });
     }
 }

@@ -4,7 +4,7 @@
 //! (`flag_facts`); the two whose printing depends on an operand's value are
 //! narrowed by [`CONDITIONS`].
 
-use crate::catalogue::{Entry, Fact, usage};
+use crate::catalogue::{Entry, Fact};
 use crate::declare_rule;
 use crate::model::command::SimpleCommand;
 use crate::rules::Checker;
@@ -107,12 +107,10 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     // The deepest entry reached (the program's own when it has no subcommands),
     // or a flag of this use (`gh auth status -t`).
     let leaf_prints = inv.leaf.is_some_and(|e| e.has(Fact::PrintsCredentials));
-    let flag_prints = entry.flag_may_add(Fact::PrintsCredentials) && {
-        let words: Vec<Option<&str>> = cmd.args().iter().map(|w| w.value()).collect();
-        usage(entry, &words)
-            .flag_for(Fact::PrintsCredentials)
-            .is_some()
-    };
+    let flag_prints = entry.flag_may_add(Fact::PrintsCredentials)
+        && cx
+            .usage(cmd)
+            .is_some_and(|u| u.flag_for(Fact::PrintsCredentials).is_some());
     // `git credential "$OP"`: a word only known at run time names a subcommand
     // that may be one that prints (`fill`).
     let dynamic_sub = inv.leaf.is_some_and(|l| {

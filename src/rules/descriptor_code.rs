@@ -5,10 +5,9 @@
 //! `source` given such a file are read by the nested-script walk instead, which
 //! judges the heredoc or here-string as a script.
 
-use crate::catalogue::{self, Fact, Role};
+use crate::catalogue::{Fact, Role};
 use crate::model::command::SimpleCommand;
 use crate::model::descriptors::descriptor_named;
-use crate::model::word::Word;
 use crate::rules::Checker;
 use crate::rules::inline_script::INLINE_SCRIPT;
 
@@ -24,15 +23,14 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     if matches!(base, "source" | ".") {
         return;
     }
-    let Some(entry) = catalogue::lookup(base) else {
+    let Some(entry) = cx.entry(cmd) else {
         return;
     };
     if entry.has(Fact::Shell) || !entry.mentions(&[Role::PathExec]) {
         return;
     }
     let args = cmd.args();
-    let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
-    for arg in catalogue::classify(entry, &values) {
+    for &arg in cx.args(cmd).iter() {
         if arg.role != Role::PathExec {
             continue;
         }

@@ -692,9 +692,8 @@ fn program_settings(cmd: &SimpleCommand, cx: &mut Checker) {
             }
         }
         if names_a_program(&assignment.name)
-            || cmd
-                .base_name()
-                .and_then(catalogue::lookup)
+            || cx
+                .entry(cmd)
                 .is_some_and(|e| e.env_key_role(&assignment.name) == Some(Role::Program))
         {
             let value = assignment.value.as_ref().and_then(Word::value);
@@ -710,7 +709,7 @@ fn program_settings(cmd: &SimpleCommand, cx: &mut Checker) {
             }
         }
     }
-    let Some(entry) = cmd.base_name().and_then(catalogue::lookup) else {
+    let Some(entry) = cx.entry(cmd) else {
         return;
     };
     if !entry.mentions(&[
@@ -722,8 +721,7 @@ fn program_settings(cmd: &SimpleCommand, cx: &mut Checker) {
         return;
     }
     let args = cmd.args();
-    let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
-    for arg in catalogue::classify(entry, &values) {
+    for &arg in cx.args(cmd).iter() {
         let Some(word) = args.get(arg.index) else {
             continue;
         };
@@ -849,12 +847,12 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let values = || args.iter().filter_map(Word::value);
     // A program (not a builtin) in any case, `.exe` stripped: `PRINTENV` runs it.
     // Or a flag that makes it print environments (`ps auxe`: `flag_facts`).
-    let prints = crate::catalogue::lookup(base).filter(|e| {
+    let prints = cx.entry(cmd).filter(|e| {
         e.has(Fact::PrintsEnvironment)
-            || (may_print_environment(e) && {
-                let words: Vec<Option<&str>> = cmd.args().iter().map(Word::value).collect();
-                catalogue::usage(e, &words).has(Fact::PrintsEnvironment)
-            })
+            || (may_print_environment(e)
+                && cx
+                    .usage(cmd)
+                    .is_some_and(|u| u.has(Fact::PrintsEnvironment)))
     });
     // Shell builtins (`set`, `export`, `declare`): shell semantics, named here.
     let reason = match base {

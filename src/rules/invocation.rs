@@ -46,19 +46,33 @@ impl<'c> Invocation<'c> {
         cmd: &'c SimpleCommand,
         entry: Option<&'static Entry>,
     ) -> Option<Invocation<'c>> {
+        let roles = entry.filter(|e| !e.subcommands.is_empty()).map(|e| {
+            let values: Vec<Option<&str>> = cmd.args().iter().map(Word::value).collect();
+            catalogue::classify(e, &values)
+        });
+        Invocation::of_roles(cmd, entry, roles.as_deref().unwrap_or_default())
+    }
+
+    /// Reads `cmd` with `entry` and `roles`, its arguments as
+    /// [`catalogue::classify`] reads them with `entry` (only read when the entry
+    /// has subcommands).
+    pub fn of_roles(
+        cmd: &'c SimpleCommand,
+        entry: Option<&'static Entry>,
+        roles: &[catalogue::Arg],
+    ) -> Option<Invocation<'c>> {
         let base = cmd.base_name()?;
         let program = entry.map_or(base, |e| e.name);
         let args = cmd.args();
         let mut subcommands = Vec::new();
         let mut leaf = entry;
         let mut after = 0;
-        if let Some(e) = entry.filter(|e| !e.subcommands.is_empty()) {
-            let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
-            for arg in catalogue::classify(e, &values) {
+        if entry.is_some_and(|e| !e.subcommands.is_empty()) {
+            for arg in roles {
                 if arg.role != Role::Subcommand || arg.option_value {
                     continue;
                 }
-                let Some(name) = values.get(arg.index).copied().flatten() else {
+                let Some(name) = args.get(arg.index).and_then(Word::value) else {
                     break;
                 };
                 let Some(sub) = leaf.and_then(|l| l.subcommand(name)) else {

@@ -3,7 +3,7 @@
 //! in the file of its family; each family has a `check` function over one
 //! [`SimpleCommand`]. Codes are stable once published and never reused.
 
-use crate::catalogue::{self, Entry, Usage};
+use crate::catalogue::{self, Arg, Entry, Usage};
 use crate::model::command::SimpleCommand;
 use crate::model::path_roles::{PathUse, path_uses};
 use crate::model::word::Word;
@@ -200,7 +200,8 @@ pub struct Checker<'a> {
     /// The commands being judged, whose derived facts [`Checker::path_uses`] and
     /// [`Checker::written_files`] work out once per judgement.
     commands: &'a [SimpleCommand],
-    /// Per command (by its index in `commands`): what was worked out so far.
+    /// Per command (by its index in `commands`): its entry, and what was worked out
+    /// so far.
     cache: RefCell<Vec<Derived<'a>>>,
 }
 
@@ -209,6 +210,7 @@ thread_local! {
     // instead of one allocated per command.
     static NO_USES: Rc<Vec<PathUse>> = Rc::new(Vec::new());
     static NO_WRITES: Rc<Vec<WrittenFile>> = Rc::new(Vec::new());
+    static NO_ARGS: Rc<Vec<Arg>> = Rc::new(Vec::new());
 }
 
 /// `list` shared, or the thread's shared empty list when it is empty.
@@ -226,9 +228,12 @@ fn shared<T>(list: Vec<T>, empty: &'static std::thread::LocalKey<Rc<Vec<T>>>) ->
 /// too, so a command that names no path is not listed again by every check).
 #[derive(Default)]
 struct Derived<'a> {
-    entry: Option<Option<&'static Entry>>,
+    /// The program's catalogue entry, looked up when the checker is made (nearly
+    /// every check asks for it).
+    entry: Option<&'static Entry>,
     invocation: Option<Option<Rc<Invocation<'a>>>>,
     usage: Option<Option<Rc<Usage>>>,
+    args: Option<Rc<Vec<Arg>>>,
     uses: Option<Rc<Vec<PathUse>>>,
     written: Option<Rc<Vec<WrittenFile>>>,
 }
@@ -250,7 +255,15 @@ impl<'a> Checker<'a> {
             source,
             findings,
             commands,
-            cache: RefCell::new(Vec::new()),
+            cache: RefCell::new(
+                commands
+                    .iter()
+                    .map(|cmd| Derived {
+                        entry: invocation::entry_of(cmd),
+                        ..Derived::default()
+                    })
+                    .collect(),
+            ),
         }
     }
 
@@ -301,15 +314,13 @@ impl<'a> Checker<'a> {
     /// The catalogue entry of the program `cmd` runs ([`invocation::entry_of`]),
     /// looked up once per command.
     pub fn entry(&self, cmd: &SimpleCommand) -> Option<&'static Entry> {
-        let Some(index) = self.index_of(cmd) else {
-            return invocation::entry_of(cmd);
-        };
-        if let Some(found) = self.cached(index, |d| &d.entry) {
-            return found;
+        let kept = self
+            .index_of(cmd)
+            .and_then(|index| Some(self.cache.borrow().get(index)?.entry));
+        match kept {
+            Some(found) => found,
+            None => invocation::entry_of(cmd),
         }
-        let found = invocation::entry_of(cmd);
-        self.keep(index, |d| &mut d.entry, found);
-        found
     }
 
     /// `cmd` read with its catalogue entry ([`Invocation::of`]), worked out once
@@ -326,7 +337,12 @@ impl<'a> Checker<'a> {
         }
         // The same record as `cmd`, borrowed for as long as the checker.
         let own = self.commands.get(index)?;
-        let found = Invocation::of_entry(own, self.entry(own)).map(Rc::new);
+        let entry = self.entry(own);
+        let roles = match entry {
+            Some(e) if !e.subcommands.is_empty() => self.args(own),
+            _ => NO_ARGS.with(Rc::clone),
+        };
+        let found = Invocation::of_roles(own, entry, &roles).map(Rc::new);
         self.keep(index, |d| &mut d.invocation, found.clone());
         found
     }
@@ -355,6 +371,29 @@ impl<'a> Checker<'a> {
         }
         let found = work();
         self.keep(index, |d| &mut d.usage, found.clone());
+        found
+    }
+
+    /// `cmd`'s arguments read with its program's catalogue entry
+    /// ([`catalogue::classify`] of [`Checker::entry`] over the static values of
+    /// [`SimpleCommand::args`]), worked out once per command however many checks
+    /// read it; empty when the catalogue does not know the program.
+    pub fn args(&self, cmd: &SimpleCommand) -> Rc<Vec<Arg>> {
+        let work = || match self.entry(cmd) {
+            Some(entry) => {
+                let values: Vec<Option<&str>> = cmd.args().iter().map(Word::value).collect();
+                shared(catalogue::classify(entry, &values), &NO_ARGS)
+            }
+            None => NO_ARGS.with(Rc::clone),
+        };
+        let Some(index) = self.index_of(cmd) else {
+            return work();
+        };
+        if let Some(found) = self.cached(index, |d| &d.args) {
+            return found;
+        }
+        let found = work();
+        self.keep(index, |d| &mut d.args, Rc::clone(&found));
         found
     }
 

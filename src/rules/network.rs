@@ -79,7 +79,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     else {
         return;
     };
-    let entry = catalogue::lookup(base);
+    let entry = cx.entry(cmd);
     // `docker -H tcp://h ps`, `kubectl --server URL`, `php -S 0.0.0.0:80`: a value
     // whose role is `remote` names another machine or a listening address.
     // A setting whose key has that role counts the same (`git -c
@@ -92,12 +92,11 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     if let Some(e) =
         entry.filter(|e| e.mentions(&[Role::Remote]) && (remote_in_words(e) || settings_given()))
     {
-        let words: Vec<Option<&str>> = cmd.args().iter().map(Word::value).collect();
-        if let Some(arg) = catalogue::classify(e, &words).into_iter().find(|a| {
+        let words = cmd.args();
+        if let Some(arg) = cx.args(cmd).iter().copied().find(|a| {
             let text = words
                 .get(a.index)
-                .copied()
-                .flatten()
+                .and_then(Word::value)
                 .and_then(|w| w.get(a.offset..));
             match a.role {
                 Role::Remote => !text.is_some_and(is_loopback),
@@ -126,7 +125,12 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     }
     // `python -m pip install`: a module run as a program is judged as that program,
     // with the words after it.
-    let (entry, args) = match module_program(entry, cmd.args()) {
+    let module = entry
+        .filter(|e| e.mentions(&[Role::Module]))
+        .and_then(|_| module_program(cmd.args(), &cx.args(cmd)));
+    // The words read with the program's own entry: their reading is the cached one.
+    let own = module.is_none();
+    let (entry, args) = match module {
         Some((module, rest)) => (Some(module), rest),
         None => (entry, cmd.args()),
     };
@@ -150,7 +154,10 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let words: Vec<Option<&str>> = args.iter().map(Word::value).collect();
     let usage = entry
         .filter(|e| e.flag_may_add(Fact::InstallsGlobally))
-        .map(|e| catalogue::usage(e, &words));
+        .and_then(|e| match own {
+            true => cx.usage(cmd),
+            false => Some(std::rc::Rc::new(catalogue::usage(e, &words))),
+        });
     let global_flag = usage
         .as_ref()
         .and_then(|u| u.flag_for(Fact::InstallsGlobally));
@@ -170,7 +177,11 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     // named by a URL is code fetched from the network and run. `kubectl apply -f
     // https://…`, `pip install -r https://…`: a file the program reads named by a
     // URL is fetched, and what it says is applied or installed.
-    if let Some((url, runs)) = url_value(program, entry, &words) {
+    let roles = (own && entry.is_some_and(|e| e.mentions(&[Role::PathExec, Role::PathRead])))
+        .then(|| cx.args(cmd));
+    if let Some((url, runs)) =
+        url_value(program, entry, &words, roles.as_deref().map(Vec::as_slice))
+    {
         let message = if runs {
             format!("runs code fetched from {url}")
         } else {
@@ -230,17 +241,27 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
 /// program named by a URL (what a runner such as `uv run` was given to run), a
 /// value whose role is `path-exec` (the script a runtime runs: `deno run URL`) or,
 /// failing those, `path-read` (`kubectl apply -f URL`). One reading of the words.
+/// `roles` is the reading of `words` with `entry` when the caller has it already.
 fn url_value<'w>(
     program: &'w str,
     entry: Option<&catalogue::Entry>,
     words: &[Option<&'w str>],
+    roles: Option<&[catalogue::Arg]>,
 ) -> Option<(&'w str, bool)> {
     if is_url(program) {
         return Some((program, true));
     }
     let entry = entry.filter(|e| e.mentions(&[Role::PathExec, Role::PathRead]))?;
     let mut read = None;
-    for arg in catalogue::classify(entry, words) {
+    let classified;
+    let roles = match roles {
+        Some(roles) => roles,
+        None => {
+            classified = catalogue::classify(entry, words);
+            &classified
+        }
+    };
+    for &arg in roles {
         if !matches!(arg.role, Role::PathExec | Role::PathRead) {
             continue;
         }
@@ -319,21 +340,13 @@ fn runs_project_bin(runner: &catalogue::Entry, args: &[Word], root: &Path) -> bo
 
 /// The program an interpreter runs as a module (`python -m pip ...`: the
 /// catalogue's `module` role) when the catalogue knows it, with the words after
-/// the module's name.
+/// the module's name. `roles`: the interpreter's words as its entry reads them.
 fn module_program<'a>(
-    entry: Option<&'static catalogue::Entry>,
     args: &'a [Word],
+    roles: &[catalogue::Arg],
 ) -> Option<(&'static catalogue::Entry, &'a [Word])> {
-    let entry = entry.filter(|e| e.mentions(&[Role::Module]))?;
-    let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
-    let arg = catalogue::classify(entry, &values)
-        .into_iter()
-        .find(|a| a.role == Role::Module)?;
-    let name = values
-        .get(arg.index)
-        .copied()
-        .flatten()?
-        .get(arg.offset..)?;
+    let arg = roles.iter().find(|a| a.role == Role::Module)?;
+    let name = args.get(arg.index)?.value()?.get(arg.offset..)?;
     let module = catalogue::lookup(name)?;
     Some((module, args.get(arg.index + 1..).unwrap_or(&[])))
 }

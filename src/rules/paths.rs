@@ -339,11 +339,14 @@ fn judge(usage: &PathUse, cwd: Option<&std::path::Path>, cx: &mut Checker) {
     {
         return;
     }
-    if usage.role == Role::Program
-        && crate::model::command::SYSTEM_BIN_DIRS.iter().any(|d| {
-            path == std::path::Path::new(d) || path.parent() == Some(std::path::Path::new(d))
+    if usage.role == Role::Program && {
+        // The parent once: `Path::parent` parses the path into components.
+        let parent = path.parent();
+        crate::model::command::SYSTEM_BIN_DIRS.iter().any(|d| {
+            let d = std::path::Path::new(d);
+            path == d || parent == Some(d)
         })
-    {
+    } {
         return;
     }
     let mut place = cx.paths.place(&path);

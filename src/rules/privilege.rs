@@ -41,16 +41,19 @@ declare_rule! {
 
 /// Denies privilege-gaining programs and wrappers.
 pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
-    let program = cmd.name_str().zip(cmd.name());
+    // Each wrapper, then the program (its entry looked up once per command).
+    let program = cmd
+        .name()
+        .filter(|w| w.is_static())
+        .map(|w| (cx.entry(cmd), w));
     let words = cmd
         .wrappers
         .iter()
         .filter_map(|&i| cmd.words.get(i))
-        .filter_map(|w| Some((w.value()?, w)))
+        .filter_map(|w| Some((catalogue::lookup(basename(w.value()?)), w)))
         .chain(program);
-    for (name, word) in words {
-        let base = basename(name);
-        if let Some(entry) = catalogue::lookup(base).filter(|e| e.has(Fact::Privilege)) {
+    for (entry, word) in words {
+        if let Some(entry) = entry.filter(|e| e.has(Fact::Privilege)) {
             cx.report(
                 &PRIVILEGE_ESCALATION,
                 word.span,
@@ -62,14 +65,30 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     attached_processes(cmd, cx);
 }
 
-/// The program and each wrapper of `cmd`, with the words that are its own.
-fn programs_with_words(cmd: &SimpleCommand) -> impl Iterator<Item = (&Word, &[Word])> {
-    let program = cmd.name().map(|w| (w, cmd.args()));
+/// Each wrapper of `cmd`, then the program, with the words that are its own and,
+/// for the program, `true`.
+fn programs_with_words(cmd: &SimpleCommand) -> impl Iterator<Item = (&Word, &[Word], bool)> {
+    let program = cmd.name().map(|w| (w, cmd.args(), true));
     let wrappers = (0..cmd.wrappers.len()).filter_map(|k| {
         let word = cmd.words.get(*cmd.wrappers.get(k)?)?;
-        Some((word, own_words(cmd, k)))
+        Some((word, own_words(cmd, k), false))
     });
     wrappers.chain(program)
+}
+
+/// The catalogue entry of `name`, a wrapper's word or (`program`) the program's,
+/// the program's looked up once per command.
+fn entry_named(
+    cmd: &SimpleCommand,
+    cx: &Checker,
+    name: &Word,
+    program: bool,
+) -> Option<&'static catalogue::Entry> {
+    if program {
+        cx.entry(cmd)
+    } else {
+        name.value().and_then(|v| catalogue::lookup(basename(v)))
+    }
 }
 
 /// A debugger or tracer (the catalogue's `debugger`: `gdb`, `lldb`, `strace`,
@@ -79,11 +98,9 @@ fn programs_with_words(cmd: &SimpleCommand) -> impl Iterator<Item = (&Word, &[Wo
 /// process's privileges. Tracing a command it starts itself (`strace ls`) is
 /// ordinary debugging.
 fn attached_processes(cmd: &SimpleCommand, cx: &mut Checker) {
-    for (name, words) in programs_with_words(cmd) {
-        let Some(entry) = name
-            .value()
-            .and_then(|v| catalogue::lookup(basename(v)))
-            .filter(|e| e.mentions(&[Role::Process]))
+    for (name, words, program) in programs_with_words(cmd) {
+        let Some(entry) =
+            entry_named(cmd, cx, name, program).filter(|e| e.mentions(&[Role::Process]))
         else {
             continue;
         };
@@ -125,17 +142,22 @@ fn attached_processes(cmd: &SimpleCommand, cx: &mut Checker) {
 /// `privilege`) asks: the program is an everyday tool, this use of it is not. The
 /// program is read with its words, each wrapper with its own.
 fn privileged_options(cmd: &SimpleCommand, cx: &mut Checker) {
-    for (name, words) in programs_with_words(cmd) {
-        let Some(entry) = name
-            .value()
-            .and_then(|v| catalogue::lookup(basename(v)))
+    for (name, words, program) in programs_with_words(cmd) {
+        let Some(entry) = entry_named(cmd, cx, name, program)
             .filter(|e| !e.has(Fact::Privilege))
             .filter(|e| e.flag_fact_mask != 0 || !e.subcommands.is_empty())
         else {
             continue;
         };
-        let values: Vec<Option<&str>> = words.iter().map(|w| w.value()).collect();
-        let usage = catalogue::usage(entry, &values);
+        // The program's use is the one every check reads (its words can add facts:
+        // the filter above).
+        let usage = match program.then(|| cx.usage(cmd)).flatten() {
+            Some(usage) => usage,
+            None => {
+                let values: Vec<Option<&str>> = words.iter().map(|w| w.value()).collect();
+                std::rc::Rc::new(catalogue::usage(entry, &values))
+            }
+        };
         // A subcommand that takes privileges (`ip netns exec`), or a flag that does.
         let flag = match usage.flag_for(Fact::Privilege) {
             Some(flag) => flag.to_string(),

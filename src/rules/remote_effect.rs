@@ -17,8 +17,9 @@
 use crate::catalogue::{EffectSpec, Entry, Fact, Role};
 use crate::declare_rule;
 use crate::model::command::SimpleCommand;
+use crate::model::word::Word;
 use crate::rules::Checker;
-use crate::rules::invocation::{any_entry, entry_of};
+use crate::rules::invocation::any_entry;
 use crate::verdict::Span;
 
 declare_rule! {
@@ -198,14 +199,12 @@ fn first_operand(entry: &Entry, args: &[Option<&str>], from: usize) -> Option<us
 /// The effect that applies to `cmd`, and whether a word only known at run time
 /// decided it. The deepest subcommand the words name is tried first, then each
 /// level above it (an effect's own words may name what the catalogue does not
-/// describe as a subcommand: `git reflog expire`).
-pub fn effect_of(cmd: &SimpleCommand) -> Option<(&'static EffectSpec, bool)> {
-    let entry = entry_of(cmd)?;
+/// describe as a subcommand: `git reflog expire`). `entry` is the program's.
+fn effect_of(cmd: &SimpleCommand, entry: &'static Entry) -> Option<(&'static EffectSpec, bool)> {
     if !any_entry(entry, &|e: &Entry| !e.effects.is_empty()) {
         return None;
     }
-    let owned = cmd.arg_values();
-    let args: Vec<Option<&str>> = owned.iter().map(Option::as_deref).collect();
+    let args: Vec<Option<&str>> = cmd.args().iter().map(Word::value).collect();
     let mut levels = vec![(entry, 0usize)];
     let mut level = entry;
     let mut from = 0;
@@ -249,7 +248,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let Some(word) = cmd.name() else {
         return;
     };
-    let Some((effect, dynamic)) = effect_of(cmd) else {
+    let Some((effect, dynamic)) = cx.entry(cmd).and_then(|e| effect_of(cmd, e)) else {
         return;
     };
     let end = cmd.args().last().map_or(word.span.end, |w| w.span.end);

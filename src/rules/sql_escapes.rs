@@ -3,9 +3,8 @@
 //! and `.system CMD` (dot-commands). The text is a shell command the gate cannot
 //! parse out of the SQL, so it is inline code it cannot analyse (BG205).
 
-use crate::catalogue::{self, Role};
+use crate::catalogue::Role;
 use crate::model::command::SimpleCommand;
-use crate::model::word::Word;
 use crate::rules::Checker;
 use crate::rules::inline_script::INLINE_SCRIPT;
 
@@ -16,15 +15,14 @@ use crate::rules::inline_script::INLINE_SCRIPT;
 /// - `sqlite3 app.db '.shell id'` → ask
 /// - `psql -c 'select 1'` → allow
 pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
-    let Some(entry) = cmd.base_name().and_then(catalogue::lookup) else {
+    let Some(entry) = cx.entry(cmd) else {
         return;
     };
     if !entry.mentions(&[Role::Code("sql")]) {
         return;
     }
     let args = cmd.args();
-    let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
-    for arg in catalogue::classify(entry, &values) {
+    for &arg in cx.args(cmd).iter() {
         if arg.role != Role::Code("sql") {
             continue;
         }
