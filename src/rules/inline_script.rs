@@ -37,20 +37,6 @@ declare_rule! {
     };
 }
 
-/// An option whose value is interpreter code, per the catalogue: a long option with
-/// a code role, or a short cluster holding one (`-c`, `-pe`, `-Bc`).
-fn code_option(entry: &Entry, option: &str) -> bool {
-    let is_code = |name: &str| matches!(entry.option_role(name), Some(Role::Code(_)));
-    if option.starts_with("--") || !entry.clustering {
-        return is_code(option);
-    }
-    option.starts_with('-')
-        && option
-            .chars()
-            .skip(1)
-            .any(|c| matches!(entry.short_option_role(c), Some(Role::Code(_))))
-}
-
 /// An interpreter whose first operand is a script (or a subcommand): its code
 /// options run code, and fed by a heredoc, a here-string or a pipe, it runs stdin
 /// as code. (awk and sed take their program as an operand; they are judged by
@@ -69,26 +55,30 @@ pub fn inline_code(cmd: &SimpleCommand) -> Option<(Option<String>, Option<&Word>
     let entry = catalogue::lookup(crate::model::command::basename(program))
         .filter(|e| runs_stdin_as_code(e))?;
     let args = cmd.args();
-    for (i, word) in args.iter().enumerate() {
-        let Some(v) = word.value() else { continue };
-        if !v.starts_with('-') || v == "-" {
-            // The first operand: a script file, `-` (stdin), or a subcommand whose
-            // operand is code (`deno eval CODE`).
-            if let Some(sub) = entry.subcommand(v)
-                && matches!(sub.operands.first(), Some(Role::Code(_)))
-            {
-                let code = args.get(i + 1);
-                return Some((code.and_then(Word::static_value), code));
-            }
+    // The options are read with the catalogue's option table, so the value of an
+    // option that takes one is skipped (`python -W ignore -c CODE`, `perl -I lib
+    // -e CODE`, `perl -MData::Dumper -e CODE`): the code option may come after it.
+    let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+    for arg in catalogue::classify(entry, &values) {
+        let Some(word) = args.get(arg.index) else {
             break;
+        };
+        // `-c CODE`, `-pe CODE`, `-eCODE`, `--eval=CODE`; and the first operand
+        // of a subcommand whose operand is code (`deno eval CODE`).
+        if matches!(arg.role, Role::Code(_)) {
+            let code = word
+                .value()
+                .and_then(|v| v.get(arg.offset..))
+                .map(str::to_string);
+            return Some((code, Some(word)));
         }
-        if code_option(entry, v) {
-            let code = args.get(i + 1);
-            return Some((code.and_then(Word::static_value), code));
-        }
-        // `python -m MODULE`: a mode whose operands are not code.
-        if entry.modes.iter().any(|m| m.flags.contains(&v)) {
+        // `python -m MODULE`: the words after it are the module's, not code.
+        if arg.role == Role::Module {
             return None;
+        }
+        if !arg.option_value && arg.role != Role::Subcommand {
+            // The first operand: a script file or `-` (stdin).
+            break;
         }
     }
     let reads_stdin = args.iter().any(|w| w.value() == Some("-"))
