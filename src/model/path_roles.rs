@@ -319,7 +319,15 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
             continue;
         }
         if !options_done && value.starts_with('-') && value.len() > 1 {
+            // `java -javaagent:/x.jar`, `-agentpath:/x.so`: a one-dash option of a
+            // program whose options do not cluster, its value after a colon.
+            let colon = value.split_once(':').filter(|(o, _)| {
+                !o.starts_with("--")
+                    && entry.is_some_and(|e| !e.clustering)
+                    && option_role(entry, sub, o).is_some()
+            });
             let (option, attached) = match value.split_once('=') {
+                _ if let Some((o, v)) = colon => (o, Some((o.len() + 1, v))),
                 Some((o, v)) if value.starts_with("--") => (o, Some((o.len() + 1, v))),
                 // `gcc -fplugin=X`, `java -javaagent=X`: one-dash long options of
                 // a program whose short options do not cluster.
@@ -329,12 +337,16 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
                 {
                     (o, Some((o.len() + 1, v)))
                 }
-                // `-C/etc`, and `-t/` (the root alone).
+                // `-C/etc`, and `-t/` (the root alone); `php -dextension=/x.so`,
+                // `perl -Mlib=/x`: a setting attached to its one-letter option.
                 _ if !value.starts_with("--")
                     && value.len() > 2
-                    && value
+                    && (value
                         .get(2..)
-                        .is_some_and(|v| v.starts_with(['/', '~', '.'])) =>
+                        .is_some_and(|v| v.starts_with(['/', '~', '.']))
+                        || value.get(..2).is_some_and(|o| {
+                            option_role(entry, sub, o) == Some(ArgRole::Config)
+                        })) =>
                 {
                     (
                         value.get(..2).unwrap_or(value),
