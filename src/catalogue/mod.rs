@@ -401,6 +401,10 @@ pub enum Fact {
     /// An operand `@FILE` is read as more arguments (`gcc @args`, `javac @opts`):
     /// the arguments that run are not on the command line.
     ResponseFiles,
+    /// Serves on every network interface unless a `remote` value binds it to
+    /// this machine (`python -m http.server`, busybox `httpd`): what it serves,
+    /// the working folder or the project's app, is reachable from other machines.
+    Listens,
 }
 
 impl Fact {
@@ -448,6 +452,7 @@ impl Fact {
         Fact::StdinCommands,
         Fact::RemoteSpec,
         Fact::ResponseFiles,
+        Fact::Listens,
     ];
 
     /// The fact's bit in [`Entry::flag_fact_mask`]: its position in [`Fact::ALL`].
@@ -506,6 +511,7 @@ impl Fact {
             Fact::StdinCommands => "stdin-commands",
             Fact::RemoteSpec => "remote-spec",
             Fact::ResponseFiles => "response-files",
+            Fact::Listens => "listens",
         }
     }
 }

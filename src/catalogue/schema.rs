@@ -122,6 +122,7 @@ pub const FACTS: &[(&str, &str)] = &[
     ("stdin-commands", "StdinCommands"),
     ("remote-spec", "RemoteSpec"),
     ("response-files", "ResponseFiles"),
+    ("listens", "Listens"),
 ];
 
 /// A mistake in an entry: the dotted key inside the entry (`options."--x"`,

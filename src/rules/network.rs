@@ -18,8 +18,10 @@ declare_rule! {
     /// or `uv pip`, passes). A tool pointed at another machine's daemon, cluster or
     /// a listening address (the catalogue's `remote` role: `docker -H tcp://h`,
     /// `DOCKER_HOST=...`, `kubectl --server URL`, `--kubeconfig`, `--context`,
-    /// `jupyter --ip 0.0.0.0`; loopback addresses and `unix://` sockets pass), and
-    /// a file read from a URL (`kubectl apply -f https://...`), ask too. Trusted mode allows them; a permission rule can allow
+    /// `jupyter --ip 0.0.0.0`; loopback addresses and `unix://` sockets pass), a
+    /// server that listens on every interface unless bound to this machine (the
+    /// catalogue's `listens`: `python -m http.server`; `--bind 127.0.0.1` passes),
+    /// and a file read from a URL (`kubectl apply -f https://...`), ask too. Trusted mode allows them; a permission rule can allow
     /// one tool (`"curl *" = "allow"`).
     ///
     /// ## Why
@@ -115,6 +117,30 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         None => (entry, cmd.args()),
     };
     let base = entry.map_or(base, |e| e.name);
+    // `python -m http.server`, busybox `httpd`: a server that listens on every
+    // interface unless a `remote` value (`--bind 127.0.0.1`) binds it here.
+    if let Some(server) = entry.filter(|e| e.has(Fact::Listens)) {
+        let words: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+        let bound_here = catalogue::classify(server, &words).into_iter().any(|a| {
+            a.role == Role::Remote
+                && words
+                    .get(a.index)
+                    .copied()
+                    .flatten()
+                    .and_then(|w| w.get(a.offset..))
+                    .is_some_and(is_loopback)
+        });
+        if !bound_here {
+            cx.report(
+                &NETWORK_TOOL,
+                name.span,
+                format!(
+                    "`{base}` serves on every network interface: other machines can reach what it serves (bind it to 127.0.0.1)"
+                ),
+            );
+            return;
+        }
+    }
     // The subcommand's facts: `pnpm dlx`, `pipx run`, `yarn global`, `cargo install`,
     // `uv tool run` (the deepest subcommand named by the leading operands).
     let mut sub: Option<&catalogue::Entry> = None;
@@ -338,7 +364,9 @@ fn remote_spec_operand(entry: Option<&catalogue::Entry>, args: &[Word]) -> bool 
                 .get(a.index)
                 .copied()
                 .flatten()
-                .is_some_and(remote_spec)
+                // `uv run https://…/x.py`: a command named by a URL is judged as
+                // the command it starts (one finding for one word).
+                .is_some_and(|v| remote_spec(v) && !(a.role == Role::Command && is_url(v)))
         })
 }
 
