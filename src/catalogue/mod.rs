@@ -117,11 +117,16 @@ pub enum Role {
     /// `--kubeconfig`, `--context`, `php -S ADDR`): what it runs or serves is
     /// reached from, or acts on, another machine. Never a path.
     Remote,
+    /// A switch of the TLS or signature check of what the program fetches
+    /// (`http.sslVerify`, npm's `strict-ssl`, `GIT_SSL_NO_VERIFY`,
+    /// `NODE_TLS_REJECT_UNAUTHORIZED`): turned off, whoever sits on the way can
+    /// change what is fetched, installed and run. Never a path.
+    Verification,
 }
 
 impl Role {
     /// Every role but [`Role::Code`] (which carries a language).
-    pub const PLAIN: [Role; 29] = [
+    pub const PLAIN: [Role; 30] = [
         Role::Command,
         Role::Shell,
         Role::ShellWords,
@@ -151,6 +156,7 @@ impl Role {
         Role::Options,
         Role::ShellProgram,
         Role::Remote,
+        Role::Verification,
     ];
 
     /// The role spelled as in the catalogue files (`path-read`, `code:python`);
@@ -196,6 +202,7 @@ impl Role {
             Role::Options => "options",
             Role::ShellProgram => "shell-program",
             Role::Remote => "remote",
+            Role::Verification => "verification",
         }
     }
 
@@ -222,6 +229,7 @@ impl Role {
                 | Role::Options
                 | Role::ShellProgram
                 | Role::Remote
+                | Role::Verification
         )
     }
 
@@ -258,7 +266,8 @@ impl Role {
             Role::Options => 26,
             Role::ShellProgram => 27,
             Role::Remote => 28,
-            Role::Code(_) => 29,
+            Role::Verification => 29,
+            Role::Code(_) => 30,
         };
         1 << index
     }
@@ -401,6 +410,10 @@ pub enum Fact {
     /// An operand `@FILE` is read as more arguments (`gcc @args`, `javac @opts`):
     /// the arguments that run are not on the command line.
     ResponseFiles,
+    /// A flag that switches off the TLS or signature check of what the program
+    /// fetches (`npm install --no-strict-ssl`, `helm --insecure-skip-tls-verify`,
+    /// `uv --allow-insecure-host`).
+    SkipsVerification,
     /// Serves on every network interface unless a `remote` value binds it to
     /// this machine (`python -m http.server`, busybox `httpd`): what it serves,
     /// the working folder or the project's app, is reachable from other machines.
@@ -452,6 +465,7 @@ impl Fact {
         Fact::StdinCommands,
         Fact::RemoteSpec,
         Fact::ResponseFiles,
+        Fact::SkipsVerification,
         Fact::Listens,
     ];
 
@@ -511,6 +525,7 @@ impl Fact {
             Fact::StdinCommands => "stdin-commands",
             Fact::RemoteSpec => "remote-spec",
             Fact::ResponseFiles => "response-files",
+            Fact::SkipsVerification => "skips-verification",
             Fact::Listens => "listens",
         }
     }
@@ -851,14 +866,30 @@ impl Entry {
 /// `filter.*.clean` matches `filter.lfs.clean`; `alias.*` matches `alias.co`; a
 /// segment `*:registry` matches any segment ending in `:registry`
 /// (`@scope:registry`); a last `**` matches the rest, dots and all
-/// (`mirror.**` matches `mirror.https://rubygems.org`).
+/// (`mirror.**` matches `mirror.https://rubygems.org`); a `**` before other
+/// segments matches one or more segments, the others matching the key's last
+/// ones (`http.**.sslverify` matches `http.https://example.com.sslverify`).
 fn key_matches(pattern: &str, key: &str) -> bool {
     let mut p = pattern.split('.');
     let mut k = key.split('.');
     loop {
         match (p.next(), k.next()) {
             (None, None) => return true,
-            (Some("**"), Some(_)) => return p.next().is_none(),
+            (Some("**"), Some(_)) => {
+                let rest: Vec<&str> = p.collect();
+                if rest.is_empty() {
+                    return true;
+                }
+                let left: Vec<&str> = k.collect();
+                let Some(tail) = left
+                    .len()
+                    .checked_sub(rest.len())
+                    .and_then(|at| left.get(at..))
+                else {
+                    return false;
+                };
+                return key_matches(&rest.join("."), &tail.join("."));
+            }
             (Some("*"), Some(_)) => {}
             (Some(a), Some(b)) if a == b => {}
             (Some(a), Some(b))
@@ -1231,6 +1262,13 @@ mod tests {
         assert!(key_matches("*:registry", "@acme:registry"));
         assert!(!key_matches("*:registry", "registry"));
         assert!(key_matches("mirror.**", "mirror.https://rubygems.org"));
+        assert!(key_matches(
+            "http.**.sslverify",
+            "http.https://a.example.com.sslverify"
+        ));
+        assert!(key_matches("http.**.sslverify", "http.x.sslverify"));
+        assert!(!key_matches("http.**.sslverify", "http.sslverify"));
+        assert!(!key_matches("http.**.sslverify", "http.x.proxy"));
         assert!(!key_matches("mirror.**", "mirror"));
         assert!(!key_matches("alias.*", "alias.a.b"));
         let config = lookup("npm").unwrap();

@@ -75,6 +75,7 @@ pub const ROLES: &[(&str, &str)] = &[
     ("options", "Options"),
     ("shell-program", "ShellProgram"),
     ("remote", "Remote"),
+    ("verification", "Verification"),
 ];
 
 /// Facts a program (or subcommand) can have, as spelled in the files, with the
@@ -122,6 +123,7 @@ pub const FACTS: &[(&str, &str)] = &[
     ("stdin-commands", "StdinCommands"),
     ("remote-spec", "RemoteSpec"),
     ("response-files", "ResponseFiles"),
+    ("skips-verification", "SkipsVerification"),
     ("listens", "Listens"),
 ];
 

@@ -21,7 +21,12 @@ declare_rule! {
     /// `jupyter --ip 0.0.0.0`; loopback addresses and `unix://` sockets pass), a
     /// server that listens on every interface unless bound to this machine (the
     /// catalogue's `listens`: `python -m http.server`; `--bind 127.0.0.1` passes),
-    /// and a file read from a URL (`kubectl apply -f https://...`), ask too. Trusted mode allows them; a permission rule can allow
+    /// a file read from a URL (`kubectl apply -f https://...`), and a fetch with
+    /// the TLS or signature check switched off — a flag the catalogue marks
+    /// `skips-verification` (`npm install --no-strict-ssl`), a setting for the
+    /// run whose key has the `verification` role (`git -c http.sslVerify=false`),
+    /// or such a variable set (`GIT_SSL_NO_VERIFY=1`,
+    /// `NODE_TLS_REJECT_UNAUTHORIZED=0`) — ask too. Trusted mode allows them; a permission rule can allow
     /// one tool (`"curl *" = "allow"`).
     ///
     /// ## Why
@@ -66,6 +71,19 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     // tool reads as the machine it drives (`env_keys` with the `remote` role).
     for assignment in &cmd.assignments {
         let value = assignment.value.as_ref().and_then(Word::value);
+        // `GIT_SSL_NO_VERIFY=1 git clone`, `NODE_TLS_REJECT_UNAUTHORIZED=0 npm
+        // install`: a variable some tool reads as the switch of its TLS or
+        // signature check (`env_keys` with the `verification` role), set.
+        if switches_verification(&assignment.name) {
+            cx.report(
+                &NETWORK_TOOL,
+                assignment.span,
+                format!(
+                    "`{}` switches off the TLS or signature check of what is fetched: whoever sits on the way can change what is installed and run",
+                    assignment.name
+                ),
+            );
+        }
         if names_a_remote(&assignment.name) && !value.is_some_and(is_loopback) {
             cx.report(
                 &NETWORK_TOOL,
@@ -117,6 +135,18 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         None => (entry, cmd.args()),
     };
     let base = entry.map_or(base, |e| e.name);
+    if let Some(e) = entry
+        && let Some(what) = verification_off(e, args)
+    {
+        cx.report(
+            &NETWORK_TOOL,
+            name.span,
+            format!(
+                "`{base}` with {what} fetches without checking TLS certificates or signatures: whoever sits on the way can change what is installed and run"
+            ),
+        );
+        return;
+    }
     // `python -m http.server`, busybox `httpd`: a server that listens on every
     // interface unless a `remote` value (`--bind 127.0.0.1`) binds it here.
     if let Some(server) = entry.filter(|e| e.has(Fact::Listens)) {
@@ -399,6 +429,83 @@ fn names_a_remote(name: &str) -> bool {
     catalogue::env_readers()
         .iter()
         .any(|e| e.env_key_role(name) == Some(Role::Remote))
+}
+
+/// True when some catalogue entry (or subcommand) reads the variable `name` as
+/// the switch of its TLS or signature check (`env_keys` with the
+/// `verification` role: `GIT_SSL_NO_VERIFY`, `NODE_TLS_REJECT_UNAUTHORIZED`).
+/// Setting one at all asks: its spelling says which value turns the check off.
+fn switches_verification(name: &str) -> bool {
+    catalogue::env_readers()
+        .iter()
+        .any(|e| e.env_key_role(name) == Some(Role::Verification))
+}
+
+/// What switches off the TLS or signature check in this use of `entry`, if
+/// anything: a flag the catalogue marks `skips-verification` (`npm install
+/// --no-strict-ssl`, `helm --insecure-skip-tls-verify`), or a setting given
+/// for this run (`git -c http.sslVerify=false`, `cargo --config
+/// http.check-revoke=false`) whose key has the `verification` role and whose
+/// value turns it off (`false`, `0`, `no`, `off`, empty).
+fn verification_off(entry: &'static catalogue::Entry, args: &[Word]) -> Option<String> {
+    let words: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+    // The program's entry and the subcommands its leading words name (`git clone
+    // -c KEY=V`, `npm install --no-strict-ssl`).
+    let mut entries = vec![entry];
+    for word in &words {
+        let Some(next) = word.and_then(|w| entries.last().and_then(|e| e.subcommand(w))) else {
+            break;
+        };
+        entries.push(next);
+    }
+    // Such a flag is a global option: the program's counts after a subcommand's
+    // name too (`npm install --strict-ssl=false`, `helm install --insecure-...`).
+    let tail = words.get(entries.len() - 1..).unwrap_or_default();
+    let flag = entries
+        .iter()
+        .filter(|e| e.flag_may_add(Fact::SkipsVerification))
+        .find_map(|e| {
+            [catalogue::usage(e, tail), catalogue::usage(entry, &words)]
+                .iter()
+                .find_map(|u| {
+                    u.flag_for(Fact::SkipsVerification)
+                        .map(|f| format!("`{f}`"))
+                })
+        });
+    if flag.is_some() {
+        return flag;
+    }
+    if !entry.mentions(&[Role::Config]) {
+        return None;
+    }
+    // Only an option's value is a setting for this run: an operand is one a
+    // settings command writes (`git config KEY V`, judged by BG217).
+    for arg in catalogue::classify(entry, &words) {
+        if arg.role != Role::Config || !arg.option_value {
+            continue;
+        }
+        let Some(setting) = words.get(arg.index).copied().flatten() else {
+            continue;
+        };
+        let Some((key, value)) = setting.get(arg.offset..).and_then(|s| s.split_once('=')) else {
+            continue;
+        };
+        let verification = entries
+            .iter()
+            .rev()
+            .any(|e| e.config_key_role(key) == Some(Role::Verification));
+        if verification && turns_off(value) {
+            return Some(format!("`{key}={value}`"));
+        }
+    }
+    None
+}
+
+/// True when a switch's value turns it off: `false`, `0`, `no`, `off`, or empty.
+pub fn turns_off(value: &str) -> bool {
+    ["false", "0", "no", "off", ""]
+        .iter()
+        .any(|off| value.trim().eq_ignore_ascii_case(off))
 }
 
 /// True when `value` names this machine only: a loopback address or name, with

@@ -502,6 +502,25 @@ fn settings_command(inv: &Invocation, cmd: &SimpleCommand, cx: &mut Checker) {
                 ),
             );
         }
+        // `git config http.sslVerify false`, `npm config set strict-ssl false`:
+        // every later fetch goes without a TLS check (a value only known at run
+        // time may be the one that turns it off).
+        let setting = match value {
+            Some(v) => v.value(),
+            None => key.value().and_then(|k| k.split_once('=')).map(|(_, v)| v),
+        };
+        if entry.config_key_role(name) == Some(Role::Verification)
+            && setting.is_none_or(crate::rules::network::turns_off)
+        {
+            cx.report(
+                &PERSISTENCE_WRITE,
+                key.span,
+                format!(
+                    "`{} {name}` switches off the TLS or signature check of every later fetch: whoever sits on the way can change what is installed and run",
+                    what_of(inv)
+                ),
+            );
+        }
         if entry
             .key_facts_of(name)
             .any(|f| f == Fact::ChangesPackageSource)
