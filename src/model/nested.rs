@@ -213,6 +213,16 @@ fn git_scripts(args: &[Word], out: &mut Vec<ScriptText>) {
             _ => None,
         }
     };
+    // `git clone 'ext::sh -c CMD'`: the `ext` transport runs its command here
+    // (git's own splitting: `% ` is a space inside an argument, `%%` a percent).
+    for word in args {
+        if let Some(command) = word.value().and_then(|v| v.strip_prefix("ext::")) {
+            out.push(ScriptText::Static {
+                text: ext_command(command),
+                map: SpanMap::Whole(word.span),
+            });
+        }
+    }
     let mut i = 0;
     while i < args.len() {
         let word = &args[i];
@@ -279,6 +289,34 @@ fn git_scripts(args: &[Word], out: &mut Vec<ScriptText>) {
         }
         i += 1;
     }
+}
+
+/// The command of a git `ext::` URL as shell text: its arguments split at
+/// spaces, `% ` kept as a space and `%%` as a percent inside one, each quoted.
+fn ext_command(command: &str) -> String {
+    let mut words: Vec<String> = vec![String::new()];
+    let mut chars = command.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '%' => match chars.next() {
+                Some(' ') => words.last_mut().map_or((), |w| w.push(' ')),
+                Some('%') => words.last_mut().map_or((), |w| w.push('%')),
+                Some(other) => words.last_mut().map_or((), |w| {
+                    w.push('%');
+                    w.push(other);
+                }),
+                None => {}
+            },
+            ' ' => words.push(String::new()),
+            c => words.last_mut().map_or((), |w| w.push(c)),
+        }
+    }
+    words
+        .iter()
+        .filter(|w| !w.is_empty())
+        .map(|w| format!("'{}'", w.replace('\'', "'\\''")))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// `bash [options] -c STRING`, `bash FILE`, or `bash` reading stdin.
