@@ -326,8 +326,19 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
                     && entry.is_some_and(|e| !e.clustering)
                     && option_role(entry, sub, o).is_some()
             });
+            // `go mod edit -replace=OLD=NEW`: a value the catalogue's reading found
+            // attached to its option (an option of a deeper subcommand too).
+            let attached_value = roles
+                .iter()
+                .find(|a| a.index == index && a.option_value && a.offset > 1)
+                .and_then(|a| {
+                    let option = value.get(..a.offset)?;
+                    let option = option.strip_suffix('=').unwrap_or(option);
+                    Some((option, (a.offset, value.get(a.offset..)?)))
+                });
             let (option, attached) = match value.split_once('=') {
                 _ if let Some((o, v)) = colon => (o, Some((o.len() + 1, v))),
+                _ if let Some((o, at)) = attached_value => (o, Some(at)),
                 Some((o, v)) if value.starts_with("--") => (o, Some((o.len() + 1, v))),
                 // `gcc -fplugin=X`, `java -javaagent=X`: one-dash long options of
                 // a program whose short options do not cluster.
@@ -358,7 +369,18 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
             let value_at = if attached.is_some() { index } else { i };
             // One lookup of the option serves the questions below.
             let listed = option_role(entry, sub, option);
-            let role = word_role(value_at).filter(|_| listed.is_some()).or(listed);
+            // The catalogue's reading counts when it took the word as an option's
+            // value: an option of a deeper subcommand (`go mod edit -replace`).
+            let role = word_role(value_at)
+                .filter(|_| {
+                    listed.is_some()
+                        || roles.iter().any(|a| {
+                            a.index == value_at
+                                && a.option_value
+                                && (a.offset > 0) == attached.is_some()
+                        })
+                })
+                .or(listed);
             // `git -c include.path=/tmp/x`: a setting given as an option's value
             // whose key the catalogue gives a path role reads or writes that path.
             if role == Some(ArgRole::Config) {
