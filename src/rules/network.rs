@@ -289,7 +289,7 @@ fn url_value<'w>(
             .copied()
             .flatten()
             .and_then(|w| w.get(arg.offset..))
-            .filter(|v| is_url(v))
+            .filter(|v| is_url(v) || hosted_repository(v))
         else {
             continue;
         };
@@ -314,6 +314,25 @@ fn is_url(text: &str) -> bool {
         && !text
             .get(..7)
             .is_some_and(|head| head.eq_ignore_ascii_case("file://"))
+}
+
+/// True when `text` names a repository on a code host without a scheme, as
+/// kustomize, Terraform and Go read it: `github.com/o/r//dir?ref=x`,
+/// `git@github.com:o/r`, `git::https://...`. A folder of the project with such a
+/// name would start with `./`.
+fn hosted_repository(text: &str) -> bool {
+    const HOSTS: &[&str] = &[
+        "github.com/",
+        "gitlab.com/",
+        "bitbucket.org/",
+        "codeberg.org/",
+    ];
+    text.starts_with("git@")
+        || text.starts_with("git::")
+        || HOSTS.iter().any(|h| {
+            text.get(..h.len())
+                .is_some_and(|t| t.eq_ignore_ascii_case(h))
+        })
 }
 
 /// True when a package runner (`npx`, `npm exec`, `bunx`) runs a binary the
