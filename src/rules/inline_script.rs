@@ -359,13 +359,29 @@ fn analyser(language: &str) -> Option<Analyser> {
             sed_runs_commands,
             "the sed script runs commands (e) or writes files (w)",
         )),
+        "rpm" => Some((
+            "rpm",
+            rpm_macro_runs,
+            "the rpm macro runs shell text (`%(...)`) or Lua (`%{lua:...}`)",
+        )),
         _ => None,
     }
 }
 
+/// True when rpm macro text runs something: `%(CMD)` runs shell text, `%{lua:...}`
+/// Lua, and a macro only known once expanded (`%{expand:...}`, `%{load:FILE}`)
+/// may do either.
+fn rpm_macro_runs(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    lower.contains("%(")
+        || ["lua:", "expand:", "load:", "shrink:"]
+            .iter()
+            .any(|m| lower.contains(&format!("%{{{m}")))
+}
+
 /// Languages whose inline text other rules judge by content: sed and awk scripts
-/// (above), SQL (the remote-effect rule).
-const JUDGED_BY_CONTENT: &[&str] = &["sed", "awk", "sql"];
+/// and rpm macros (above), SQL (the remote-effect rule).
+const JUDGED_BY_CONTENT: &[&str] = &["sed", "awk", "sql", "rpm"];
 
 /// An option or operand of a program that is not a script interpreter whose value
 /// is code in the program's own command language: `gdb -ex 'shell id'`, `vim -c
