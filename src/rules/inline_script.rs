@@ -72,9 +72,23 @@ pub fn inline_code(cmd: &SimpleCommand) -> Option<(Option<String>, Option<&Word>
                 .map(str::to_string);
             return Some((code, Some(word)));
         }
-        // `python -m MODULE`: the words after it are the module's, not code.
+        // `python -m MODULE`: the words after it are the module's, read with the
+        // module's entry when the catalogue has one (`python -m timeit -s CODE`).
         if arg.role == Role::Module {
-            return None;
+            let module = word
+                .value()
+                .and_then(|v| v.get(arg.offset..))
+                .and_then(catalogue::lookup)?;
+            let rest = args.get(arg.index + 1..).unwrap_or_default();
+            let values: Vec<Option<&str>> = rest.iter().map(Word::value).collect();
+            return catalogue::classify(module, &values)
+                .into_iter()
+                .find(|a| matches!(a.role, Role::Code(_)))
+                .and_then(|a| {
+                    let word = rest.get(a.index)?;
+                    let code = word.value().and_then(|v| v.get(a.offset..));
+                    Some((code.map(str::to_string), Some(word)))
+                });
         }
         if !arg.option_value && arg.role != Role::Subcommand {
             // The first operand: a script file or `-` (stdin).

@@ -100,10 +100,17 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         return;
     };
     let entry = catalogue::lookup(base);
+    // `python -m pip install`: a module run as a program is judged as that program,
+    // with the words after it (`python -m flask run --host 0.0.0.0` too).
+    let (entry, args) = match module_program(entry, cmd.args()) {
+        Some((module, rest)) => (Some(module), rest),
+        None => (entry, cmd.args()),
+    };
+    let base = entry.map_or(base, |e| e.name);
     // `docker -H tcp://h ps`, `kubectl --server URL`, `php -S 0.0.0.0:80`: a value
     // whose role is `remote` names another machine or a listening address.
     if let Some(e) = entry.filter(|e| e.mentions(&[Role::Remote])) {
-        let words: Vec<Option<&str>> = cmd.args().iter().map(Word::value).collect();
+        let words: Vec<Option<&str>> = args.iter().map(Word::value).collect();
         if let Some(arg) = catalogue::classify(e, &words).into_iter().find(|a| {
             a.role == Role::Remote
                 && !words
@@ -113,11 +120,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
                     .and_then(|w| w.get(a.offset..))
                     .is_some_and(is_loopback)
         }) {
-            let word = cmd
-                .args()
-                .get(arg.index)
-                .map(Word::display)
-                .unwrap_or_default();
+            let word = args.get(arg.index).map(Word::display).unwrap_or_default();
             cx.report(
                 &NETWORK_TOOL,
                 name.span,
@@ -128,13 +131,6 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             return;
         }
     }
-    // `python -m pip install`: a module run as a program is judged as that program,
-    // with the words after it.
-    let (entry, args) = match module_program(entry, cmd.args()) {
-        Some((module, rest)) => (Some(module), rest),
-        None => (entry, cmd.args()),
-    };
-    let base = entry.map_or(base, |e| e.name);
     if let Some(e) = entry
         && let Some(what) = verification_off(e, args)
     {
