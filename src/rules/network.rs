@@ -132,6 +132,18 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         }
     }
     if let Some(e) = entry
+        && let Some(setting) = remote_setting(e, args)
+    {
+        cx.report(
+            &NETWORK_TOOL,
+            name.span,
+            format!(
+                "`{base}` with {setting} is pointed at another machine: what it fetches or sends goes there"
+            ),
+        );
+        return;
+    }
+    if let Some(e) = entry
         && let Some(what) = verification_off(e, args)
     {
         cx.report(
@@ -490,30 +502,75 @@ fn verification_off(entry: &'static catalogue::Entry, args: &[Word]) -> Option<S
     if flag.is_some() {
         return flag;
     }
+    run_settings(&entries, &words)
+        .into_iter()
+        .find(|(role, _, value)| *role == Role::Verification && turns_off(value))
+        .map(|(_, key, value)| format!("`{key}={value}`"))
+}
+
+/// The settings given for this run as an option's value (`git -c KEY=VALUE`,
+/// `cargo --config KEY=VALUE`) whose key has a role in one of `entries` (the
+/// program's and its named subcommands'), with that role. An operand is a
+/// setting a settings command writes (`git config KEY V`, judged by BG217).
+fn run_settings<'w>(
+    entries: &[&'static catalogue::Entry],
+    words: &[Option<&'w str>],
+) -> Vec<(Role, &'w str, &'w str)> {
+    let Some(entry) = entries.first().filter(|e| e.mentions(&[Role::Config])) else {
+        return Vec::new();
+    };
+    catalogue::classify(entry, words)
+        .into_iter()
+        .filter(|a| a.role == Role::Config && a.option_value)
+        .filter_map(|a| {
+            let setting = words.get(a.index).copied().flatten()?.get(a.offset..)?;
+            let (key, value) = setting.split_once('=')?;
+            let role = entries.iter().rev().find_map(|e| e.config_key_role(key))?;
+            Some((role, key, value))
+        })
+        .collect()
+}
+
+/// A setting given for this run that points the program at another machine
+/// (`git -c remote.origin.pushurl=URL push`: a key with the `remote` role whose
+/// value is not this machine) or at another source of code (`git -c
+/// url.URL.insteadOf=https://github.com/ clone ...`: a key the catalogue's
+/// `key_facts` mark `changes-package-source`).
+fn remote_setting(entry: &'static catalogue::Entry, args: &[Word]) -> Option<String> {
     if !entry.mentions(&[Role::Config]) {
         return None;
     }
-    // Only an option's value is a setting for this run: an operand is one a
-    // settings command writes (`git config KEY V`, judged by BG217).
-    for arg in catalogue::classify(entry, &words) {
-        if arg.role != Role::Config || !arg.option_value {
-            continue;
-        }
-        let Some(setting) = words.get(arg.index).copied().flatten() else {
-            continue;
+    let words: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+    let mut entries = vec![entry];
+    for word in &words {
+        let Some(next) = word.and_then(|w| entries.last().and_then(|e| e.subcommand(w))) else {
+            break;
         };
-        let Some((key, value)) = setting.get(arg.offset..).and_then(|s| s.split_once('=')) else {
-            continue;
-        };
-        let verification = entries
-            .iter()
-            .rev()
-            .any(|e| e.config_key_role(key) == Some(Role::Verification));
-        if verification && turns_off(value) {
-            return Some(format!("`{key}={value}`"));
-        }
+        entries.push(next);
     }
-    None
+    if let Some((key, value)) = catalogue::classify(entry, &words)
+        .into_iter()
+        .filter(|a| a.role == Role::Config && a.option_value)
+        .filter_map(|a| {
+            words
+                .get(a.index)
+                .copied()
+                .flatten()?
+                .get(a.offset..)?
+                .split_once('=')
+        })
+        .find(|(key, _)| {
+            entries
+                .iter()
+                .any(|e| e.key_facts_of(key).any(|f| f == Fact::ChangesPackageSource))
+        })
+    {
+        return Some(format!("`{key}={value}`"));
+    }
+    run_settings(&entries, &words)
+        .into_iter()
+        .find(|(role, _, value)| *role == Role::Remote && !is_loopback(value))
+        .map(|(_, key, value)| format!("`{key}={value}`"))
 }
 
 /// True when a switch's value turns it off: `false`, `0`, `no`, `off`, or empty.
