@@ -64,7 +64,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
 /// - native code: sqlite's `.load` and `load_extension(`, duckdb's `LOAD`;
 /// - a file outside the project written or read by name: sqlite `.output`,
 ///   `.once`, `.save`, `.backup`, `.read`, psql `\o`, `\i`, `\w`, mysql `tee`,
-///   `\T`, `source`, `\.`, psql `\copy`, sqlite `ATTACH`, `VACUUM INTO` with an
+///   `\T`, `source`, `\.`, `COPY`, psql `\copy`, sqlite `ATTACH`, `VACUUM INTO` with an
 ///   absolute, home or `..` path; mysql's `INTO OUTFILE`.
 fn shell_escape(sql: &str) -> Option<(&'static str, &'static str)> {
     const SHELL: &str = "runs shell text";
@@ -126,7 +126,7 @@ fn shell_escape(sql: &str) -> Option<(&'static str, &'static str)> {
             "load" if !rest.is_empty() => return Some(("LOAD", "loads an extension or a file")),
             ".output" | ".once" | ".save" | ".backup" | ".restore" | ".read" | ".import"
             | ".open" | "\\o" | "\\out" | "\\i" | "\\include" | "\\ir" | "\\w" | "\\write"
-            | "tee" | "\\t" | "source" | "\\." | "\\copy" | "attach" | "vacuum"
+            | "tee" | "\\t" | "source" | "\\." | "\\copy" | "copy" | "attach" | "vacuum"
                 if outside =>
             {
                 return Some(("a file named outside the project", FILE));
