@@ -286,6 +286,24 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
             continue;
         }
         let Some(value) = values.get(index).copied().flatten() else {
+            // `java -javaagent:$HOME/x.jar`: an option whose value is a path,
+            // attached after `:` and only known at run time. (Other attached
+            // forms reach the path rules as operands.)
+            if !options_done
+                && let Some(Part::Literal(head) | Part::Quoted(head)) = word.parts.first()
+                && head.starts_with('-')
+                && !head.starts_with("--")
+                && let Some((option, _)) = head.split_once(':')
+                && entry.is_some_and(|e| !e.clustering)
+                && option_role(entry, sub, option).is_some_and(|r| !r.is_text())
+            {
+                uses.push(PathUse {
+                    word: word.clone(),
+                    access: Access::Read,
+                    role: Role::OptionValue,
+                });
+                continue;
+            }
             operands.push((index, word));
             continue;
         };
