@@ -587,7 +587,8 @@ pub fn turns_off(value: &str) -> bool {
 /// `0.0.0.0` (every interface) included, is reached from or reaches another
 /// machine.
 fn is_loopback(value: &str) -> bool {
-    if value.starts_with("unix://") {
+    // `--bind ::1`: the IPv6 loopback address without brackets.
+    if value.starts_with("unix://") || value == "::1" {
         return true;
     }
     let rest = value.split_once("://").map_or(value, |(_, rest)| rest);
