@@ -378,7 +378,22 @@ fn sets_script_setting(file: &str, text: &str) -> bool {
             .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
             .collect::<String>()
             .to_ascii_lowercase();
-        !key.is_empty() && entries.iter().any(|e| key_persists(e, &key))
+        // `strict-ssl=false`, `enableStrictSsl: false`: a key that switches the
+        // TLS check off.
+        let value = line
+            .get(key.len()..)
+            .unwrap_or_default()
+            .trim_start_matches(['"', '\''])
+            .trim_start()
+            .trim_start_matches(['=', ':'])
+            .trim()
+            .trim_matches(['"', '\'']);
+        !key.is_empty()
+            && entries.iter().any(|e| {
+                key_persists(e, &key)
+                    || (e.config_key_role(&key) == Some(Role::Verification)
+                        && crate::rules::network::turns_off(value))
+            })
     })
 }
 
