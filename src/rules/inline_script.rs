@@ -91,7 +91,34 @@ pub fn inline_code(cmd: &SimpleCommand) -> Option<(Option<String>, Option<&Word>
                 });
         }
         if !arg.option_value && arg.role != Role::Subcommand {
-            // The first operand: a script file or `-` (stdin).
+            // The first operand: a script file or `-` (stdin). Right after a long
+            // option the catalogue does not know, it may be that option's value
+            // (`node --some-option x -e CODE`): a code option later on may be the
+            // interpreter's, so it counts.
+            let unknown_before = arg
+                .index
+                .checked_sub(1)
+                .and_then(|i| values.get(i).copied().flatten())
+                .is_some_and(|w| {
+                    w.starts_with("--")
+                        && !w.contains('=')
+                        && entry.option(w).is_none()
+                        && !entry.flags.contains(&w)
+                });
+            if unknown_before
+                && let Some(code) = args.get(arg.index + 1..).and_then(|rest| {
+                    rest.iter()
+                        .position(|w| {
+                            w.value().is_some_and(|v| {
+                                matches!(entry.option_role(v), Some(Role::Code(_)))
+                            })
+                        })
+                        .map(|at| at + arg.index + 2)
+                })
+            {
+                let word = args.get(code);
+                return Some((word.and_then(Word::static_value), word));
+            }
             break;
         }
     }
