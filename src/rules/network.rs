@@ -132,27 +132,17 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         }
     }
     if let Some(e) = entry
-        && let Some(setting) = remote_setting(e, args)
+        && let Some((what, setting)) = fetch_settings(e, args)
     {
-        cx.report(
-            &NETWORK_TOOL,
-            name.span,
-            format!(
-                "`{base}` with {setting} is pointed at another machine: what it fetches or sends goes there"
+        let message = match setting {
+            Setting::Elsewhere => format!(
+                "`{base}` with {what} is pointed at another machine: what it fetches or sends goes there"
             ),
-        );
-        return;
-    }
-    if let Some(e) = entry
-        && let Some(what) = verification_off(e, args)
-    {
-        cx.report(
-            &NETWORK_TOOL,
-            name.span,
-            format!(
+            Setting::Unverified => format!(
                 "`{base}` with {what} fetches without checking TLS certificates or signatures: whoever sits on the way can change what is installed and run"
             ),
-        );
+        };
+        cx.report(&NETWORK_TOOL, name.span, message);
         return;
     }
     // `python -m http.server`, busybox `httpd`: a server that listens on every
@@ -468,13 +458,42 @@ fn switches_verification(name: &str) -> bool {
         .any(|e| e.env_key_role(name) == Some(Role::Verification))
 }
 
-/// What switches off the TLS or signature check in this use of `entry`, if
-/// anything: a flag the catalogue marks `skips-verification` (`npm install
-/// --no-strict-ssl`, `helm --insecure-skip-tls-verify`), or a setting given
-/// for this run (`git -c http.sslVerify=false`, `cargo --config
-/// http.check-revoke=false`) whose key has the `verification` role and whose
-/// value turns it off (`false`, `0`, `no`, `off`, empty).
-fn verification_off(entry: &'static catalogue::Entry, args: &[Word]) -> Option<String> {
+/// What a setting or flag for this run changes about what the program fetches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Setting {
+    /// It fetches from, or sends to, another machine or source.
+    Elsewhere,
+    /// It fetches without the TLS or signature check.
+    Unverified,
+}
+
+/// What in this use of `entry` points it elsewhere or switches off its TLS or
+/// signature check, if anything:
+///
+/// - a setting given for this run as an option's value (`git -c KEY=VALUE`,
+///   `cargo --config KEY=VALUE`) whose key has the `remote` role and names
+///   another machine (`remote.origin.pushurl=URL`), or that `key_facts` mark
+///   `changes-package-source` (`url.URL.insteadOf=...`): elsewhere;
+/// - such a setting whose key has the `verification` role and whose value turns
+///   it off (`http.sslVerify=false`), or a flag the catalogue marks
+///   `skips-verification` (`npm install --no-strict-ssl`): unverified.
+///
+/// Most commands give no such flag or setting: the words are scanned for one
+/// before anything is read with the option table.
+fn fetch_settings(entry: &'static catalogue::Entry, args: &[Word]) -> Option<(String, Setting)> {
+    let settings = entry.mentions(&[Role::Config])
+        && args
+            .iter()
+            .any(|w| w.value().is_none_or(|v| v.contains('=')));
+    let flags = entry.flag_may_add(Fact::SkipsVerification)
+        && args.iter().any(|w| {
+            w.value().is_none_or(|v| {
+                v.starts_with('-') && spells_flag(entry, Fact::SkipsVerification, v)
+            })
+        });
+    if !settings && !flags {
+        return None;
+    }
     let words: Vec<Option<&str>> = args.iter().map(Word::value).collect();
     // The program's entry and the subcommands its leading words name (`git clone
     // -c KEY=V`, `npm install --no-strict-ssl`).
@@ -485,92 +504,82 @@ fn verification_off(entry: &'static catalogue::Entry, args: &[Word]) -> Option<S
         };
         entries.push(next);
     }
-    // Such a flag is a global option: the program's counts after a subcommand's
-    // name too (`npm install --strict-ssl=false`, `helm install --insecure-...`).
-    let tail = words.get(entries.len() - 1..).unwrap_or_default();
-    let flag = entries
-        .iter()
-        .filter(|e| e.flag_may_add(Fact::SkipsVerification))
-        .find_map(|e| {
-            [catalogue::usage(e, tail), catalogue::usage(entry, &words)]
-                .iter()
-                .find_map(|u| {
-                    u.flag_for(Fact::SkipsVerification)
-                        .map(|f| format!("`{f}`"))
-                })
-        });
-    if flag.is_some() {
-        return flag;
-    }
-    run_settings(&entries, &words)
-        .into_iter()
-        .find(|(role, _, value)| *role == Role::Verification && turns_off(value))
-        .map(|(_, key, value)| format!("`{key}={value}`"))
-}
-
-/// The settings given for this run as an option's value (`git -c KEY=VALUE`,
-/// `cargo --config KEY=VALUE`) whose key has a role in one of `entries` (the
-/// program's and its named subcommands'), with that role. An operand is a
-/// setting a settings command writes (`git config KEY V`, judged by BG217).
-fn run_settings<'w>(
-    entries: &[&'static catalogue::Entry],
-    words: &[Option<&'w str>],
-) -> Vec<(Role, &'w str, &'w str)> {
-    let Some(entry) = entries.first().filter(|e| e.mentions(&[Role::Config])) else {
-        return Vec::new();
-    };
-    catalogue::classify(entry, words)
-        .into_iter()
-        .filter(|a| a.role == Role::Config && a.option_value)
-        .filter_map(|a| {
-            let setting = words.get(a.index).copied().flatten()?.get(a.offset..)?;
-            let (key, value) = setting.split_once('=')?;
-            let role = entries.iter().rev().find_map(|e| e.config_key_role(key))?;
-            Some((role, key, value))
-        })
-        .collect()
-}
-
-/// A setting given for this run that points the program at another machine
-/// (`git -c remote.origin.pushurl=URL push`: a key with the `remote` role whose
-/// value is not this machine) or at another source of code (`git -c
-/// url.URL.insteadOf=https://github.com/ clone ...`: a key the catalogue's
-/// `key_facts` mark `changes-package-source`).
-fn remote_setting(entry: &'static catalogue::Entry, args: &[Word]) -> Option<String> {
-    if !entry.mentions(&[Role::Config]) {
-        return None;
-    }
-    let words: Vec<Option<&str>> = args.iter().map(Word::value).collect();
-    let mut entries = vec![entry];
-    for word in &words {
-        let Some(next) = word.and_then(|w| entries.last().and_then(|e| e.subcommand(w))) else {
-            break;
-        };
-        entries.push(next);
-    }
-    if let Some((key, value)) = catalogue::classify(entry, &words)
-        .into_iter()
-        .filter(|a| a.role == Role::Config && a.option_value)
-        .filter_map(|a| {
-            words
-                .get(a.index)
+    if settings {
+        // Only an option's value is a setting for this run: an operand is one a
+        // settings command writes (`git config KEY V`, judged by BG217).
+        for arg in catalogue::classify(entry, &words) {
+            if arg.role != Role::Config || !arg.option_value {
+                continue;
+            }
+            let Some((key, value)) = words
+                .get(arg.index)
                 .copied()
-                .flatten()?
-                .get(a.offset..)?
-                .split_once('=')
-        })
-        .find(|(key, _)| {
-            entries
+                .flatten()
+                .and_then(|w| w.get(arg.offset..))
+                .and_then(|s| s.split_once('='))
+            else {
+                continue;
+            };
+            let what = || format!("`{key}={value}`");
+            if entries
                 .iter()
                 .any(|e| e.key_facts_of(key).any(|f| f == Fact::ChangesPackageSource))
-        })
-    {
-        return Some(format!("`{key}={value}`"));
+            {
+                return Some((what(), Setting::Elsewhere));
+            }
+            match entries.iter().rev().find_map(|e| e.config_key_role(key)) {
+                Some(Role::Remote) if !is_loopback(value) => {
+                    return Some((what(), Setting::Elsewhere));
+                }
+                Some(Role::Verification) if turns_off(value) => {
+                    return Some((what(), Setting::Unverified));
+                }
+                _ => {}
+            }
+        }
     }
-    run_settings(&entries, &words)
-        .into_iter()
-        .find(|(role, _, value)| *role == Role::Remote && !is_loopback(value))
-        .map(|(_, key, value)| format!("`{key}={value}`"))
+    if flags {
+        // Such a flag is a global option: the program's counts after a
+        // subcommand's name too (`npm install --strict-ssl=false`).
+        let tail = words.get(entries.len() - 1..).unwrap_or_default();
+        let flag = entries
+            .iter()
+            .filter(|e| e.flag_may_add(Fact::SkipsVerification))
+            .find_map(|e| {
+                [catalogue::usage(e, tail), catalogue::usage(entry, &words)]
+                    .iter()
+                    .find_map(|u| {
+                        u.flag_for(Fact::SkipsVerification)
+                            .map(|f| format!("`{f}`"))
+                    })
+            });
+        if let Some(flag) = flag {
+            return Some((flag, Setting::Unverified));
+        }
+    }
+    None
+}
+
+/// True when `word` may be one of the flags that add `fact` in `entry` or its
+/// subcommands: as spelled, with `=value`, a long prefix, or a letter in a short
+/// cluster. A cheap test before the words are read with the option table.
+fn spells_flag(entry: &catalogue::Entry, fact: Fact, word: &str) -> bool {
+    let given = word.split_once('=').map_or(word, |(name, _)| name);
+    entry
+        .flag_facts
+        .iter()
+        .filter(|spec| spec.facts.contains(&fact))
+        .flat_map(|spec| spec.flags.iter())
+        .any(|flag| {
+            let name = flag.split_once('=').map_or(*flag, |(n, _)| n);
+            given == name
+                || (name.len() == 2
+                    && !name.starts_with("--")
+                    && !word.starts_with("--")
+                    && name.get(1..).is_some_and(|letter| word.contains(letter)))
+                || (name.starts_with("--") && given.len() >= 4 && name.starts_with(given))
+        })
+        || entry.subcommands.iter().any(|s| spells_flag(s, fact, word))
 }
 
 /// True when a switch's value turns it off: `false`, `0`, `no`, `off`, or empty.
