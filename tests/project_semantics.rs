@@ -71,6 +71,7 @@ const CREDENTIAL_PRINTERS: &[(&str, &str)] = &[
     ("gh auth status -t", ""),
     ("gh auth token", ""),
     ("git credential fill", ""),
+    ("git credential-store get", ""),
     ("gpg --export-secret-keys", ""),
     ("keyctl print", "12345"),
     ("kubectl config view --raw", ""),

@@ -121,11 +121,16 @@ pub enum Role {
     /// (`git --config-env=core.pager=VAR`): the key is judged as in `config`,
     /// with a value only known at run time.
     ConfigEnv,
+    /// A switch of the TLS or signature check of what the program fetches
+    /// (`http.sslVerify`, npm's `strict-ssl`, `GIT_SSL_NO_VERIFY`,
+    /// `NODE_TLS_REJECT_UNAUTHORIZED`): turned off, whoever sits on the way can
+    /// change what is fetched, installed and run. Never a path.
+    Verification,
 }
 
 impl Role {
     /// Every role but [`Role::Code`] (which carries a language).
-    pub const PLAIN: [Role; 30] = [
+    pub const PLAIN: [Role; 31] = [
         Role::Command,
         Role::Shell,
         Role::ShellWords,
@@ -156,6 +161,7 @@ impl Role {
         Role::ShellProgram,
         Role::Remote,
         Role::ConfigEnv,
+        Role::Verification,
     ];
 
     /// The role spelled as in the catalogue files (`path-read`, `code:python`);
@@ -202,6 +208,7 @@ impl Role {
             Role::ShellProgram => "shell-program",
             Role::Remote => "remote",
             Role::ConfigEnv => "config-env",
+            Role::Verification => "verification",
         }
     }
 
@@ -229,6 +236,7 @@ impl Role {
                 | Role::ShellProgram
                 | Role::Remote
                 | Role::ConfigEnv
+                | Role::Verification
         )
     }
 
@@ -266,7 +274,8 @@ impl Role {
             Role::ShellProgram => 27,
             Role::Remote => 28,
             Role::ConfigEnv => 29,
-            Role::Code(_) => 30,
+            Role::Verification => 30,
+            Role::Code(_) => 31,
         };
         1 << index
     }
@@ -422,6 +431,14 @@ pub enum Fact {
     Appends,
     /// Prints its operands without the newline it otherwise ends with (`echo -n`).
     NoNewline,
+    /// A flag that switches off the TLS or signature check of what the program
+    /// fetches (`npm install --no-strict-ssl`, `helm --insecure-skip-tls-verify`,
+    /// `uv --allow-insecure-host`).
+    SkipsVerification,
+    /// Serves on every network interface unless a `remote` value binds it to
+    /// this machine (`python -m http.server`, busybox `httpd`): what it serves,
+    /// the working folder or the project's app, is reachable from other machines.
+    Listens,
 }
 
 impl Fact {
@@ -474,6 +491,8 @@ impl Fact {
         Fact::CopiesInput,
         Fact::Appends,
         Fact::NoNewline,
+        Fact::SkipsVerification,
+        Fact::Listens,
     ];
 
     /// The fact's bit in [`Entry::flag_fact_mask`]: its position in [`Fact::ALL`].
@@ -537,6 +556,8 @@ impl Fact {
             Fact::CopiesInput => "copies-input",
             Fact::Appends => "appends",
             Fact::NoNewline => "no-newline",
+            Fact::SkipsVerification => "skips-verification",
+            Fact::Listens => "listens",
         }
     }
 }
@@ -878,7 +899,9 @@ impl Entry {
 /// the first and the last dot (`filter.a.b.clean`, `url.https://x.example/.insteadof`);
 /// a segment `*:registry` matches any segment ending in `:registry`
 /// (`@scope:registry`); a last `**` matches the rest, dots and all
-/// (`mirror.**` matches `mirror.https://rubygems.org`).
+/// (`mirror.**` matches `mirror.https://rubygems.org`); a `**` before other
+/// segments matches one or more segments, the others matching the key's last
+/// ones (`http.**.sslverify` matches `http.https://example.com.sslverify`).
 fn key_matches(pattern: &str, key: &str) -> bool {
     let pattern: Vec<&str> = pattern.split('.').collect();
     let key: Vec<&str> = key.split('.').collect();
@@ -889,8 +912,12 @@ fn key_matches(pattern: &str, key: &str) -> bool {
 fn segments_match(pattern: &[&str], key: &[&str]) -> bool {
     match (pattern.split_first(), key.split_first()) {
         (None, None) => true,
-        (Some((&"**", rest)), Some(_)) => rest.is_empty(),
-        (Some((&"*", rest)), Some(_)) => (1..=key.len()).any(|n| segments_match(rest, &key[n..])),
+        // `*` and a `**` before other segments: one segment or more; a last
+        // `**`: the rest.
+        (Some((&"**", [])), Some(_)) => true,
+        (Some((&("*" | "**"), rest)), Some(_)) => {
+            (1..=key.len()).any(|n| segments_match(rest, &key[n..]))
+        }
         (Some((a, rest)), Some((b, tail)))
             if a == b
                 || a.strip_prefix('*')
@@ -1309,6 +1336,13 @@ mod tests {
         assert!(key_matches("*:registry", "@acme:registry"));
         assert!(!key_matches("*:registry", "registry"));
         assert!(key_matches("mirror.**", "mirror.https://rubygems.org"));
+        assert!(key_matches(
+            "http.**.sslverify",
+            "http.https://a.example.com.sslverify"
+        ));
+        assert!(key_matches("http.**.sslverify", "http.x.sslverify"));
+        assert!(!key_matches("http.**.sslverify", "http.sslverify"));
+        assert!(!key_matches("http.**.sslverify", "http.x.proxy"));
         assert!(!key_matches("mirror.**", "mirror"));
         // git's subsection holds dots: everything between the first and last.
         assert!(key_matches("filter.*.clean", "filter.a.b.clean"));

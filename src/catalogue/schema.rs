@@ -76,6 +76,7 @@ pub const ROLES: &[(&str, &str)] = &[
     ("shell-program", "ShellProgram"),
     ("remote", "Remote"),
     ("config-env", "ConfigEnv"),
+    ("verification", "Verification"),
 ];
 
 /// Facts a program (or subcommand) can have, as spelled in the files, with the
@@ -128,6 +129,8 @@ pub const FACTS: &[(&str, &str)] = &[
     ("copies-input", "CopiesInput"),
     ("appends", "Appends"),
     ("no-newline", "NoNewline"),
+    ("skips-verification", "SkipsVerification"),
+    ("listens", "Listens"),
 ];
 
 /// A mistake in an entry: the dotted key inside the entry (`options."--x"`,

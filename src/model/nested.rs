@@ -187,14 +187,24 @@ fn embedded_command(name: &str, args: &[Word], source: &str, out: &mut Vec<Scrip
         let Some(last) = args.last() else {
             return;
         };
-        let span = Span::new(word.span.start, last.span.end);
-        match source.get(span.start..span.end) {
-            Some(text) if span.start < span.end => out.push(ScriptText::Static {
-                text: text.to_string(),
-                map: exact_map(span, text, source),
-            }),
-            _ => out.push(ScriptText::Dynamic(span)),
+        let span = Span::new(word.span.start, last.span.end.max(word.span.start));
+        // The words as bash passes them, each quoted again: a nested script's
+        // spans do not point at its own text, so the text is rebuilt.
+        let mut text = String::new();
+        for w in &args[i..] {
+            let Some(value) = w.static_value() else {
+                out.push(ScriptText::Dynamic(span));
+                return;
+            };
+            if !text.is_empty() {
+                text.push(' ');
+            }
+            text.push('\'');
+            text.push_str(&value.replace('\'', "'\\''"));
+            text.push('\'');
         }
+        let map = exact_map(span, &text, source);
+        out.push(ScriptText::Static { text, map });
         return;
     }
 }
@@ -254,24 +264,41 @@ fn catalogue_scripts(name: &str, args: &[Word], source: &str, out: &mut Vec<Scri
                 out.push(joined(args.get(arg.index..).unwrap_or(&[]), source));
                 return;
             }
-            Role::Config => match word.value().and_then(|v| v.get(arg.offset..)) {
-                Some(text) => {
-                    if let Some((key, value)) = crate::catalogue::setting(text) {
-                        if entry.config_key_role(key) == Some(Role::ExecDirectory) {
-                            out.push(ScriptText::Dynamic(word.span));
-                        } else if let Some(script) = setting_script(entry, key, value, word.span) {
+            Role::Config => {
+                let known = word.value().and_then(|v| v.get(arg.offset..));
+                // A word only known at run time keeps its static key, if any
+                // (`-Dapp.name=$NAME`).
+                let prefix = values
+                    .get(arg.index)
+                    .copied()
+                    .flatten()
+                    .and_then(|v| v.get(arg.offset..))
+                    .and_then(crate::catalogue::setting);
+                match (known, prefix) {
+                    (Some(text), _) => {
+                        if let Some((key, value)) = crate::catalogue::setting(text)
+                            && let Some(script) = setting_script(entry, key, value, word.span)
+                        {
                             out.push(script);
                         }
                     }
+                    (None, Some((key, _))) => {
+                        if matches!(
+                            entry.config_key_role(key),
+                            Some(Role::Shell | Role::ShellIfBang)
+                        ) {
+                            out.push(ScriptText::Dynamic(word.span));
+                        }
+                    }
+                    // `git -c "$SETTING"`, `ssh -o "$OPTION"`: an option's setting
+                    // only known at run time (an operand, `make "$TARGET"`, is a
+                    // target as often as a setting).
+                    (None, None) if arg.option_value && runs_a_setting(entry) => {
+                        out.push(ScriptText::Dynamic(word.span))
+                    }
+                    (None, None) => {}
                 }
-                // `git -c "$SETTING"`, `ssh -o "$OPTION"`: an option's setting
-                // only known at run time (an operand, `make "$TARGET"`, is a
-                // target as often as a setting).
-                None if arg.option_value && runs_a_setting(entry) => {
-                    out.push(ScriptText::Dynamic(word.span))
-                }
-                None => {}
-            },
+            }
             // `git clone 'ext::sh -c CMD'`: git's `ext::` transport runs the rest
             // of the URL as a command (its words split at spaces).
             Role::Url => {
@@ -281,7 +308,7 @@ fn catalogue_scripts(name: &str, args: &[Word], source: &str, out: &mut Vec<Scri
                     .and_then(|v| v.strip_prefix("ext::"))
                 {
                     out.push(ScriptText::Static {
-                        text: command.to_string(),
+                        text: ext_command(command),
                         map: SpanMap::Whole(word.span),
                     });
                 }
@@ -370,6 +397,34 @@ fn settings_scripts(name: &str, args: &[Word], out: &mut Vec<ScriptText>) {
             None => {}
         }
     }
+}
+
+/// The command of a git `ext::` URL as shell text: its arguments split at
+/// spaces, `% ` kept as a space and `%%` as a percent inside one, each quoted.
+fn ext_command(command: &str) -> String {
+    let mut words: Vec<String> = vec![String::new()];
+    let mut chars = command.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '%' => match chars.next() {
+                Some(' ') => words.last_mut().map_or((), |w| w.push(' ')),
+                Some('%') => words.last_mut().map_or((), |w| w.push('%')),
+                Some(other) => words.last_mut().map_or((), |w| {
+                    w.push('%');
+                    w.push(other);
+                }),
+                None => {}
+            },
+            ' ' => words.push(String::new()),
+            c => words.last_mut().map_or((), |w| w.push(c)),
+        }
+    }
+    words
+        .iter()
+        .filter(|w| !w.is_empty())
+        .map(|w| format!("'{}'", w.replace('\'', "'\\''")))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// `bash [options] -c STRING`, `bash FILE`, or `bash` reading stdin.

@@ -276,6 +276,24 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
             continue;
         }
         let Some(value) = values.get(index).copied().flatten() else {
+            // `java -javaagent:$HOME/x.jar`: an option whose value is a path,
+            // attached after `:` and only known at run time. (Other attached
+            // forms reach the path rules as operands.)
+            if !options_done
+                && let Some(Part::Literal(head) | Part::Quoted(head)) = word.parts.first()
+                && head.starts_with('-')
+                && !head.starts_with("--")
+                && let Some((option, _)) = head.split_once(':')
+                && entry.is_some_and(|e| !e.clustering)
+                && option_role(entry, sub, option).is_some_and(|r| !r.is_text())
+            {
+                uses.push(PathUse {
+                    word: word.clone(),
+                    access: Access::Read,
+                    role: Role::OptionValue,
+                });
+                continue;
+            }
             operands.push((index, word));
             continue;
         };
@@ -309,7 +327,26 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
             continue;
         }
         if !options_done && value.starts_with('-') && value.len() > 1 {
+            // `java -javaagent:/x.jar`, `-agentpath:/x.so`: a one-dash option of a
+            // program whose options do not cluster, its value after a colon.
+            let colon = value.split_once(':').filter(|(o, _)| {
+                !o.starts_with("--")
+                    && entry.is_some_and(|e| !e.clustering)
+                    && option_role(entry, sub, o).is_some()
+            });
+            // `go mod edit -replace=OLD=NEW`: a value the catalogue's reading found
+            // attached to its option (an option of a deeper subcommand too).
+            let attached_value = roles
+                .iter()
+                .find(|a| a.index == index && a.option_value && a.offset > 1)
+                .and_then(|a| {
+                    let option = value.get(..a.offset)?;
+                    let option = option.strip_suffix('=').unwrap_or(option);
+                    Some((option, (a.offset, value.get(a.offset..)?)))
+                });
             let (option, attached) = match value.split_once('=') {
+                _ if let Some((o, v)) = colon => (o, Some((o.len() + 1, v))),
+                _ if let Some((o, at)) = attached_value => (o, Some(at)),
                 Some((o, v)) if value.starts_with("--") => (o, Some((o.len() + 1, v))),
                 // `gcc -fplugin=X`, `java -javaagent=X`: one-dash long options of
                 // a program whose short options do not cluster.
@@ -319,12 +356,16 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
                 {
                     (o, Some((o.len() + 1, v)))
                 }
-                // `-C/etc`, and `-t/` (the root alone).
+                // `-C/etc`, and `-t/` (the root alone); `php -dextension=/x.so`,
+                // `perl -Mlib=/x`: a setting attached to its one-letter option.
                 _ if !value.starts_with("--")
                     && value.len() > 2
-                    && value
+                    && (value
                         .get(2..)
-                        .is_some_and(|v| v.starts_with(['/', '~', '.'])) =>
+                        .is_some_and(|v| v.starts_with(['/', '~', '.']))
+                        || value.get(..2).is_some_and(|o| {
+                            option_role(entry, sub, o) == Some(ArgRole::Config)
+                        })) =>
                 {
                     (
                         value.get(..2).unwrap_or(value),
@@ -336,7 +377,18 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
             let value_at = if attached.is_some() { index } else { i };
             // One lookup of the option serves the questions below.
             let listed = option_role(entry, sub, option);
-            let role = word_role(value_at).filter(|_| listed.is_some()).or(listed);
+            // The catalogue's reading counts when it took the word as an option's
+            // value: an option of a deeper subcommand (`go mod edit -replace`).
+            let role = word_role(value_at)
+                .filter(|_| {
+                    listed.is_some()
+                        || roles.iter().any(|a| {
+                            a.index == value_at
+                                && a.option_value
+                                && (a.offset > 0) == attached.is_some()
+                        })
+                })
+                .or(listed);
             // `git -c include.path=/tmp/x`: a setting given as an option's value
             // whose key the catalogue gives a path role reads or writes that path.
             if role == Some(ArgRole::Config) {

@@ -269,6 +269,10 @@ pub fn unwrap(words: &[Word]) -> Unwrapped {
         if let Some(mode) = mode
             && !mode.operands.contains(&Role::Command)
         {
+            // `entr -s TEXT`: a mode whose operand is shell text.
+            if mode.operands.first() == Some(&Role::Shell) && parsed.next < words.len() {
+                out.script = Some(parsed.next..parsed.next + 1);
+            }
             return out;
         }
         // A wrapper option whose value is shell text (`env -S`, `flock -c`).

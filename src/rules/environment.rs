@@ -158,6 +158,19 @@ const LOADERS: &[&str] = &[
     "CVS_RSH",
     // Windows-style shells (Git Bash, MSYS) pick which file runs by these extensions.
     "PATHEXT",
+    // Lua runs this code (or `@FILE`) before the script.
+    "LUA_INIT",
+    "LUA_INIT_5_1",
+    "LUA_INIT_5_2",
+    "LUA_INIT_5_3",
+    "LUA_INIT_5_4",
+    // .NET loads these into every process (with `CORECLR_ENABLE_PROFILING=1`).
+    "CORECLR_PROFILER_PATH",
+    "CORECLR_PROFILER_PATH_32",
+    "CORECLR_PROFILER_PATH_64",
+    "DOTNET_STARTUP_HOOKS",
+    // Mercurial reads these settings files, whose hooks run programs.
+    "HGRCPATH",
 ];
 const PAGERS: &[&str] = &[
     "PAGER",
@@ -189,6 +202,15 @@ const SEARCH_PATHS: &[&str] = &[
     "GEM_PATH",
     "LUA_PATH",
     "LUA_CPATH",
+    "LUA_PATH_5_1",
+    "LUA_PATH_5_2",
+    "LUA_PATH_5_3",
+    "LUA_PATH_5_4",
+    "LUA_CPATH_5_1",
+    "LUA_CPATH_5_2",
+    "LUA_CPATH_5_3",
+    "LUA_CPATH_5_4",
+    "TCLLIBPATH",
 ];
 
 /// Why setting `name` to `value` loads code, if it does.

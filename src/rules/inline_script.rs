@@ -37,20 +37,6 @@ declare_rule! {
     };
 }
 
-/// An option whose value is interpreter code, per the catalogue: a long option with
-/// a code role, or a short cluster holding one (`-c`, `-pe`, `-Bc`).
-fn code_option(entry: &Entry, option: &str) -> bool {
-    let is_code = |name: &str| matches!(entry.option_role(name), Some(Role::Code(_)));
-    if option.starts_with("--") || !entry.clustering {
-        return is_code(option);
-    }
-    option.starts_with('-')
-        && option
-            .chars()
-            .skip(1)
-            .any(|c| matches!(entry.short_option_role(c), Some(Role::Code(_))))
-}
-
 /// An interpreter whose first operand is a script (or a subcommand): its code
 /// options run code, and fed by a heredoc, a here-string or a pipe, it runs stdin
 /// as code. (awk and sed take their program as an operand; they are judged by
@@ -69,26 +55,71 @@ pub fn inline_code(cmd: &SimpleCommand) -> Option<(Option<String>, Option<&Word>
     let entry = catalogue::lookup(crate::model::command::basename(program))
         .filter(|e| runs_stdin_as_code(e))?;
     let args = cmd.args();
-    for (i, word) in args.iter().enumerate() {
-        let Some(v) = word.value() else { continue };
-        if !v.starts_with('-') || v == "-" {
-            // The first operand: a script file, `-` (stdin), or a subcommand whose
-            // operand is code (`deno eval CODE`).
-            if let Some(sub) = entry.subcommand(v)
-                && matches!(sub.operands.first(), Some(Role::Code(_)))
+    // The options are read with the catalogue's option table, so the value of an
+    // option that takes one is skipped (`python -W ignore -c CODE`, `perl -I lib
+    // -e CODE`, `perl -MData::Dumper -e CODE`): the code option may come after it.
+    let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+    for arg in catalogue::classify(entry, &values) {
+        let Some(word) = args.get(arg.index) else {
+            break;
+        };
+        // `-c CODE`, `-pe CODE`, `-eCODE`, `--eval=CODE`; and the first operand
+        // of a subcommand whose operand is code (`deno eval CODE`).
+        if matches!(arg.role, Role::Code(_)) {
+            let code = word
+                .value()
+                .and_then(|v| v.get(arg.offset..))
+                .map(str::to_string);
+            return Some((code, Some(word)));
+        }
+        // `python -m MODULE`: the words after it are the module's, read with the
+        // module's entry when the catalogue has one (`python -m timeit -s CODE`).
+        if arg.role == Role::Module {
+            let module = word
+                .value()
+                .and_then(|v| v.get(arg.offset..))
+                .and_then(catalogue::lookup)?;
+            let rest = args.get(arg.index + 1..).unwrap_or_default();
+            let values: Vec<Option<&str>> = rest.iter().map(Word::value).collect();
+            return catalogue::classify(module, &values)
+                .into_iter()
+                .find(|a| matches!(a.role, Role::Code(_)))
+                .and_then(|a| {
+                    let word = rest.get(a.index)?;
+                    let code = word.value().and_then(|v| v.get(a.offset..));
+                    Some((code.map(str::to_string), Some(word)))
+                });
+        }
+        if !arg.option_value && arg.role != Role::Subcommand {
+            // The first operand: a script file or `-` (stdin). Right after a long
+            // option the catalogue does not know, it may be that option's value
+            // (`node --some-option x -e CODE`): a code option later on may be the
+            // interpreter's, so it counts.
+            let unknown_before = arg
+                .index
+                .checked_sub(1)
+                .and_then(|i| values.get(i).copied().flatten())
+                .is_some_and(|w| {
+                    w.starts_with("--")
+                        && !w.contains('=')
+                        && entry.option(w).is_none()
+                        && !entry.flags.contains(&w)
+                });
+            if unknown_before
+                && let Some(code) = args.get(arg.index + 1..).and_then(|rest| {
+                    rest.iter()
+                        .position(|w| {
+                            w.value().is_some_and(|v| {
+                                matches!(entry.option_role(v), Some(Role::Code(_)))
+                            })
+                        })
+                        .map(|at| at + arg.index + 2)
+                })
             {
-                let code = args.get(i + 1);
-                return Some((code.and_then(Word::static_value), code));
+                let word = args.get(code);
+                return Some((word.and_then(Word::static_value), word));
             }
             break;
-        }
-        if code_option(entry, v) {
-            let code = args.get(i + 1);
-            return Some((code.and_then(Word::static_value), code));
-        }
-        // `python -m MODULE`: a mode whose operands are not code.
-        if entry.modes.iter().any(|m| m.flags.contains(&v)) {
-            return None;
         }
     }
     let reads_stdin = args.iter().any(|w| w.value() == Some("-"))
@@ -396,14 +427,30 @@ fn analyser(language: &str) -> Option<Analyser> {
             yq_reads_files,
             "the yq expression reads files it names (load)",
         )),
+        "rpm" => Some((
+            "rpm",
+            rpm_macro_runs,
+            "the rpm macro runs shell text (`%(...)`) or Lua (`%{lua:...}`)",
+        )),
         _ => None,
     }
 }
 
-/// Languages whose inline text other rules judge by content: sed, awk and yq
-/// (above), SQL (the remote-effect rule), jq (it runs nothing and reads only its
-/// operands and the files its options name; its secret reads are BG302's).
-const JUDGED_BY_CONTENT: &[&str] = &["sed", "awk", "sql", "yq", "jq"];
+/// True when rpm macro text runs something: `%(CMD)` runs shell text, `%{lua:...}`
+/// Lua, and a macro only known once expanded (`%{expand:...}`, `%{load:FILE}`)
+/// may do either.
+fn rpm_macro_runs(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    lower.contains("%(")
+        || ["lua:", "expand:", "load:", "shrink:"]
+            .iter()
+            .any(|m| lower.contains(&format!("%{{{m}")))
+}
+
+/// Languages whose inline text other rules judge by content: sed, awk, yq and
+/// rpm macros (above), SQL (the remote-effect rule), jq (it runs nothing and reads
+/// only its operands and the files its options name; its secret reads are BG302's).
+const JUDGED_BY_CONTENT: &[&str] = &["sed", "awk", "sql", "yq", "jq", "rpm"];
 
 /// An option or operand of a program that is not a script interpreter whose value
 /// is code in the program's own command language: `gdb -ex 'shell id'`, `vim -c

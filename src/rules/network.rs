@@ -18,8 +18,15 @@ declare_rule! {
     /// or `uv pip`, passes). A tool pointed at another machine's daemon, cluster or
     /// a listening address (the catalogue's `remote` role: `docker -H tcp://h`,
     /// `DOCKER_HOST=...`, `kubectl --server URL`, `--kubeconfig`, `--context`,
-    /// `jupyter --ip 0.0.0.0`; loopback addresses and `unix://` sockets pass), and
-    /// a file read from a URL (`kubectl apply -f https://...`), ask too. Trusted mode allows them; a permission rule can allow
+    /// `jupyter --ip 0.0.0.0`; loopback addresses and `unix://` sockets pass), a
+    /// server that listens on every interface unless bound to this machine (the
+    /// catalogue's `listens`: `python -m http.server`; `--bind 127.0.0.1` passes),
+    /// a file read from a URL (`kubectl apply -f https://...`), and a fetch with
+    /// the TLS or signature check switched off — a flag the catalogue marks
+    /// `skips-verification` (`npm install --no-strict-ssl`), a setting for the
+    /// run whose key has the `verification` role (`git -c http.sslVerify=false`),
+    /// or such a variable set (`GIT_SSL_NO_VERIFY=1`,
+    /// `NODE_TLS_REJECT_UNAUTHORIZED=0`) — ask too. Trusted mode allows them; a permission rule can allow
     /// one tool (`"curl *" = "allow"`).
     ///
     /// ## Why
@@ -64,6 +71,19 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     // tool reads as the machine it drives (`env_keys` with the `remote` role).
     for assignment in &cmd.assignments {
         let value = assignment.value.as_ref().and_then(Word::value);
+        // `GIT_SSL_NO_VERIFY=1 git clone`, `NODE_TLS_REJECT_UNAUTHORIZED=0 npm
+        // install`: a variable some tool reads as the switch of its TLS or
+        // signature check (`env_keys` with the `verification` role), set.
+        if switches_verification(&assignment.name) {
+            cx.report(
+                &NETWORK_TOOL,
+                assignment.span,
+                format!(
+                    "`{}` switches off the TLS or signature check of what is fetched: whoever sits on the way can change what is installed and run",
+                    assignment.name
+                ),
+            );
+        }
         if names_a_remote(&assignment.name) && !value.is_some_and(is_loopback) {
             cx.report(
                 &NETWORK_TOOL,
@@ -80,21 +100,37 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         return;
     };
     let entry = cx.entry(cmd);
+    // `python -m pip install`: a module run as a program is judged as that program,
+    // with the words after it (`python -m flask run --host 0.0.0.0` too).
+    let module = entry
+        .filter(|e| e.mentions(&[Role::Module]))
+        .and_then(|_| module_program(cmd.args(), &cx.args(cmd)));
+    // The words read with the program's own entry: their reading is the cached one.
+    let own = module.is_none();
+    let (entry, args) = match module {
+        Some((module, rest)) => (Some(module), rest),
+        None => (entry, cmd.args()),
+    };
+    let base = entry.map_or(base, |e| e.name);
     // `docker -H tcp://h ps`, `kubectl --server URL`, `php -S 0.0.0.0:80`: a value
     // whose role is `remote` names another machine or a listening address.
     // A setting whose key has that role counts the same (`git -c
     // remote.origin.url=URL push`, `-c url.URL.insteadOf=...`).
     let settings_given = || {
-        cmd.args()
-            .iter()
+        args.iter()
             .any(|w| w.value().is_some_and(|v| v.contains('=')))
     };
     if let Some(e) =
         entry.filter(|e| e.mentions(&[Role::Remote]) && (remote_in_words(e) || settings_given()))
     {
-        let words = cmd.args();
-        if let Some(arg) = cx.args(cmd).iter().copied().find(|a| {
-            let text = words
+        let readings = if own {
+            cx.args(cmd)
+        } else {
+            let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+            std::rc::Rc::new(catalogue::classify(e, &values))
+        };
+        if let Some(arg) = readings.iter().copied().find(|a| {
+            let text = args
                 .get(a.index)
                 .and_then(Word::value)
                 .and_then(|w| w.get(a.offset..));
@@ -108,11 +144,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
                 _ => false,
             }
         }) {
-            let word = cmd
-                .args()
-                .get(arg.index)
-                .map(Word::display)
-                .unwrap_or_default();
+            let word = args.get(arg.index).map(Word::display).unwrap_or_default();
             cx.report(
                 &NETWORK_TOOL,
                 name.span,
@@ -123,18 +155,44 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             return;
         }
     }
-    // `python -m pip install`: a module run as a program is judged as that program,
-    // with the words after it.
-    let module = entry
-        .filter(|e| e.mentions(&[Role::Module]))
-        .and_then(|_| module_program(cmd.args(), &cx.args(cmd)));
-    // The words read with the program's own entry: their reading is the cached one.
-    let own = module.is_none();
-    let (entry, args) = match module {
-        Some((module, rest)) => (Some(module), rest),
-        None => (entry, cmd.args()),
-    };
-    let base = entry.map_or(base, |e| e.name);
+    if let Some(e) = entry
+        && let Some((what, setting)) = fetch_settings(e, args)
+    {
+        let message = match setting {
+            Setting::Elsewhere => format!(
+                "`{base}` with {what} is pointed at another machine: what it fetches or sends goes there"
+            ),
+            Setting::Unverified => format!(
+                "`{base}` with {what} fetches without checking TLS certificates or signatures: whoever sits on the way can change what is installed and run"
+            ),
+        };
+        cx.report(&NETWORK_TOOL, name.span, message);
+        return;
+    }
+    // `python -m http.server`, busybox `httpd`: a server that listens on every
+    // interface unless a `remote` value (`--bind 127.0.0.1`) binds it here.
+    if let Some(server) = entry.filter(|e| e.has(Fact::Listens)) {
+        let words: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+        let bound_here = catalogue::classify(server, &words).into_iter().any(|a| {
+            a.role == Role::Remote
+                && words
+                    .get(a.index)
+                    .copied()
+                    .flatten()
+                    .and_then(|w| w.get(a.offset..))
+                    .is_some_and(is_loopback)
+        });
+        if !bound_here {
+            cx.report(
+                &NETWORK_TOOL,
+                name.span,
+                format!(
+                    "`{base}` serves on every network interface: other machines can reach what it serves (bind it to 127.0.0.1)"
+                ),
+            );
+            return;
+        }
+    }
     // The subcommand's facts: `pnpm dlx`, `pipx run`, `yarn global`, `cargo install`,
     // `uv tool run` (the deepest subcommand named by the leading operands).
     let mut sub: Option<&catalogue::Entry> = None;
@@ -270,7 +328,7 @@ fn url_value<'w>(
             .copied()
             .flatten()
             .and_then(|w| w.get(arg.offset..))
-            .filter(|v| is_url(v))
+            .filter(|v| is_url(v) || hosted_repository(v))
         else {
             continue;
         };
@@ -295,6 +353,25 @@ fn is_url(text: &str) -> bool {
         && !text
             .get(..7)
             .is_some_and(|head| head.eq_ignore_ascii_case("file://"))
+}
+
+/// True when `text` names a repository on a code host without a scheme, as
+/// kustomize, Terraform and Go read it: `github.com/o/r//dir?ref=x`,
+/// `git@github.com:o/r`, `git::https://...`. A folder of the project with such a
+/// name would start with `./`.
+fn hosted_repository(text: &str) -> bool {
+    const HOSTS: &[&str] = &[
+        "github.com/",
+        "gitlab.com/",
+        "bitbucket.org/",
+        "codeberg.org/",
+    ];
+    text.starts_with("git@")
+        || text.starts_with("git::")
+        || HOSTS.iter().any(|h| {
+            text.get(..h.len())
+                .is_some_and(|t| t.eq_ignore_ascii_case(h))
+        })
 }
 
 /// True when a package runner (`npx`, `npm exec`, `bunx`) runs a binary the
@@ -367,7 +444,9 @@ fn remote_spec_operand(entry: Option<&catalogue::Entry>, args: &[Word]) -> bool 
                 .get(a.index)
                 .copied()
                 .flatten()
-                .is_some_and(remote_spec)
+                // `uv run https://…/x.py`: a command named by a URL is judged as
+                // the command it starts (one finding for one word).
+                .is_some_and(|v| remote_spec(v) && !(a.role == Role::Command && is_url(v)))
         })
 }
 
@@ -402,6 +481,147 @@ fn names_a_remote(name: &str) -> bool {
         .any(|e| e.env_key_role(name) == Some(Role::Remote))
 }
 
+/// True when some catalogue entry (or subcommand) reads the variable `name` as
+/// the switch of its TLS or signature check (`env_keys` with the
+/// `verification` role: `GIT_SSL_NO_VERIFY`, `NODE_TLS_REJECT_UNAUTHORIZED`).
+/// Setting one at all asks: its spelling says which value turns the check off.
+fn switches_verification(name: &str) -> bool {
+    catalogue::env_readers()
+        .iter()
+        .any(|e| e.env_key_role(name) == Some(Role::Verification))
+}
+
+/// What a setting or flag for this run changes about what the program fetches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Setting {
+    /// It fetches from, or sends to, another machine or source.
+    Elsewhere,
+    /// It fetches without the TLS or signature check.
+    Unverified,
+}
+
+/// What in this use of `entry` points it elsewhere or switches off its TLS or
+/// signature check, if anything:
+///
+/// - a setting given for this run as an option's value (`git -c KEY=VALUE`,
+///   `cargo --config KEY=VALUE`) whose key has the `remote` role and names
+///   another machine (`remote.origin.pushurl=URL`), or that `key_facts` mark
+///   `changes-package-source` (`url.URL.insteadOf=...`): elsewhere;
+/// - such a setting whose key has the `verification` role and whose value turns
+///   it off (`http.sslVerify=false`), or a flag the catalogue marks
+///   `skips-verification` (`npm install --no-strict-ssl`): unverified.
+///
+/// Most commands give no such flag or setting: the words are scanned for one
+/// before anything is read with the option table.
+fn fetch_settings(entry: &'static catalogue::Entry, args: &[Word]) -> Option<(String, Setting)> {
+    let settings = entry.mentions(&[Role::Config])
+        && args
+            .iter()
+            .any(|w| w.value().is_none_or(|v| v.contains('=')));
+    let flags = entry.flag_may_add(Fact::SkipsVerification)
+        && args.iter().any(|w| {
+            w.value().is_none_or(|v| {
+                v.starts_with('-') && spells_flag(entry, Fact::SkipsVerification, v)
+            })
+        });
+    if !settings && !flags {
+        return None;
+    }
+    let words: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+    // The program's entry and the subcommands its leading words name (`git clone
+    // -c KEY=V`, `npm install --no-strict-ssl`).
+    let mut entries = vec![entry];
+    for word in &words {
+        let Some(next) = word.and_then(|w| entries.last().and_then(|e| e.subcommand(w))) else {
+            break;
+        };
+        entries.push(next);
+    }
+    if settings {
+        // Only an option's value is a setting for this run: an operand is one a
+        // settings command writes (`git config KEY V`, judged by BG217).
+        for arg in catalogue::classify(entry, &words) {
+            if arg.role != Role::Config || !arg.option_value {
+                continue;
+            }
+            let Some((key, value)) = words
+                .get(arg.index)
+                .copied()
+                .flatten()
+                .and_then(|w| w.get(arg.offset..))
+                .and_then(|s| s.split_once('='))
+            else {
+                continue;
+            };
+            let what = || format!("`{key}={value}`");
+            if entries
+                .iter()
+                .any(|e| e.key_facts_of(key).any(|f| f == Fact::ChangesPackageSource))
+            {
+                return Some((what(), Setting::Elsewhere));
+            }
+            match entries.iter().rev().find_map(|e| e.config_key_role(key)) {
+                Some(Role::Remote) if !is_loopback(value) => {
+                    return Some((what(), Setting::Elsewhere));
+                }
+                Some(Role::Verification) if turns_off(value) => {
+                    return Some((what(), Setting::Unverified));
+                }
+                _ => {}
+            }
+        }
+    }
+    if flags {
+        // Such a flag is a global option: the program's counts after a
+        // subcommand's name too (`npm install --strict-ssl=false`).
+        let tail = words.get(entries.len() - 1..).unwrap_or_default();
+        let flag = entries
+            .iter()
+            .filter(|e| e.flag_may_add(Fact::SkipsVerification))
+            .find_map(|e| {
+                [catalogue::usage(e, tail), catalogue::usage(entry, &words)]
+                    .iter()
+                    .find_map(|u| {
+                        u.flag_for(Fact::SkipsVerification)
+                            .map(|f| format!("`{f}`"))
+                    })
+            });
+        if let Some(flag) = flag {
+            return Some((flag, Setting::Unverified));
+        }
+    }
+    None
+}
+
+/// True when `word` may be one of the flags that add `fact` in `entry` or its
+/// subcommands: as spelled, with `=value`, a long prefix, or a letter in a short
+/// cluster. A cheap test before the words are read with the option table.
+fn spells_flag(entry: &catalogue::Entry, fact: Fact, word: &str) -> bool {
+    let given = word.split_once('=').map_or(word, |(name, _)| name);
+    entry
+        .flag_facts
+        .iter()
+        .filter(|spec| spec.facts.contains(&fact))
+        .flat_map(|spec| spec.flags.iter())
+        .any(|flag| {
+            let name = flag.split_once('=').map_or(*flag, |(n, _)| n);
+            given == name
+                || (name.len() == 2
+                    && !name.starts_with("--")
+                    && !word.starts_with("--")
+                    && name.get(1..).is_some_and(|letter| word.contains(letter)))
+                || (name.starts_with("--") && given.len() >= 4 && name.starts_with(given))
+        })
+        || entry.subcommands.iter().any(|s| spells_flag(s, fact, word))
+}
+
+/// True when a switch's value turns it off: `false`, `0`, `no`, `off`, or empty.
+pub fn turns_off(value: &str) -> bool {
+    ["false", "0", "no", "off", ""]
+        .iter()
+        .any(|off| value.trim().eq_ignore_ascii_case(off))
+}
+
 /// True when `value` names this machine only: a loopback address or name, with
 /// an optional scheme and port (`localhost:8000`, `http://127.0.0.1:6443`,
 /// `[::1]`), a local socket (`unix:///var/run/docker.sock`), or a scheme with
@@ -409,7 +629,8 @@ fn names_a_remote(name: &str) -> bool {
 /// `0.0.0.0` (every interface) included, is reached from or reaches another
 /// machine.
 fn is_loopback(value: &str) -> bool {
-    if value.starts_with("unix://") {
+    // `--bind ::1`: the IPv6 loopback address without brackets.
+    if value.starts_with("unix://") || value == "::1" {
         return true;
     }
     let rest = value.split_once("://").map_or(value, |(_, rest)| rest);

@@ -382,9 +382,14 @@ fn json_sets_persisting_key(text: &str, entries: &[&'static Entry]) -> bool {
 /// that runs later for the entries whose settings file `file` is.
 fn sets_script_setting(file: &str, text: &str) -> bool {
     let entries = settings_entries(file);
-    let counts = |key: &str| {
+    // A key that runs something, points the package manager elsewhere, or
+    // switches the TLS check off (a `verification` key set to false).
+    let counts = |key: &str, value: &str| {
         entries.iter().any(|e| {
-            key_persists(e, key) || e.key_facts_of(key).any(|f| f == Fact::ChangesPackageSource)
+            key_persists(e, key)
+                || e.key_facts_of(key).any(|f| f == Fact::ChangesPackageSource)
+                || (e.config_key_role(key) == Some(Role::Verification)
+                    && crate::rules::network::turns_off(value))
         })
     };
     let mut section = String::new();
@@ -410,7 +415,14 @@ fn sets_script_setting(file: &str, text: &str) -> bool {
         if key.is_empty() || key.starts_with(['#', ';']) {
             return false;
         }
-        counts(&key) || (!section.is_empty() && counts(&format!("{section}.{key}")))
+        // `strict-ssl=false`, `enableStrictSsl: false`: the value after the key.
+        let value = line
+            .get(end..)
+            .unwrap_or_default()
+            .trim_start_matches(['=', ':'])
+            .trim()
+            .trim_matches(['"', '\'']);
+        counts(&key, value) || (!section.is_empty() && counts(&format!("{section}.{key}"), value))
     })
 }
 
@@ -530,6 +542,25 @@ fn settings_command(inv: &Invocation, cmd: &SimpleCommand, cx: &mut Checker) {
                 key.span,
                 format!(
                     "`{} {name}` stores a setting acted on later, outside the gate (it runs a program or loads code from a path)",
+                    what_of(inv)
+                ),
+            );
+        }
+        // `git config http.sslVerify false`, `npm config set strict-ssl false`:
+        // every later fetch goes without a TLS check (a value only known at run
+        // time may be the one that turns it off).
+        let setting = match value {
+            Some(v) => v.value(),
+            None => key.value().and_then(|k| k.split_once('=')).map(|(_, v)| v),
+        };
+        if entry.config_key_role(name) == Some(Role::Verification)
+            && setting.is_none_or(crate::rules::network::turns_off)
+        {
+            cx.report(
+                &PERSISTENCE_WRITE,
+                key.span,
+                format!(
+                    "`{} {name}` switches off the TLS or signature check of every later fetch: whoever sits on the way can change what is installed and run",
                     what_of(inv)
                 ),
             );

@@ -350,12 +350,15 @@ fn flag_matches(arg: &str, spelling: &str) -> bool {
         return false;
     };
     if name.chars().count() == 1 {
-        // A short flag: any cluster of letters (`-fd`), but not a long option.
+        // A short flag: any cluster of letters (`-fd`; `unzip -o:` too), but not
+        // a long option.
         let Some(cluster) = arg.strip_prefix('-') else {
             return false;
         };
         return !cluster.starts_with('-')
-            && cluster.chars().all(|c| c.is_ascii_alphanumeric())
+            && cluster
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == ':')
             && cluster.contains(name);
     }
     // One-dash long option (terraform): `-name`, `--name`, `=value` allowed.

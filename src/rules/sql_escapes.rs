@@ -1,7 +1,11 @@
 //! SQL clients that run shell text from their SQL: `psql -c '\! CMD'` and `mysql -e
 //! '\! CMD'` or `system CMD` (the clients' shell escapes), `sqlite3 DB '.shell CMD'`
-//! and `.system CMD` (dot-commands). The text is a shell command the gate cannot
-//! parse out of the SQL, so it is inline code it cannot analyse (BG205).
+//! and `.system CMD` (dot-commands), output piped to a program (`\o |CMD`,
+//! `.output |CMD`), `COPY ... PROGRAM`, native code loaded (`.load`,
+//! `load_extension()`), and files outside the project named by the client's own
+//! commands (`.output /tmp/x`, `\i ~/x.sql`, `ATTACH '/tmp/x.db'`). The text is
+//! something the gate cannot parse out of the SQL, so it is inline code it cannot
+//! analyse (BG205).
 
 use crate::catalogue::Role;
 use crate::model::command::SimpleCommand;
@@ -32,12 +36,12 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         let Some(sql) = word.value().and_then(|v| v.get(arg.offset..)) else {
             continue;
         };
-        if let Some(escape) = shell_escape(sql) {
+        if let Some((escape, what)) = shell_escape(sql) {
             cx.report(
                 &INLINE_SCRIPT,
                 word.span,
                 format!(
-                    "`{}` runs shell text through `{escape}` in its SQL, which the gate cannot analyse",
+                    "`{}` {what} through `{escape}` in its SQL, which the gate cannot analyse",
                     entry.name
                 ),
             );
@@ -45,20 +49,86 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     }
 }
 
-/// The client shell escape in `sql`, if any: `\!` anywhere (psql and mysql take
-/// meta-commands after other statements on a line), and at the start of a line
-/// (after `;` too) sqlite's `.shell`/`.system` and mysql's `system`.
-fn shell_escape(sql: &str) -> Option<&'static str> {
+/// The client command in `sql` that runs a program, loads native code or writes
+/// a file outside the project, if any, as its words and what it does:
+///
+/// - shell text: `\!` anywhere (psql and mysql take meta-commands after other
+///   statements on a line); at the start of a line (after `;` too) sqlite's
+///   `.shell`/`.system`, mysql's `system`, `pager`/`\P`; output or input piped
+///   through a program: psql `\o |CMD`, `\g |CMD`, `\w |CMD`, sqlite
+///   `.output |CMD`, `.once |CMD`, `.read |CMD`, `.import '|CMD'`; and
+///   `COPY ... PROGRAM 'CMD'` (psql's `\copy` runs it here, the server's `COPY`
+///   on the database's machine);
+/// - native code: sqlite's `.load` and `load_extension(`, duckdb's `LOAD`;
+/// - a file outside the project written or read by name: sqlite `.output`,
+///   `.once`, `.save`, `.backup`, `.read`, psql `\o`, `\i`, `\w`, mysql `tee`,
+///   `\T`, `source`, `\.`, `COPY`, psql `\copy`, sqlite `ATTACH`, `VACUUM INTO` with an
+///   absolute, home or `..` path; mysql's `INTO OUTFILE`.
+fn shell_escape(sql: &str) -> Option<(&'static str, &'static str)> {
+    const SHELL: &str = "runs shell text";
+    const NATIVE: &str = "loads native code";
+    const FILE: &str = "reads or writes a file outside the project";
     if sql.contains("\\!") {
-        return Some("\\!");
+        return Some(("\\!", SHELL));
+    }
+    let lower = sql.to_ascii_lowercase();
+    if lower.contains("load_extension(") {
+        return Some(("load_extension()", NATIVE));
+    }
+    // `COPY t TO PROGRAM 'cmd'`, `\copy t from program 'cmd'`.
+    let words: Vec<&str> = lower
+        .split(|c: char| c.is_whitespace() || c == '(' || c == ')')
+        .filter(|w| !w.is_empty())
+        .collect();
+    if words
+        .windows(2)
+        .any(|w| matches!(w[0], "to" | "from") && w[1] == "program")
+        && words.iter().any(|w| matches!(*w, "copy" | "\\copy"))
+    {
+        return Some(("COPY ... PROGRAM", SHELL));
+    }
+    // `SELECT ... INTO OUTFILE '/tmp/x'` (the server writes it).
+    if words
+        .windows(2)
+        .any(|w| w[0] == "into" && matches!(w[1], "outfile" | "dumpfile"))
+    {
+        return Some(("INTO OUTFILE", "writes a file on the database's machine"));
     }
     for statement in sql.split(['\n', ';']) {
         let statement = statement.trim_start();
-        let first = statement.split_whitespace().next().unwrap_or_default();
-        match first.to_ascii_lowercase().as_str() {
-            ".shell" => return Some(".shell"),
-            ".system" => return Some(".system"),
-            "system" => return Some("system"),
+        let mut parts = statement.split_whitespace();
+        let first = parts.next().unwrap_or_default().to_ascii_lowercase();
+        let rest = statement
+            .get(
+                statement
+                    .find(char::is_whitespace)
+                    .unwrap_or(statement.len())..,
+            )
+            .unwrap_or_default()
+            .trim_start();
+        let operand = rest.trim_start_matches(['\'', '"']);
+        let piped = operand.starts_with('|');
+        let outside = crate::rules::inline_script::names_outside_path(rest);
+        match first.as_str() {
+            ".shell" => return Some((".shell", SHELL)),
+            ".system" => return Some((".system", SHELL)),
+            "system" => return Some(("system", SHELL)),
+            "pager" | "\\p" if !rest.is_empty() => return Some(("pager", SHELL)),
+            ".output" | ".once" | ".read" | ".import" | "\\o" | "\\out" | "\\g" | "\\gx"
+            | "\\w" | "\\write"
+                if piped =>
+            {
+                return Some(("a pipe to a program", SHELL));
+            }
+            ".load" => return Some((".load", NATIVE)),
+            "load" if !rest.is_empty() => return Some(("LOAD", "loads an extension or a file")),
+            ".output" | ".once" | ".save" | ".backup" | ".restore" | ".read" | ".import"
+            | ".open" | "\\o" | "\\out" | "\\i" | "\\include" | "\\ir" | "\\w" | "\\write"
+            | "tee" | "\\t" | "source" | "\\." | "\\copy" | "copy" | "attach" | "vacuum"
+                if outside =>
+            {
+                return Some(("a file named outside the project", FILE));
+            }
             _ => {}
         }
     }
@@ -71,13 +141,32 @@ mod tests {
 
     #[test]
     fn escapes_and_look_alikes() {
-        assert_eq!(shell_escape("\\! id"), Some("\\!"));
-        assert_eq!(shell_escape("select 1; \\! id"), Some("\\!"));
-        assert_eq!(shell_escape(".shell id"), Some(".shell"));
-        assert_eq!(shell_escape(".tables\n.system id"), Some(".system"));
-        assert_eq!(shell_escape("SYSTEM id"), Some("system"));
-        assert_eq!(shell_escape("select 'system' from t"), None);
-        assert_eq!(shell_escape(".tables"), None);
-        assert_eq!(shell_escape("select * from system_users"), None);
+        let escape = |sql| shell_escape(sql).map(|(e, _)| e);
+        assert_eq!(escape("\\! id"), Some("\\!"));
+        assert_eq!(escape("select 1; \\! id"), Some("\\!"));
+        assert_eq!(escape(".shell id"), Some(".shell"));
+        assert_eq!(escape(".tables\n.system id"), Some(".system"));
+        assert_eq!(escape("SYSTEM id"), Some("system"));
+        assert_eq!(escape("select 'system' from t"), None);
+        assert_eq!(escape(".tables"), None);
+        assert_eq!(escape("select * from system_users"), None);
+        assert_eq!(escape(".output '|id'"), Some("a pipe to a program"));
+        assert_eq!(escape("\\o | id"), Some("a pipe to a program"));
+        assert_eq!(escape("copy t to program 'id'"), Some("COPY ... PROGRAM"));
+        assert_eq!(escape(".load /tmp/x"), Some(".load"));
+        assert_eq!(
+            escape("select load_extension('x')"),
+            Some("load_extension()")
+        );
+        assert_eq!(
+            escape(".output /tmp/x"),
+            Some("a file named outside the project")
+        );
+        assert_eq!(escape(".output build/out.csv"), None);
+        assert_eq!(
+            escape("select * from programs where kind = 'to program'"),
+            None
+        );
+        assert_eq!(escape("select source from t"), None);
     }
 }
