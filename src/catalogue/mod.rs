@@ -903,29 +903,44 @@ impl Entry {
 /// segments matches one or more segments, the others matching the key's last
 /// ones (`http.**.sslverify` matches `http.https://example.com.sslverify`).
 fn key_matches(pattern: &str, key: &str) -> bool {
-    let pattern: Vec<&str> = pattern.split('.').collect();
-    let key: Vec<&str> = key.split('.').collect();
-    segments_match(&pattern, &key)
-}
-
-/// [`key_matches`] on the segments.
-fn segments_match(pattern: &[&str], key: &[&str]) -> bool {
-    match (pattern.split_first(), key.split_first()) {
-        (None, None) => true,
-        // `*` and a `**` before other segments: one segment or more; a last
-        // `**`: the rest.
-        (Some((&"**", [])), Some(_)) => true,
-        (Some((&("*" | "**"), rest)), Some(_)) => {
-            (1..=key.len()).any(|n| segments_match(rest, &key[n..]))
+    // Segment by segment on the text itself: no allocation (every settings word
+    // of every command is matched against its entry's keys).
+    let (head, rest) = match pattern.split_once('.') {
+        Some((head, rest)) => (head, Some(rest)),
+        None => (pattern, None),
+    };
+    let (key_head, key_rest) = match key.split_once('.') {
+        Some((h, r)) => (h, Some(r)),
+        None => (key, None),
+    };
+    if key.is_empty() {
+        return false;
+    }
+    match (head, rest) {
+        // A last `*` or `**`: one segment or more, the rest.
+        ("*" | "**", None) => true,
+        // `*` and a `**` before other segments: one segment or more.
+        ("*" | "**", Some(rest)) => {
+            let mut tail = key_rest;
+            while let Some(t) = tail {
+                if key_matches(rest, t) {
+                    return true;
+                }
+                tail = t.split_once('.').map(|(_, r)| r);
+            }
+            false
         }
-        (Some((a, rest)), Some((b, tail)))
-            if a == b
-                || a.strip_prefix('*')
-                    .is_some_and(|end| !end.is_empty() && b.ends_with(end)) =>
-        {
-            segments_match(rest, tail)
+        (literal, rest) => {
+            let same = literal == key_head
+                || literal
+                    .strip_prefix('*')
+                    .is_some_and(|end| !end.is_empty() && key_head.ends_with(end));
+            same && match (rest, key_rest) {
+                (None, None) => true,
+                (Some(rest), Some(key_rest)) => key_matches(rest, key_rest),
+                _ => false,
+            }
         }
-        _ => false,
     }
 }
 
@@ -1172,6 +1187,40 @@ pub fn env_readers() -> &'static [&'static Entry] {
     &READERS
 }
 
+/// The entries and subcommands that read the environment variable `name`, with
+/// the role its value has for each (`CC` → make's and cmake's `program`), in the
+/// order of [`env_readers`]. An index by name, built once: every assignment of
+/// every command asks it several times.
+pub fn env_key_readers(name: &str) -> impl Iterator<Item = (&'static Entry, Role)> + '_ {
+    type Index = (
+        std::collections::HashMap<&'static str, Vec<(&'static Entry, Role)>>,
+        Vec<&'static Entry>,
+    );
+    static INDEX: std::sync::LazyLock<Index> = std::sync::LazyLock::new(|| {
+        let mut exact: std::collections::HashMap<&'static str, Vec<(&'static Entry, Role)>> =
+            std::collections::HashMap::new();
+        let mut patterned: Vec<&'static Entry> = Vec::new();
+        for entry in env_readers() {
+            for (key, role) in entry.env_keys {
+                if key.contains('*') {
+                    if !patterned.iter().any(|e| std::ptr::eq(*e, *entry)) {
+                        patterned.push(*entry);
+                    }
+                } else {
+                    exact.entry(*key).or_default().push((*entry, *role));
+                }
+            }
+        }
+        (exact, patterned)
+    });
+    let (exact, patterned) = &*INDEX;
+    exact.get(name).into_iter().flatten().copied().chain(
+        patterned
+            .iter()
+            .filter_map(move |e| e.env_key_role(name).map(|role| (*e, role))),
+    )
+}
+
 /// Compares a lowercase index key with a name of any case, byte by byte.
 fn compare_lowercase(lower: &str, name: &str) -> std::cmp::Ordering {
     let a = lower.bytes();
@@ -1352,6 +1401,14 @@ mod tests {
         ));
         assert!(key_matches("alias.*", "alias.x.y"));
         assert!(!key_matches("filter.*.clean", "filter.a.b.smudge"));
+        assert!(key_matches(
+            "http.**.sslverify",
+            "http.https://example.com.sslverify"
+        ));
+        assert!(!key_matches("http.**.sslverify", "http.sslverify"));
+        assert!(key_matches("core.pager", "core.pager"));
+        assert!(!key_matches("core.pager", "core.pagerx"));
+        assert!(!key_matches("core", "core.pager"));
         let config = lookup("npm").unwrap();
         assert!(
             config

@@ -187,10 +187,11 @@ impl PathJudge {
     /// The write-protected file or folder that deleting `path` would take with it
     /// (`rm -rf .claude` takes `.claude/settings.json`), if any.
     pub fn protected_within(&self, path: &Path) -> Option<&Path> {
+        let outer = Prefix::new(path.to_path_buf());
         self.write_protected
             .iter()
+            .find(|p| outer.holds(&p.path, p.plain))
             .map(|p| p.path.as_path())
-            .find(|p| p.starts_with(path))
     }
 
     /// Follows symlinks in the longest existing prefix of `path` (inside the root or

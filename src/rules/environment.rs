@@ -426,18 +426,15 @@ pub fn is_secret_name(name: &str) -> bool {
 /// True when some catalogue entry (or subcommand) reads the variable `name` as
 /// the program it runs (`env_keys` with the `program` role).
 fn names_a_program(name: &str) -> bool {
-    catalogue::env_readers()
-        .iter()
-        .any(|e| e.env_key_role(name) == Some(Role::Program))
+    catalogue::env_key_readers(name).any(|(_, role)| role == Role::Program)
 }
 
 /// The entry that reads the variable `name` as more of its own options
 /// (`env_keys` with the `options` role: `CFLAGS` for gcc).
 fn options_of(name: &str) -> Option<&'static catalogue::Entry> {
-    catalogue::env_readers()
-        .iter()
-        .find(|e| e.env_key_role(name) == Some(Role::Options))
-        .copied()
+    catalogue::env_key_readers(name)
+        .find(|(_, role)| *role == Role::Options)
+        .map(|(entry, _)| entry)
 }
 
 /// What the words of `value`, read as options of `entry`, make it run, with the

@@ -476,9 +476,7 @@ fn is_remote(v: &str) -> bool {
 /// the machine, daemon or cluster it drives (`env_keys` with the `remote` role:
 /// `DOCKER_HOST`, `KUBECONFIG`).
 fn names_a_remote(name: &str) -> bool {
-    catalogue::env_readers()
-        .iter()
-        .any(|e| e.env_key_role(name) == Some(Role::Remote))
+    catalogue::env_key_readers(name).any(|(_, role)| role == Role::Remote)
 }
 
 /// True when some catalogue entry (or subcommand) reads the variable `name` as
@@ -486,9 +484,7 @@ fn names_a_remote(name: &str) -> bool {
 /// `verification` role: `GIT_SSL_NO_VERIFY`, `NODE_TLS_REJECT_UNAUTHORIZED`).
 /// Setting one at all asks: its spelling says which value turns the check off.
 fn switches_verification(name: &str) -> bool {
-    catalogue::env_readers()
-        .iter()
-        .any(|e| e.env_key_role(name) == Some(Role::Verification))
+    catalogue::env_key_readers(name).any(|(_, role)| role == Role::Verification)
 }
 
 /// What a setting or flag for this run changes about what the program fetches.
