@@ -29,7 +29,7 @@ pub struct Arg {
 ///
 /// The reading depends only on the entry and the words, and the checks of one
 /// command ask for the same one several times: the last few readings on this
-/// thread are kept ([`memo`]) and given again.
+/// thread are kept (`memo`) and given again.
 pub fn classify(entry: &Entry, args: &[Option<&str>]) -> Vec<Arg> {
     if let Some(found) = memo::recall(entry, args) {
         return found;
