@@ -324,18 +324,23 @@ fn glued_descriptors<'t>(
     let mut k = 0;
     while k < word_nodes.len() {
         let word = word_nodes[k];
-        let text = src.slice(word);
-        let glued = !text.is_empty()
-            && text.bytes().all(|b| b.is_ascii_digit())
-            && matches!(src.text.as_bytes().get(word.end_byte()), Some(b'<' | b'>'));
         let at = word.end_byte();
+        let text = src.slice(word);
+        // The cheap test first: most words are followed by a blank.
+        let glued = matches!(src.text.as_bytes().get(at), Some(b'<' | b'>'))
+            && !text.is_empty()
+            && text.bytes().all(|b| b.is_ascii_digit());
+        if !glued {
+            k += 1;
+            continue;
+        }
         let target = inner_starts
             .iter()
             .find(|(start, _)| *start == at)
             .map(|(_, index)| *index)
             .or_else(|| (k + 1 == word_nodes.len() && statement_redirects > 0).then_some(0));
         match target.and_then(|i| redirects.get_mut(i)) {
-            Some(redirect) if glued && redirect.fd.is_none() => {
+            Some(redirect) if redirect.fd.is_none() => {
                 redirect.fd = Some(text.to_string());
                 let digits = src.span(word);
                 redirect.span = Span::new(digits.start.min(redirect.span.start), redirect.span.end);

@@ -190,19 +190,15 @@ fn embedded_command(name: &str, args: &[Word], source: &str, out: &mut Vec<Scrip
         let span = Span::new(word.span.start, last.span.end.max(word.span.start));
         // The words as bash passes them, each quoted again: a nested script's
         // spans do not point at its own text, so the text is rebuilt.
-        let mut text = String::new();
-        for w in &args[i..] {
-            let Some(value) = w.static_value() else {
-                out.push(ScriptText::Dynamic(span));
-                return;
-            };
-            if !text.is_empty() {
-                text.push(' ');
-            }
-            text.push('\'');
-            text.push_str(&value.replace('\'', "'\\''"));
-            text.push('\'');
-        }
+        let Some(values) = args[i..]
+            .iter()
+            .map(Word::static_value)
+            .collect::<Option<Vec<String>>>()
+        else {
+            out.push(ScriptText::Dynamic(span));
+            return;
+        };
+        let text = quoted_words(values.iter().map(String::as_str));
         let map = exact_map(span, &text, source);
         out.push(ScriptText::Static { text, map });
         return;
@@ -226,8 +222,9 @@ fn option_prefix(word: &Word) -> Option<String> {
 /// text: an option value (`tar --to-command=CMD`, `git clone -u CMD`, `rsync -e
 /// CMD`, `man -P CMD`), operands joined (`git submodule foreach CMD`), and a
 /// `key=value` setting whose key runs a program (`ssh -o ProxyCommand=CMD`, `git
-/// -c core.pager=CMD`, `git -c alias.x='!CMD'`; `git -c core.hooksPath=DIR` runs
-/// what DIR holds, and a setting only known at run time may be any of these).
+/// -c core.pager=CMD`, `git -c alias.x='!CMD'`; a setting only known at run time
+/// may be any of these; a folder of programs, `core.hooksPath=DIR`, is judged as
+/// a path), and the command of a git `ext::` URL.
 fn catalogue_scripts(name: &str, args: &[Word], source: &str, out: &mut Vec<ScriptText>) {
     let Some(entry) =
         crate::catalogue::lookup(name).filter(|e| e.mentions(&[Role::Shell, Role::ShellWords]))
@@ -283,10 +280,7 @@ fn catalogue_scripts(name: &str, args: &[Word], source: &str, out: &mut Vec<Scri
                         }
                     }
                     (None, Some((key, _))) => {
-                        if matches!(
-                            entry.config_key_role(key),
-                            Some(Role::Shell | Role::ShellIfBang)
-                        ) {
+                        if runs_shell_text(entry, key) {
                             out.push(ScriptText::Dynamic(word.span));
                         }
                     }
@@ -345,6 +339,15 @@ fn setting_script(entry: &Entry, key: &str, value: &str, span: Span) -> Option<S
     })
 }
 
+/// True when the value of the settings key `key` is shell text (`core.pager`; an
+/// alias, `shell-if-bang`, may be).
+fn runs_shell_text(entry: &Entry, key: &str) -> bool {
+    matches!(
+        entry.config_key_role(key),
+        Some(Role::Shell | Role::ShellIfBang)
+    )
+}
+
 /// True when some settings key of the entry runs shell text or programs.
 fn runs_a_setting(entry: &Entry) -> bool {
     entry.config_keys.iter().any(|(_, role)| {
@@ -365,17 +368,14 @@ fn settings_scripts(name: &str, args: &[Word], out: &mut Vec<ScriptText>) {
     else {
         return;
     };
-    let (leaf, rest) = settings::named_subcommand(entry, args);
-    if !leaf.has(Fact::WritesSettings) {
+    let (leaf, rest, keys) = settings::settings_use(entry, args);
+    let Some(keys) = keys.filter(|_| leaf.has(Fact::WritesSettings)) else {
         return;
-    }
+    };
     let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
     if crate::catalogue::usage(entry, &values).has(Fact::ReadOnly) {
         return;
     }
-    let Some(keys) = settings::keys_entry(entry, leaf) else {
-        return;
-    };
     for (key, value) in settings::settings_written(leaf, rest) {
         let Some(text) = key.value() else {
             continue;
@@ -387,13 +387,7 @@ fn settings_scripts(name: &str, args: &[Word], out: &mut Vec<ScriptText>) {
         };
         match written {
             Some(v) => out.extend(setting_script(keys, name, v, span)),
-            None if matches!(
-                keys.config_key_role(name),
-                Some(Role::Shell | Role::ShellIfBang)
-            ) =>
-            {
-                out.push(ScriptText::Dynamic(span))
-            }
+            None if runs_shell_text(keys, name) => out.push(ScriptText::Dynamic(span)),
             None => {}
         }
     }
@@ -419,9 +413,12 @@ fn ext_command(command: &str) -> String {
             c => words.last_mut().map_or((), |w| w.push(c)),
         }
     }
+    quoted_words(words.iter().map(String::as_str).filter(|w| !w.is_empty()))
+}
+
+/// Words as shell text that gives them back as they are: each single-quoted.
+fn quoted_words<'a>(words: impl Iterator<Item = &'a str>) -> String {
     words
-        .iter()
-        .filter(|w| !w.is_empty())
         .map(|w| format!("'{}'", w.replace('\'', "'\\''")))
         .collect::<Vec<_>>()
         .join(" ")

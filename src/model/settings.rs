@@ -11,9 +11,21 @@ use crate::catalogue::{self, Entry};
 /// operands are keys rather than subcommand names (`git config set`, `bundle
 /// config get`), with the words after it.
 pub(crate) fn named_subcommand<'c>(
+    leaf: &'static Entry,
+    rest: &'c [Word],
+) -> (&'static Entry, &'c [Word]) {
+    let (leaf, rest, _) = settings_use(leaf, rest);
+    (leaf, rest)
+}
+
+/// [`named_subcommand`], with the entry whose `config_keys` describe the keys the
+/// subcommand writes: the nearest with keys on the way down (`git` for `git
+/// config set`, `npm config` for `npm config set`).
+pub(crate) fn settings_use<'c>(
     mut leaf: &'static Entry,
     mut rest: &'c [Word],
-) -> (&'static Entry, &'c [Word]) {
+) -> (&'static Entry, &'c [Word], Option<&'static Entry>) {
+    let mut keys = (!leaf.config_keys.is_empty()).then_some(leaf);
     while !leaf.subcommands.is_empty() {
         let values: Vec<Option<&str>> = rest.iter().map(Word::value).collect();
         let first = catalogue::classify(leaf, &values)
@@ -28,8 +40,11 @@ pub(crate) fn named_subcommand<'c>(
         };
         leaf = sub;
         rest = rest.get(at + 1..).unwrap_or_default();
+        if !leaf.config_keys.is_empty() {
+            keys = Some(leaf);
+        }
     }
-    (leaf, rest)
+    (leaf, rest, keys)
 }
 
 /// The key of a `KEY=VALUE` word (the whole word for a `KEY VALUE` pair).
@@ -78,24 +93,4 @@ pub(crate) fn settings_written<'c>(
         }
     }
     out
-}
-
-/// The entry whose `config_keys` describe the keys `leaf` writes: the nearest
-/// with keys on the way from `entry` down to `leaf` (`git` for `git config set`,
-/// `npm config` for `npm config set`).
-pub(crate) fn keys_entry(entry: &'static Entry, leaf: &'static Entry) -> Option<&'static Entry> {
-    let mut path = Vec::new();
-    path_to(entry, leaf, &mut path);
-    path.into_iter().rev().find(|e| !e.config_keys.is_empty())
-}
-
-/// Pushes the entries from `entry` down to `leaf` onto `path`; false (and `path`
-/// as it was) when `leaf` is not `entry` or one of its subcommands.
-fn path_to(entry: &'static Entry, leaf: &'static Entry, path: &mut Vec<&'static Entry>) -> bool {
-    path.push(entry);
-    if std::ptr::eq(entry, leaf) || entry.subcommands.iter().any(|s| path_to(s, leaf, path)) {
-        return true;
-    }
-    path.pop();
-    false
 }

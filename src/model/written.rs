@@ -116,7 +116,9 @@ fn output_text(record: &SimpleCommand) -> Option<String> {
             // A first word that is the flag leaving the newline out (`-n`).
             let no_newline = args.first().is_some_and(|first| {
                 catalogue::lookup("echo").is_some_and(|e| {
-                    catalogue::usage(e, &[Some(*first)]).flag_for(Fact::NoNewline) == Some(*first)
+                    e.flag_facts
+                        .iter()
+                        .any(|f| f.flags.contains(first) && f.facts.contains(&Fact::NoNewline))
                 })
             });
             let (newline, rest) = if no_newline {

@@ -187,10 +187,10 @@ impl PathJudge {
     /// The write-protected file or folder that deleting `path` would take with it
     /// (`rm -rf .claude` takes `.claude/settings.json`), if any.
     pub fn protected_within(&self, path: &Path) -> Option<&Path> {
-        let outer = Prefix::new(path.to_path_buf());
+        let path_plain = plain(path);
         self.write_protected
             .iter()
-            .find(|p| outer.holds(&p.path, p.plain))
+            .find(|p| under(&p.path, p.plain, path, path_plain))
             .map(|p| p.path.as_path())
     }
 
@@ -251,15 +251,21 @@ impl Prefix {
     /// (`Path::starts_with` re-parses both into components on every call); anything
     /// else compares components. `path_plain` is `plain(path)`.
     fn holds(&self, path: &Path, path_plain: bool) -> bool {
-        if !(path_plain && self.plain) {
-            return path.starts_with(&self.path);
-        }
-        let (p, q) = (
-            path.as_os_str().as_encoded_bytes(),
-            self.path.as_os_str().as_encoded_bytes(),
-        );
-        p.starts_with(q) && (p.len() == q.len() || q == b"/" || p[q.len()] == b'/')
+        under(path, path_plain, &self.path, self.plain)
     }
+}
+
+/// Whether `path` is `folder` or lies below it ([`Prefix::holds`]; `*_plain` say
+/// whether each is in normal form, when a byte test is enough).
+fn under(path: &Path, path_plain: bool, folder: &Path, folder_plain: bool) -> bool {
+    if !(path_plain && folder_plain) {
+        return path.starts_with(folder);
+    }
+    let (p, q) = (
+        path.as_os_str().as_encoded_bytes(),
+        folder.as_os_str().as_encoded_bytes(),
+    );
+    p.starts_with(q) && (p.len() == q.len() || q == b"/" || p[q.len()] == b'/')
 }
 
 #[cfg(test)]

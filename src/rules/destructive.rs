@@ -87,7 +87,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         Some(u) if !u.subcommand_words.is_empty() => format!("{base} {}", u.subcommand_words),
         _ => lower.to_string(),
     };
-    let values: Vec<&str> = args.iter().map(|w| w.value().unwrap_or(DYNAMIC)).collect();
+    let values: Vec<&str> = args.iter().map(|w| w.value().unwrap_or("\u{1}")).collect();
     // `dd of=/dev/sda`, `shred /dev/sda`, `cp img /dev/sdb`: a word the catalogue
     // says is written (or deleted) names a device. The cheap text test comes
     // first: most commands name no device.
@@ -128,7 +128,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         // value (`sysctl vm.swappiness=10`); a bare key only reads.
         _ if has(Fact::KernelSettings)
             && (usage.as_ref().is_some_and(|u| u.has(Fact::ChangesSettings))
-                || entry.is_some_and(|e| sets_a_value(e, &values))) =>
+                || sets_a_value(&cx.args(cmd), args)) =>
         {
             Some(ask(format!("`{lower}` changes kernel settings")))
         }
@@ -152,10 +152,10 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
                 flag.unwrap_or_default()
             )))
         }
-        "hash" if entry.is_some_and(|e| names_a_program(e, &values)) => {
+        "hash" if names_a_program(&cx.args(cmd)) => {
             Some(ask("`hash -p` maps a command name to any program".into()))
         }
-        "enable" if entry.is_some_and(|e| names_a_program(e, &values)) => Some(deny(
+        "enable" if names_a_program(&cx.args(cmd)) => Some(deny(
             "`enable -f` loads a builtin from a shared object".into(),
         )),
         // `mv FILE /dev/null`: a program that removes its sources (the catalogue's
@@ -216,32 +216,26 @@ fn is_device(path: &str) -> bool {
 }
 
 /// True when an operand the entry reads as a setting (`config`: `sysctl KEY=VALUE`)
-/// is given a value, or may be: a word only known at run time.
-fn sets_a_value(entry: &catalogue::Entry, values: &[&str]) -> bool {
-    let words: Vec<Option<&str>> = values.iter().map(|v| known(v)).collect();
-    catalogue::classify(entry, &words).iter().any(|arg| {
+/// is given a value, or may be: a word only known at run time. `roles` is the
+/// reading of `args` with the program's entry.
+fn sets_a_value(roles: &[catalogue::Arg], args: &[Word]) -> bool {
+    roles.iter().any(|arg| {
         arg.role == Role::Config
             && !arg.option_value
-            && words[arg.index].is_none_or(|v| v.contains('='))
+            && args
+                .get(arg.index)
+                .and_then(Word::value)
+                .is_none_or(|v| v.contains('='))
     })
 }
 
 /// True when an option's value names a program or library to run or load (the
 /// catalogue's `path-exec`: `hash -p PATH NAME`, `enable -f LIB NAME`).
-fn names_a_program(entry: &catalogue::Entry, values: &[&str]) -> bool {
-    let words: Vec<Option<&str>> = values.iter().map(|v| known(v)).collect();
-    catalogue::classify(entry, &words)
+fn names_a_program(roles: &[catalogue::Arg]) -> bool {
+    roles
         .iter()
         .any(|arg| arg.option_value && arg.role == Role::PathExec)
 }
-
-/// A word's static value, `None` for the marker of a word only known at run time.
-fn known(value: &str) -> Option<&str> {
-    (value != DYNAMIC).then_some(value)
-}
-
-/// What `values` holds for a word only known at run time.
-const DYNAMIC: &str = "\u{1}";
 
 /// `/` or a top-level system folder (`/etc`, `/usr`, `/bin`, `/home`...).
 fn is_system_top(v: &str) -> bool {

@@ -336,9 +336,9 @@ fn search_path(name: &str, value: &Word, cmd: &SimpleCommand, cx: &Checker) -> O
 /// catalogue gives a code role) reading a secret out of the environment. A
 /// pattern that only mentions one (`grep 'process.env.API_KEY'`) reads nothing.
 fn code_secret_reads(cmd: &SimpleCommand, cx: &mut Checker) {
-    let Some(entry) = cx.entry(cmd).filter(|e| e.mentions(&[Role::Code("")])) else {
+    if !cx.entry(cmd).is_some_and(|e| e.mentions(&[Role::Code("")])) {
         return;
-    };
+    }
     let args = cmd.args();
     if !args
         .iter()
@@ -347,8 +347,7 @@ fn code_secret_reads(cmd: &SimpleCommand, cx: &mut Checker) {
     {
         return;
     }
-    let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
-    for arg in catalogue::classify(entry, &values) {
+    for &arg in cx.args(cmd).iter() {
         if !matches!(arg.role, Role::Code(_)) {
             continue;
         }
@@ -386,9 +385,6 @@ const ENV_ACCESSORS: &[&str] = &[
 /// The secret-looking variable a word's text reads with one of the
 /// [`ENV_ACCESSORS`], if any.
 fn embedded_secret_read(text: &str) -> Option<&str> {
-    if !text.contains("env") && !text.contains("ENV") {
-        return None;
-    }
     ENV_ACCESSORS.iter().find_map(|accessor| {
         text.match_indices(accessor).find_map(|(at, _)| {
             let rest = text[at + accessor.len()..].trim_start_matches(['"', '\'', ' ']);
@@ -469,7 +465,7 @@ fn options_run(
         // The role of what the word names: an option's value, or a setting's.
         let (role, named) = match arg.role {
             Role::Config => match text.split_once('=') {
-                Some((key, v)) => match setting_role(entry, key) {
+                Some((key, v)) => match setting_role(entry, key, &|_| true) {
                     Some(role) => (role, v),
                     None => continue,
                 },
@@ -522,11 +518,22 @@ fn inside_project(text: &str, cmd: &SimpleCommand, cx: &Checker) -> bool {
 }
 
 /// The role of the settings key `key` in the entry or one of its subcommands
-/// (`make SHELL=`, `cargo build --config build.rustc-wrapper=X`).
-fn setting_role(entry: &catalogue::Entry, key: &str) -> Option<Role> {
+/// (`make SHELL=`, `cargo build --config build.rustc-wrapper=X`): the first that
+/// `wanted` accepts, the entry's before its subcommands'.
+fn setting_role(
+    entry: &catalogue::Entry,
+    key: &str,
+    wanted: &dyn Fn(Role) -> bool,
+) -> Option<Role> {
     entry
         .config_key_role(key)
-        .or_else(|| entry.subcommands.iter().find_map(|s| setting_role(s, key)))
+        .filter(|r| wanted(*r))
+        .or_else(|| {
+            entry
+                .subcommands
+                .iter()
+                .find_map(|s| setting_role(s, key, wanted))
+        })
 }
 
 /// The text of an options variable's value with its own earlier value left out
@@ -682,16 +689,6 @@ fn flags_only(rest: &[&str], entry: Option<&catalogue::Entry>) -> Option<String>
         })
 }
 
-/// True when the settings key names a program in the entry or one of its
-/// subcommands (`cargo build --config build.rustc-wrapper=X`).
-fn config_names_program(entry: &catalogue::Entry, key: &str) -> bool {
-    entry.config_key_role(key) == Some(Role::Program)
-        || entry
-            .subcommands
-            .iter()
-            .any(|s| config_names_program(s, key))
-}
-
 /// Values whose catalogue role is `program`: option values and operands, `KEY=value`
 /// settings whose key names a program (`make CC=X`, `mvn -Dexec.executable=X`), and
 /// the environment variables the program reads (`CC=X make`).
@@ -779,7 +776,9 @@ fn program_settings(cmd: &SimpleCommand, cx: &mut Checker) {
         let judged = match arg.role {
             Role::Program => Some(value),
             Role::Config => match value.and_then(|v| v.split_once('=')) {
-                Some((key, v)) if config_names_program(entry, key) => Some(Some(v)),
+                Some((key, v)) if setting_role(entry, key, &|r| r == Role::Program).is_some() => {
+                    Some(Some(v))
+                }
                 _ => None,
             },
             _ => None,

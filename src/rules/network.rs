@@ -114,15 +114,9 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let base = entry.map_or(base, |e| e.name);
     // `docker -H tcp://h ps`, `kubectl --server URL`, `php -S 0.0.0.0:80`: a value
     // whose role is `remote` names another machine or a listening address.
-    // A setting whose key has that role counts the same (`git -c
-    // remote.origin.url=URL push`, `-c url.URL.insteadOf=...`).
-    let settings_given = || {
-        args.iter()
-            .any(|w| w.value().is_some_and(|v| v.contains('=')))
-    };
-    if let Some(e) =
-        entry.filter(|e| e.mentions(&[Role::Remote]) && (remote_in_words(e) || settings_given()))
-    {
+    // (A setting for this run whose key has that role, `git -c
+    // remote.origin.url=URL`, is `fetch_settings`' below.)
+    if let Some(e) = entry.filter(|e| e.mentions(&[Role::Remote]) && remote_in_words(e)) {
         let readings = if own {
             cx.args(cmd)
         } else {
@@ -130,19 +124,12 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             std::rc::Rc::new(catalogue::classify(e, &values))
         };
         if let Some(arg) = readings.iter().copied().find(|a| {
-            let text = args
-                .get(a.index)
-                .and_then(Word::value)
-                .and_then(|w| w.get(a.offset..));
-            match a.role {
-                Role::Remote => !text.is_some_and(is_loopback),
-                Role::Config => text
-                    .and_then(catalogue::setting)
-                    .is_some_and(|(key, value)| {
-                        e.config_key_role(key) == Some(Role::Remote) && !is_loopback(value)
-                    }),
-                _ => false,
-            }
+            a.role == Role::Remote
+                && !args
+                    .get(a.index)
+                    .and_then(Word::value)
+                    .and_then(|w| w.get(a.offset..))
+                    .is_some_and(is_loopback)
         }) {
             let word = args.get(arg.index).map(Word::display).unwrap_or_default();
             cx.report(
@@ -649,7 +636,7 @@ fn is_loopback(value: &str) -> bool {
 }
 /// True when an option or operand of the entry or of a subcommand names another
 /// machine (`docker -H`); the role mask also counts settings keys (`git`'s
-/// `remote.*.url`), which only a `KEY=VALUE` word can set.
+/// `remote.*.url`), which `fetch_settings` reads.
 fn remote_in_words(entry: &catalogue::Entry) -> bool {
     entry
         .options
@@ -657,5 +644,14 @@ fn remote_in_words(entry: &catalogue::Entry) -> bool {
         .any(|o| o.role == Role::Remote || o.more.contains(&Role::Remote))
         || entry.operands.contains(&Role::Remote)
         || entry.last == Some(Role::Remote)
+        || entry
+            .modes
+            .iter()
+            .any(|m| m.operands.contains(&Role::Remote))
+        || entry.mode_options.iter().any(|m| {
+            m.options
+                .iter()
+                .any(|o| o.role == Role::Remote || o.more.contains(&Role::Remote))
+        })
         || entry.subcommands.iter().any(remote_in_words)
 }

@@ -2,7 +2,7 @@
 //! name (`rm`, `rmdir`, `unlink`, `shred`: fact `deletes-files`), and those whose
 //! flags say so (`find -delete`, `git clean -f`, `rsync --delete`: `flag_facts`).
 
-use crate::catalogue::{self, Entry, Fact, Role};
+use crate::catalogue::{Entry, Fact, Role};
 use crate::declare_rule;
 use crate::model::command::SimpleCommand;
 use crate::model::paths::Resolved;
@@ -124,6 +124,10 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
 /// over the tables: the role mask also counts operands, `mv`'s sources).
 fn option_deletes(entry: &Entry) -> bool {
     entry.options.iter().any(|o| o.role == Role::PathDelete)
+        || entry
+            .mode_options
+            .iter()
+            .any(|m| m.options.iter().any(|o| o.role == Role::PathDelete))
         || entry.subcommands.iter().any(option_deletes)
 }
 
@@ -131,9 +135,8 @@ fn option_deletes(entry: &Entry) -> bool {
 /// any other asks, as an `rm` operand would.
 fn deleted_option_values(entry: &Entry, cmd: &SimpleCommand, cx: &mut Checker) {
     let args = cmd.args();
-    let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
     let cwd = cx.paths.cwd_of(&cmd.context.cwd, &cx.cwd);
-    for arg in catalogue::classify(entry, &values) {
+    for &arg in cx.args(cmd).iter() {
         if !(arg.option_value && arg.role == Role::PathDelete) {
             continue;
         }
