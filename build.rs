@@ -203,8 +203,33 @@ fn flag_fact_mask(spec: &Spec) -> u64 {
         .fold(own, |m, (_, sub)| m | flag_fact_mask(sub))
 }
 
-fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, u32) {
+/// The bits of the facts the entry and its subcommands have (their `facts` lists):
+/// the position in FACTS, the order of `Fact::ALL`.
+fn fact_mask(spec: &Spec) -> u64 {
+    let own = spec
+        .facts
+        .iter()
+        .flatten()
+        .filter_map(|f| FACTS.iter().position(|(n, _)| n == f))
+        .fold(0u64, |m, bit| m | 1 << bit);
+    spec.subcommands
+        .iter()
+        .fold(own, |m, (_, sub)| m | fact_mask(sub))
+}
+
+/// The roles an entry and its subcommands use: every place (`all`), and the words of
+/// a command only (`words`: options, operands, modes; not settings keys).
+#[derive(Clone, Copy, Default)]
+struct Masks {
+    all: u32,
+    words: u32,
+}
+
+/// An entry's generated expression and the roles it and its subcommands use.
+fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, Masks) {
+    // Roles in the command's words; the settings keys' roles go to `keys_mask`.
     let mut mask = 0u32;
+    let mut keys_mask = 0u32;
     let Some(summary) = &spec.summary else {
         ctx.fail("`summary` (one line saying what the program does) is required")
     };
@@ -217,8 +242,9 @@ fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, u32)
             file: ctx.file,
             entry: format!("{} {}", ctx.entry, sub),
         };
-        let (code, sub_mask) = entry_code(&sub_ctx, sub, family, sub_spec);
-        mask |= sub_mask;
+        let (code, sub_masks) = entry_code(&sub_ctx, sub, family, sub_spec);
+        mask |= sub_masks.words;
+        keys_mask |= sub_masks.all;
         subs.push(code);
     }
     let subcommands = format!("&[{}]", subs.join(", "));
@@ -258,14 +284,14 @@ fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, u32)
         .config_keys
         .iter()
         .flatten()
-        .map(|(key, r)| format!("({key:?}, {})", role(r, &mut mask)))
+        .map(|(key, r)| format!("({key:?}, {})", role(r, &mut keys_mask)))
         .collect();
     let config_keys = format!("&[{}]", config_keys.join(", "));
     let env_keys: Vec<String> = spec
         .env_keys
         .iter()
         .flatten()
-        .map(|(key, r)| format!("({key:?}, {})", role(r, &mut mask)))
+        .map(|(key, r)| format!("({key:?}, {})", role(r, &mut keys_mask)))
         .collect();
     let env_keys = format!("&[{}]", env_keys.join(", "));
     let flag_facts: Vec<String> = spec
@@ -339,7 +365,8 @@ fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, u32)
          facts: {facts}, options: {options}, flags: &{flags:?}, operands: {operands}, last: {last}, \
          modes: {modes}, assignments: {assignments}, clustering: {clustering}, \
          options_after_operands: {after}, interpreter: {interpreter}, runs_files: &{runs_files:?}, \
-         config_keys: {config_keys}, env_keys: {env_keys}, flag_facts: {flag_facts}, flag_fact_mask: {flag_mask}, subcommands: {subcommands}, role_mask: {mask}, \
+         config_keys: {config_keys}, env_keys: {env_keys}, flag_facts: {flag_facts}, flag_fact_mask: {flag_mask}, subcommands: {subcommands}, role_mask: {all_mask}, \
+         word_role_mask: {mask}, fact_mask: {facts_mask}, \
          in_place: &{in_place:?}, mode_options: {mode_options}, old_style_flags: {old_style}, \
          embedded_commands: {embedded}, effects: {effects}, key_facts: {key_facts}, \
          config_files: &{config_files:?} }}",
@@ -347,9 +374,15 @@ fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, u32)
         clustering = spec.clustering.unwrap_or(true),
         after = spec.options_after_operands.unwrap_or(true),
         flag_mask = flag_fact_mask(spec),
+        all_mask = mask | keys_mask,
+        facts_mask = fact_mask(spec),
         old_style = spec.old_style_flags.unwrap_or(false),
     );
-    (code, mask)
+    let masks = Masks {
+        all: mask | keys_mask,
+        words: mask,
+    };
+    (code, masks)
 }
 
 /// The generated expression for an entry's effects.

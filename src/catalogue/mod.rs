@@ -662,6 +662,12 @@ pub struct Entry {
     /// Every role the entry and its subcommands use, one bit per role
     /// ([`Role::bit`]), computed at build time.
     pub role_mask: u32,
+    /// The roles of the words of a command (options, operands, modes), in the entry
+    /// and its subcommands: [`Entry::role_mask`] without the settings keys.
+    pub word_role_mask: u32,
+    /// Every fact the entry or one of its subcommands has (their `facts`), one bit
+    /// per fact ([`Fact::bit`]), computed when the entry is built.
+    pub fact_mask: u64,
     /// Flags that make it edit its file operands in place (`sed -i`, `perl -pi`):
     /// its operands read are written. A short one counts inside a cluster and
     /// takes the rest of it as a backup suffix (`-i.bak`, `--in-place=.bak`).
@@ -715,6 +721,12 @@ impl Entry {
     /// True when the entry has the fact.
     pub fn has(&self, fact: Fact) -> bool {
         self.facts.contains(&fact)
+    }
+
+    /// True when the entry or one of its subcommands has the fact (`git` for
+    /// `points-remote`: `git remote add`): one mask test instead of a walk.
+    pub fn tree_has(&self, fact: Fact) -> bool {
+        self.fact_mask & fact.bit() != 0
     }
 
     /// True when a flag of the entry or of one of its subcommands can add the fact
@@ -833,6 +845,12 @@ impl Entry {
     /// check before reading a command's arguments. Every code role counts as one.
     pub fn mentions(&self, roles: &[Role]) -> bool {
         roles.iter().any(|r| self.role_mask & r.bit() != 0)
+    }
+
+    /// True when an option, operand or mode of the entry or of one of its
+    /// subcommands has `role` (settings keys aside): one mask test.
+    pub fn words_mention(&self, role: Role) -> bool {
+        self.word_role_mask & role.bit() != 0
     }
 
     /// True when any option, operand or mode of the entry or of its subcommands has
@@ -1337,6 +1355,64 @@ mod tests {
                 assert_eq!(entry.mentions(&[role]), walked, "{} {role:?}", entry.name);
             }
         }
+    }
+
+    #[test]
+    fn the_build_time_word_role_and_fact_masks_match_the_entries() {
+        fn words(entry: &Entry, role: Role) -> bool {
+            let option = |o: &OptionSpec| {
+                o.role.bit() == role.bit() || o.more.iter().any(|r| r.bit() == role.bit())
+            };
+            entry.options.iter().any(option)
+                || entry
+                    .operands
+                    .iter()
+                    .chain(entry.last.iter())
+                    .any(|r| r.bit() == role.bit())
+                || entry
+                    .modes
+                    .iter()
+                    .flat_map(|m| m.operands)
+                    .any(|r| r.bit() == role.bit())
+                || (!entry.in_place.is_empty() && role == Role::PathWrite)
+                || entry
+                    .mode_options
+                    .iter()
+                    .flat_map(|m| m.options)
+                    .any(option)
+                || entry.subcommands.iter().any(|s| words(s, role))
+        }
+        fn facts(entry: &Entry, fact: Fact) -> bool {
+            entry.has(fact) || entry.subcommands.iter().any(|s| facts(s, fact))
+        }
+        let all = Role::PLAIN.into_iter().chain([Role::Code("x")]);
+        for entry in entries() {
+            for role in all.clone() {
+                assert_eq!(
+                    entry.words_mention(role),
+                    words(entry, role),
+                    "{} {role:?}",
+                    entry.name
+                );
+            }
+            for fact in Fact::ALL {
+                assert_eq!(
+                    entry.tree_has(*fact),
+                    facts(entry, *fact),
+                    "{} {fact:?}",
+                    entry.name
+                );
+            }
+        }
+        let git = lookup("git").unwrap();
+        assert!(git.tree_has(Fact::PointsRemote) && !git.has(Fact::PointsRemote));
+        assert!(lookup("docker").unwrap().words_mention(Role::Remote));
+        // Settings keys (`git -c remote.origin.url=…`) count in the role mask only.
+        assert!(
+            entries()
+                .iter()
+                .any(|e| e.mentions(&[Role::Remote]) && !e.words_mention(Role::Remote))
+        );
     }
 
     #[test]

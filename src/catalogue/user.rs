@@ -403,6 +403,8 @@ fn merge(name: &str, base: Option<&'static Entry>, spec: &Spec) -> Result<Entry,
         },
         subcommands: Vec::leak(subcommands),
         role_mask: 0,
+        word_role_mask: 0,
+        fact_mask: 0,
         flag_fact_mask: 0,
         in_place: match &spec.in_place {
             Some(flags) => Vec::leak(
@@ -460,6 +462,8 @@ fn merge(name: &str, base: Option<&'static Entry>, spec: &Spec) -> Result<Entry,
         },
     };
     entry.role_mask = role_mask(&entry);
+    entry.word_role_mask = word_role_mask(&entry);
+    entry.fact_mask = fact_mask(&entry);
     entry.flag_fact_mask = flag_fact_mask(&entry);
     Ok(entry)
 }
@@ -500,8 +504,26 @@ fn flag_fact_mask(entry: &Entry) -> u64 {
         .fold(own, |m, s| m | s.flag_fact_mask)
 }
 
+/// The mask of every fact the entry and its subcommands have.
+fn fact_mask(entry: &Entry) -> u64 {
+    let own = entry.facts.iter().fold(0, |m, f| m | f.bit());
+    entry.subcommands.iter().fold(own, |m, s| m | s.fact_mask)
+}
+
 /// The mask of every role the entry and its subcommands use ([`Role::bit`]).
 fn role_mask(entry: &Entry) -> u32 {
+    let keys = entry
+        .config_keys
+        .iter()
+        .chain(entry.env_keys)
+        .fold(0, |m, (_, r)| m | r.bit());
+    let own = word_role_mask(entry) | keys;
+    entry.subcommands.iter().fold(own, |m, s| m | s.role_mask)
+}
+
+/// The mask of the roles of the words of a command, in the entry and its
+/// subcommands (settings keys aside).
+fn word_role_mask(entry: &Entry) -> u32 {
     let mut mask = 0;
     let mut add = |r: Role| mask |= r.bit();
     for o in entry.options {
@@ -513,8 +535,6 @@ fn role_mask(entry: &Entry) -> u32 {
     for m in entry.modes {
         m.operands.iter().copied().for_each(&mut add);
     }
-    entry.config_keys.iter().for_each(|(_, r)| add(*r));
-    entry.env_keys.iter().for_each(|(_, r)| add(*r));
     if !entry.in_place.is_empty() {
         add(Role::PathWrite);
     }
@@ -524,5 +544,8 @@ fn role_mask(entry: &Entry) -> u32 {
             o.more.iter().copied().for_each(&mut add);
         }
     }
-    entry.subcommands.iter().fold(mask, |m, s| m | s.role_mask)
+    entry
+        .subcommands
+        .iter()
+        .fold(mask, |m, s| m | s.word_role_mask)
 }

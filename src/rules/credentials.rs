@@ -4,12 +4,12 @@
 //! (`flag_facts`); the two whose printing depends on an operand's value are
 //! narrowed by [`CONDITIONS`].
 
-use crate::catalogue::{Entry, Fact};
+use crate::catalogue::Fact;
 use crate::declare_rule;
 use crate::model::command::SimpleCommand;
 use crate::rules::Checker;
 use crate::rules::environment::is_secret_name;
-use crate::rules::invocation::{Invocation, any_entry};
+use crate::rules::invocation::Invocation;
 
 declare_rule! {
     /// ## What it does
@@ -96,8 +96,8 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let Some(entry) = cx.entry(cmd) else {
         return;
     };
-    let marked = entry.flag_may_add(Fact::PrintsCredentials)
-        || any_entry(entry, &|e: &Entry| e.has(Fact::PrintsCredentials));
+    let marked =
+        entry.flag_may_add(Fact::PrintsCredentials) || entry.tree_has(Fact::PrintsCredentials);
     if !marked {
         return;
     }

@@ -802,7 +802,7 @@ fn may_print_environment(entry: &catalogue::Entry) -> bool {
         || entry
             .subcommands
             .iter()
-            .any(|s| s.has(Fact::PrintsEnvironment) || may_print_environment(s))
+            .any(|s| s.tree_has(Fact::PrintsEnvironment))
 }
 
 /// Judges assignments and secret reads.

@@ -9,7 +9,7 @@ use crate::declare_rule;
 use crate::model::command::SimpleCommand;
 use crate::model::word::{Part, Word};
 use crate::rules::Checker;
-use crate::rules::invocation::{Invocation, any_entry};
+use crate::rules::invocation::Invocation;
 
 declare_rule! {
     /// ## What it does
@@ -109,7 +109,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     // A flag that sends a file (`curl -T`), or an option whose value may name one
     // (`curl -d @FILE`: the catalogue's `data` role).
     let flag_sends = entry.flag_may_add(Fact::SendsFiles) || entry.mentions(&[Role::Data]);
-    let sends = flag_sends || any_entry(entry, &|e: &Entry| e.has(Fact::SendsFiles));
+    let sends = flag_sends || entry.tree_has(Fact::SendsFiles);
     if !output && !sends {
         return;
     }
@@ -311,8 +311,7 @@ pub fn check_sequence(commands: &[SimpleCommand], cx: &mut Checker) {
         let Some(entry) = cx.entry(cmd) else {
             continue;
         };
-        let watched = |e: &Entry| e.has(Fact::PointsRemote);
-        if !any_entry(entry, &watched) {
+        if !entry.tree_has(Fact::PointsRemote) {
             continue;
         }
         let Some(inv) = cx.invocation(cmd) else {

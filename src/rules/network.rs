@@ -116,7 +116,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     // whose role is `remote` names another machine or a listening address.
     // (A setting for this run whose key has that role, `git -c
     // remote.origin.url=URL`, is `fetch_settings`' below.)
-    if let Some(e) = entry.filter(|e| e.mentions(&[Role::Remote]) && remote_in_words(e)) {
+    if let Some(e) = entry.filter(|e| e.words_mention(Role::Remote)) {
         let readings = if own {
             cx.args(cmd)
         } else {
@@ -633,25 +633,4 @@ fn is_loopback(value: &str) -> bool {
             && host
                 .split('.')
                 .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())))
-}
-/// True when an option or operand of the entry or of a subcommand names another
-/// machine (`docker -H`); the role mask also counts settings keys (`git`'s
-/// `remote.*.url`), which `fetch_settings` reads.
-fn remote_in_words(entry: &catalogue::Entry) -> bool {
-    entry
-        .options
-        .iter()
-        .any(|o| o.role == Role::Remote || o.more.contains(&Role::Remote))
-        || entry.operands.contains(&Role::Remote)
-        || entry.last == Some(Role::Remote)
-        || entry
-            .modes
-            .iter()
-            .any(|m| m.operands.contains(&Role::Remote))
-        || entry.mode_options.iter().any(|m| {
-            m.options
-                .iter()
-                .any(|o| o.role == Role::Remote || o.more.contains(&Role::Remote))
-        })
-        || entry.subcommands.iter().any(remote_in_words)
 }

@@ -12,7 +12,7 @@ use crate::model::command::SimpleCommand;
 use crate::model::settings::{named_subcommand, settings_written, value_key};
 use crate::model::word::Word;
 use crate::rules::Checker;
-use crate::rules::invocation::{Invocation, any_entry};
+use crate::rules::invocation::Invocation;
 use crate::verdict::Span;
 use std::path::{Component, Path};
 
@@ -477,11 +477,9 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let settings = entry.is_some_and(|e| {
         e.flag_may_add(Fact::ChangesPackageSource)
             || e.mentions(&[Role::Package])
-            || any_entry(e, &|e: &Entry| {
-                e.has(Fact::Persists)
-                    || e.has(Fact::WritesSettings)
-                    || e.has(Fact::ChangesPackageSource)
-            })
+            || e.tree_has(Fact::Persists)
+            || e.tree_has(Fact::WritesSettings)
+            || e.tree_has(Fact::ChangesPackageSource)
     });
     if settings && let Some(inv) = cx.invocation(cmd) {
         settings_command(&inv, cmd, cx);

@@ -237,9 +237,9 @@ pub fn may_act_remotely(program: &str) -> bool {
         // use, so its entry has no `network` fact (the network rule reads its
         // operands instead): named here, once.
         entry.name == "rsync"
-            || any_entry(entry, &|e: &Entry| {
-                !e.effects.is_empty() || e.has(Fact::Network) || e.has(Fact::FetchesRemoteCode)
-            })
+            || entry.tree_has(Fact::Network)
+            || entry.tree_has(Fact::FetchesRemoteCode)
+            || any_entry(entry, &|e: &Entry| !e.effects.is_empty())
     })
 }
 

@@ -56,7 +56,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     if !entry.has(Fact::DeletesFiles) {
         // An option whose value is a folder the program deletes before it starts
         // (`pytest --basetemp=DIR`: the catalogue's `path-delete`).
-        if entry.mentions(&[Role::PathDelete]) && option_deletes(entry) {
+        if entry.words_mention(Role::PathDelete) {
             deleted_option_values(entry, cmd, cx);
         }
         if !entry.flag_may_add(Fact::DeletesFiles) {
@@ -118,17 +118,6 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         }
     }
     cx.report(&RM_GATE, name.span, format!("`{program}` deletes files"));
-}
-
-/// True when an option of the entry or of a subcommand deletes its value (a walk
-/// over the tables: the role mask also counts operands, `mv`'s sources).
-fn option_deletes(entry: &Entry) -> bool {
-    entry.options.iter().any(|o| o.role == Role::PathDelete)
-        || entry
-            .mode_options
-            .iter()
-            .any(|m| m.options.iter().any(|o| o.role == Role::PathDelete))
-        || entry.subcommands.iter().any(option_deletes)
 }
 
 /// Judges the option values `entry` deletes: a catastrophic target is denied,
