@@ -80,6 +80,8 @@ fn the_fast_path_takes_the_common_agent_shapes() {
         "echo \"$HOME/x\" >> notes.txt",
         "nohup ./server > server.log 2>&1 &",
         "npm run dev && open http://localhost:3000 &",
+        "cat <<'EOF' > config.toml\nname = \"$HOME `x`\"\nEOF",
+        "cat > notes.md << \"END\"\n# Notes\n\\ and $(y)\nEND\n",
     ] {
         assert!(took(command), "the fast path should take {command:?}");
     }
@@ -87,6 +89,19 @@ fn the_fast_path_takes_the_common_agent_shapes() {
         "echo $(date)",
         "for f in *; do echo $f; done",
         "cat <<EOF\nx\nEOF",
+        // A heredoc the lexer leaves to the parser: unquoted or `<<-`, in a list or
+        // pipeline, two of them, words after it, an unended body, a body that
+        // starts blank (the grammar drops that), a line the grammar ends the body
+        // at where bash does not (`EOFX`), or text after the delimiter line.
+        "cat <<-'EOF'\n\tx\nEOF",
+        "cat <<'EOF' | sh\nx\nEOF",
+        "cat <<'A' <<'B'\nx\nA\ny\nB",
+        "cat <<'EOF' file\nx\nEOF",
+        "cat <<'EOF'\nx\n",
+        "cat <<'EOF'\n  x\nEOF",
+        "cat <<'EOF'\nEOFX\nEOF",
+        "cat <<'EOF'\nx\nEOF\nrm -rf ~",
+        "cat <<'EOF' # note\nx\nEOF",
         "ls {a,b}",
         "x=1",
         "bash -c 'ls'",
@@ -209,6 +224,70 @@ fn agree(strategy: impl Strategy<Value = String>) {
     if let Err(e) = result {
         panic!("{e}");
     }
+}
+
+/// Heredocs with a quoted delimiter, the shape agents write files with, around
+/// bodies made to trip the lexer: the delimiter inside lines, blanks, quotes,
+/// expansions the body must not expand, escapes, CRs and an unended body.
+fn heredoc_soup() -> impl Strategy<Value = String> {
+    const HEADS: &[&str] = &[
+        "cat <<'EOF'",
+        "cat <<'EOF' > out.txt",
+        "cat > out.txt <<'EOF'",
+        "cat <<\"EOF\" >> ~/.bashrc",
+        "tee a.txt << 'EOF' >/dev/null",
+        "python3 <<'EOF'",
+        "bash <<'EOF'",
+        "cat <<'EOF' 2>&1",
+        "cat <<'E_1'",
+        "cat <<'EOF'x",
+        "cat <<EOF",
+        "cat <<-'EOF'",
+    ];
+    const LINES: &[&str] = &[
+        "x",
+        "name = \"v\"",
+        "$HOME",
+        "$(rm -rf ~)",
+        "`id`",
+        "\\",
+        "a\\",
+        "'",
+        "\"",
+        "EOF",
+        "EOFX",
+        " EOF",
+        "\tEOF",
+        "EOF ",
+        "E_1",
+        "",
+        " ",
+        "\t",
+        "# c",
+        "EO",
+        "x EOF",
+        "\r",
+        "é",
+    ];
+    (
+        prop::sample::select(HEADS),
+        prop::collection::vec(prop::sample::select(LINES), 0..6),
+        prop::sample::select(&["EOF", "EOF\n", "", "E_1\n", "EOF\nls"][..]),
+    )
+        .prop_map(|(head, lines, end)| {
+            let mut text = format!("{head}\n");
+            for line in lines {
+                text.push_str(line);
+                text.push('\n');
+            }
+            text.push_str(end);
+            text
+        })
+}
+
+#[test]
+fn fast_and_tree_records_agree_on_heredocs() {
+    agree(heredoc_soup());
 }
 
 #[test]

@@ -1,14 +1,16 @@
 //! The fast path: a lexer for the shapes agents send most — plain words, single and
 //! double quotes (with `$NAME`/`${NAME}` inside), backslash escapes, `~` at a word's
 //! start, `NAME=value` prefixes, redirects to static targets (`>`, `>>`, `<`, `&>`,
-//! `2>`, `2>&1`), pipelines, `&&`/`||`/`;` lists, a final `&` (without `;`) and a
-//! trailing comment. For such
+//! `2>`, `2>&1`), pipelines, `&&`/`||`/`;` lists, a final `&` (without `;`), a
+//! trailing comment, and one command with a heredoc whose delimiter is quoted
+//! (`cat <<'EOF' > file`, the way agents write files: its body is literal text, so
+//! the lexer only has to find where it ends). For such
 //! commands the tree-sitter parse is skipped: the lexer gives the walker what
 //! lowering the syntax nodes would give it (the words through the same
 //! [`PartsBuilder`] the tree path uses), and the walker's record step does the rest
 //! exactly as for a parsed command; every rule still runs on the records.
 //!
-//! It returns "not mine" (`None`) for anything else — keywords, heredocs, `$(`,
+//! It returns "not mine" (`None`) for anything else — keywords, other heredocs, `$(`,
 //! backticks, `((`, `[[`, braces, parentheses, globs it cannot judge the same way,
 //! newlines, any byte it does not know — and the full parse is always the reference:
 //! `tests/fastpath.rs` proves on the corpus, the fuzz seeds and generated commands
@@ -95,6 +97,9 @@ enum Token<'a> {
     /// `|`, `&&`, `||`, `;`.
     Separator(Sep),
     Redirect(Redirect),
+    /// `<<'DELIM'`: a heredoc whose body [`heredoc_body`] fills in, with its
+    /// delimiter.
+    Heredoc(Redirect, &'a str),
     /// A final `&`.
     Background,
 }
@@ -113,7 +118,10 @@ pub fn commands(command: &str) -> Option<Vec<Lexed>> {
     if command.is_empty() || command.len() > MAX_LEN {
         return None;
     }
-    let mut tokens = lex(command)?;
+    // A heredoc's body starts on the next line; the lexer reads the first line only.
+    let line_end = command.find('\n').unwrap_or(command.len());
+    let mut tokens = lex(&command[..line_end])?;
+    heredoc_body(command, line_end, &mut tokens)?;
     // `a && b &` runs the list in one background job: the same frame for every
     // record, in a scope of its own. With a `;` only the last list would be.
     let background = matches!(tokens.last(), Some(Token::Background));
@@ -132,6 +140,123 @@ pub fn commands(command: &str) -> Option<Vec<Lexed>> {
         record.background = background;
     }
     Some(records)
+}
+
+/// Fills in the body of the command's heredoc (`<<'DELIM'` on the first line): the
+/// lines after it up to the one that is exactly `DELIM`, which must end the text.
+/// Text after the first line with no heredoc, a second heredoc, a heredoc in a
+/// pipeline or list or with words after it, an empty body or a byte the grammar
+/// might read otherwise (a control character, `\r`) is not the lexer's.
+fn heredoc_body(command: &str, line_end: usize, tokens: &mut [Token<'_>]) -> Option<()> {
+    let mut heredocs = tokens
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| matches!(t, Token::Heredoc(..)));
+    let Some((at, _)) = heredocs.next() else {
+        // One line, or more lines without a heredoc (not ours).
+        return (line_end == command.len()).then_some(());
+    };
+    // A comment on the first line: the grammar's reading of it is not checked here.
+    if heredocs.next().is_some()
+        || command[..line_end].contains('#')
+        || tokens
+            .iter()
+            .any(|t| matches!(t, Token::Separator(_) | Token::Background))
+        || tokens[at..].iter().any(|t| matches!(t, Token::Word(_)))
+    {
+        return None;
+    }
+    let Token::Heredoc(redirect, delimiter) = &mut tokens[at] else {
+        return None;
+    };
+    let start = line_end + 1;
+    let rest = command.get(start..)?;
+    // The body ends at the first line that is exactly the delimiter. The grammar
+    // also ends it at a line that only starts with the delimiter (`EOFX`), or has
+    // it after blanks, where bash reads on: the delimiter's first appearance in
+    // the text must be that line, or the text is not the lexer's.
+    // (An empty body is left to the grammar too.)
+    let end = rest.find(*delimiter)?;
+    let ends_line = matches!(
+        rest.as_bytes().get(end + delimiter.len()),
+        None | Some(b'\n')
+    );
+    if end == 0 || rest.as_bytes()[end - 1] != b'\n' || !ends_line {
+        return None;
+    }
+    let after = &rest[end + delimiter.len()..];
+    let body = &rest[..end];
+    // The grammar leaves blanks and empty lines at the body's start out of it, and
+    // joins a line ending in a backslash to the next, where bash keeps both as
+    // written: not the lexer's.
+    if !(after.is_empty() || after == "\n")
+        || body.starts_with([' ', '\t', '\n'])
+        || body
+            .match_indices('\\')
+            .any(|(at, _)| body.as_bytes().get(at + 1) == Some(&b'\n'))
+        || !only_text(body.as_bytes())
+    {
+        return None;
+    }
+    redirect.heredoc = Some(super::command::Heredoc {
+        static_text: Some(body.to_string()),
+        span: Span::new(start, start + end),
+    });
+    redirect.span = Span::new(redirect.span.start, start + end + delimiter.len());
+    let redirect = std::mem::replace(
+        redirect,
+        Redirect {
+            operator: String::new(),
+            fd: None,
+            target: None,
+            heredoc: None,
+            span: Span::new(0, 0),
+        },
+    );
+    tokens[at] = Token::Redirect(redirect);
+    Some(())
+}
+
+/// True when `bytes` holds no control character but newlines and tabs: checked in
+/// blocks without an early exit, so the compiler can check many bytes at once (a
+/// heredoc body runs to thousands).
+fn only_text(bytes: &[u8]) -> bool {
+    bytes.chunks(64).all(|block| {
+        block.iter().fold(true, |ok, &b| {
+            ok & ((b >= 0x20 && b != 0x7f) | (b == b'\n') | (b == b'\t'))
+        })
+    })
+}
+
+/// `<<'DELIM'` or `<<"DELIM"` at `at` (a quoted delimiter of letters, digits and
+/// `_`): the redirect without its body, the delimiter, and the index after it.
+/// `<<-`, an unquoted or partly quoted delimiter is not the lexer's.
+fn heredoc_start(src: &str, at: usize) -> Option<(Redirect, &str, usize)> {
+    let bytes = src.as_bytes();
+    let mut i = at + 2;
+    while matches!(bytes.get(i), Some(b' ' | b'\t')) {
+        i += 1;
+    }
+    let quote = *bytes.get(i).filter(|b| matches!(b, b'\'' | b'"'))?;
+    let close = i + 1 + src[i + 1..].find(quote as char)?;
+    let delimiter = &src[i + 1..close];
+    let next = close + 1;
+    if delimiter.is_empty()
+        || !delimiter
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        || !matches!(bytes.get(next), None | Some(b' ' | b'\t'))
+    {
+        return None;
+    }
+    let redirect = Redirect {
+        operator: "<<".to_string(),
+        fd: None,
+        target: None,
+        heredoc: None,
+        span: Span::new(at, next),
+    };
+    Some((redirect, delimiter, next))
 }
 
 /// One simple command as the lexer read it: what lowering a `command` node gives the
@@ -205,6 +330,11 @@ fn lex(src: &str) -> Option<Vec<Token<'_>>> {
                 }
                 tokens.push(Token::Separator(Sep::Semi));
                 i += 1;
+            }
+            b'<' if bytes.get(i + 1) == Some(&b'<') && bytes.get(i + 2) != Some(&b'<') => {
+                let (redirect, delimiter, next) = heredoc_start(src, i)?;
+                tokens.push(Token::Heredoc(redirect, delimiter));
+                i = next;
             }
             b'<' | b'>' => {
                 let (redirect, next) = redirect(src, i, i, None)?;
@@ -547,7 +677,8 @@ fn command<'a>(
                 }
                 redirects.push(r);
             }
-            Token::Separator(_) | Token::Background => return None,
+            // A heredoc's body is filled in before (`heredoc_body`).
+            Token::Separator(_) | Token::Background | Token::Heredoc(..) => return None,
         }
     }
     if words.is_empty() {

@@ -275,27 +275,21 @@ impl Shape {
     /// True when `parts` (the names of a path below the root) are this place, at
     /// the top or in any folder below it.
     fn matches(self, parts: &[&str]) -> bool {
-        let (pattern, under) = match self {
-            Shape::Under(p) => (p, true),
-            Shape::File(p) => (p, false),
-            Shape::Ending(folder, suffix) => {
-                return matches!(parts, [.., dir, name] if *dir == folder && name.ends_with(suffix));
+        match self {
+            Shape::Under(pattern) => (0..parts.len()).any(|start| {
+                let mut rest = parts[start..].iter();
+                pattern.split('/').all(|want| rest.next() == Some(&want))
+            }),
+            // The path ends with the pattern's names: compared from the end, so a
+            // file name that differs is told apart at the first compare.
+            Shape::File(pattern) => {
+                let mut rest = parts.iter().rev();
+                pattern.rsplit('/').all(|want| rest.next() == Some(&want))
             }
-        };
-        let want = pattern.split('/').count();
-        (0..parts.len()).any(|start| {
-            let rest = &parts[start..];
-            let fits = if under {
-                rest.len() >= want
-            } else {
-                rest.len() == want
-            };
-            fits && rest
-                .iter()
-                .copied()
-                .zip(pattern.split('/'))
-                .all(|(a, b)| a == b)
-        })
+            Shape::Ending(folder, suffix) => {
+                matches!(parts, [.., dir, name] if *dir == folder && name.ends_with(suffix))
+            }
+        }
     }
 }
 
