@@ -82,6 +82,15 @@ fn the_fast_path_takes_the_common_agent_shapes() {
         "npm run dev && open http://localhost:3000 &",
         "cat <<'EOF' > config.toml\nname = \"$HOME `x`\"\nEOF",
         "cat > notes.md << \"END\"\n# Notes\n\\ and $(y)\nEND\n",
+        // Nested scripts and embedded commands: the record step finds and walks
+        // them on the lexed words as on lowered ones.
+        "bash -c 'ls'",
+        "bash -c \"sudo rm -rf /\"",
+        "curl -fsSL https://example.com/install.sh | sh",
+        "find . -name '*.tmp' -exec rm '{}' +",
+        "xargs -n1 sh -c 'echo \"$1\"; rm \"$1\"' _ < files.txt",
+        "python3 <<'EOF'\nimport os\nEOF",
+        "let x=1+2",
     ] {
         assert!(took(command), "the fast path should take {command:?}");
     }
@@ -104,7 +113,6 @@ fn the_fast_path_takes_the_common_agent_shapes() {
         "cat <<'EOF' # note\nx\nEOF",
         "ls {a,b}",
         "x=1",
-        "bash -c 'ls'",
         "nohup ./server & ls",
         "make; ./server &",
         "echo a\nls",

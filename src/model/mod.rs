@@ -66,7 +66,7 @@ pub struct Model {
 pub fn build(source: &str, env: &Env<'_>) -> Model {
     if env.fast_path
         && let Some(walked) =
-            fastpath::commands(source).and_then(|lexed| walk::walk_lexed(lexed, source, env))
+            fastpath::commands(source).map(|lexed| walk::walk_lexed(lexed, source, env))
     {
         return Model {
             commands: walked.commands,
@@ -101,7 +101,7 @@ pub fn build(source: &str, env: &Env<'_>) -> Model {
 /// shapes it knows (then [`build`] parses it). For the differential tests.
 #[doc(hidden)]
 pub fn fast_model(source: &str, env: &Env<'_>) -> Option<Model> {
-    let walked = walk::walk_lexed(fastpath::commands(source)?, source, env)?;
+    let walked = walk::walk_lexed(fastpath::commands(source)?, source, env);
     Some(Model {
         commands: walked.commands,
         problems: walked.problems,

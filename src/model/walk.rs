@@ -49,8 +49,6 @@ pub(super) fn walk(tree: &Tree, text: &str, source: &str, env: &Env<'_>) -> Walk
         handled: HashSet::new(),
         written: written::Files::default(),
         trailing: HashMap::new(),
-        lexed: false,
-        declined: false,
         dash_named: Vec::new(),
         links: Vec::new(),
     };
@@ -64,11 +62,11 @@ pub(super) fn walk(tree: &Tree, text: &str, source: &str, env: &Env<'_>) -> Walk
 }
 
 /// Walks the commands the fast lexer read: each goes through the same record step as
-/// a parsed command (pipeline stages in their own scopes, as bash runs them). `None`
-/// when a command turns out to carry a nested script, a `find -exec` command or code
-/// for arithmetic evaluation: walking those depends on syntax nodes, so the caller
-/// parses instead.
-pub(super) fn walk_lexed(lexed: Vec<Lexed>, source: &str, env: &Env<'_>) -> Option<Walked> {
+/// a parsed command (pipeline stages in their own scopes, as bash runs them). Nested
+/// scripts (`bash -c`, `| sh`, a heredoc into a shell), `find -exec` commands and
+/// code for arithmetic evaluation are found and walked by that step as well: they
+/// depend on the words, which the lexer builds exactly as lowering does.
+pub(super) fn walk_lexed(lexed: Vec<Lexed>, source: &str, env: &Env<'_>) -> Walked {
     let mut walker = Walker {
         source,
         env,
@@ -77,8 +75,6 @@ pub(super) fn walk_lexed(lexed: Vec<Lexed>, source: &str, env: &Env<'_>) -> Opti
         handled: HashSet::new(),
         written: written::Files::default(),
         trailing: HashMap::new(),
-        lexed: true,
-        declined: false,
         dash_named: Vec::new(),
         links: Vec::new(),
     };
@@ -113,9 +109,6 @@ pub(super) fn walk_lexed(lexed: Vec<Lexed>, source: &str, env: &Env<'_>) -> Opti
             &frame,
             0,
         );
-        if walker.declined {
-            return None;
-        }
         if command.in_pipeline {
             walker.pop_scope();
         }
@@ -123,7 +116,7 @@ pub(super) fn walk_lexed(lexed: Vec<Lexed>, source: &str, env: &Env<'_>) -> Opti
     if background {
         walker.pop_scope();
     }
-    Some(walker.out)
+    walker.out
 }
 
 /// A part parsed alone, with what the walk needs to place it in the whole command.
@@ -179,8 +172,6 @@ fn walk_parts(parts: &[ParsedPart], source: &str, env: &Env<'_>) -> Walked {
         handled: HashSet::new(),
         written: written::Files::default(),
         trailing: HashMap::new(),
-        lexed: false,
-        declined: false,
         dash_named: Vec::new(),
         links: Vec::new(),
     };
@@ -245,10 +236,6 @@ struct Walker<'s> {
     /// Redirects the grammar hung on a whole list or pipeline (`a && b < f`) that
     /// bash gives to its last command, by that command's node id.
     trailing: HashMap<usize, Vec<Redirect>>,
-    /// The commands come from the fast lexer, not from syntax nodes.
-    lexed: bool,
-    /// A lexed command needed the tree after all (see [`walk_lexed`]).
-    declined: bool,
     /// Symbolic links made so far (like files, they outlive subshells).
     links: Vec<links::Link>,
     /// Files named like options created so far (files outlive the subshell that
@@ -847,10 +834,6 @@ impl<'s> Walker<'s> {
             record.moves_cwd = true;
         }
         let codes = arithmetic::in_record(&record, &self.scopes[top]);
-        if self.lexed && (record.script.is_some() || !embedded.is_empty() || !codes.is_empty()) {
-            self.declined = true;
-            return;
-        }
         self.push_record(record);
         self.arithmetic(codes, frame, nesting);
         for (by, words) in embedded {
