@@ -1,6 +1,6 @@
 //! The fast path: a lexer for the shapes agents send most — plain words, single and
 //! double quotes (with `$NAME`/`${NAME}` inside), backslash escapes, `~` at a word's
-//! start, `NAME=value` prefixes, redirects to static targets (`>`, `>>`, `<`, `&>`,
+//! start, `{}` in an argument (`find -exec rm {} +`), `NAME=value` prefixes, redirects to static targets (`>`, `>>`, `<`, `&>`,
 //! `2>`, `2>&1`), pipelines, `&&`/`||`/`;` lists, a final `&` (without `;`), a
 //! trailing comment, and one command with a heredoc whose delimiter is quoted
 //! (`cat <<'EOF' > file`, the way agents write files: its body is literal text, so
@@ -456,6 +456,9 @@ fn word(src: &str, start: usize) -> Option<(LexWord<'_>, usize)> {
                 i = next;
                 run = i;
             }
+            // `{}` (`find -exec rm {} +`, `xargs -I{}`): with no comma or `..`
+            // inside, bash does not expand it. Any other brace is not ours.
+            b'{' if bytes.get(i + 1) == Some(&b'}') => i += 2,
             _ if is_word_byte(b) => i += 1,
             _ => return None,
         }
@@ -658,10 +661,11 @@ fn command<'a>(
                 // A keyword glued to quotes (`export"x"`) is still the keyword; the
                 // grammar reads a `%` in a command name as an error (`ls%`).
                 // An unquoted `$` in a command name is split oddly by the grammar
-                // (`'a'b$X.y`), and a dynamic name asks anyway: not ours either.
+                // (`'a'b$X.y`), and a dynamic name asks anyway: not ours either;
+                // nor is a `{}` there (a group to the grammar).
                 let text = &source[w.start..w.end];
                 if words.is_empty()
-                    && (is_reserved(text) || is_reserved(w.lead) || text.contains(['%', '$']))
+                    && (is_reserved(text) || is_reserved(w.lead) || text.contains(['%', '$', '{']))
                 {
                     return None;
                 }
