@@ -492,8 +492,10 @@ fn flush(builder: &mut PartsBuilder, src: &str, run: usize, at: usize, lead: &mu
     }
 }
 
-/// `"..."` starting at `start`; returns the index after the closing quote. Only text
-/// and `$NAME`/`${NAME}` inside: a backslash, backtick or other `$` is not ours.
+/// `"..."` starting at `start`; returns the index after the closing quote. Only text,
+/// backslash escapes of a printable character (`"a\|b"`, `"\$"`: decoded with the
+/// text as lowering decodes it) and `$NAME`/`${NAME}` inside: a backtick, `!` or
+/// other `$` is not ours.
 fn double_quoted(src: &str, start: usize, builder: &mut PartsBuilder) -> Option<usize> {
     let bytes = src.as_bytes();
     let mut i = start + 1;
@@ -507,7 +509,12 @@ fn double_quoted(src: &str, start: usize, builder: &mut PartsBuilder) -> Option<
                 }
                 return Some(i + 1);
             }
-            b'\\' | b'`' | b'!' => return None,
+            // The escaped character is text, even a `"`, `$` or backtick.
+            b'\\' => match bytes.get(i + 1) {
+                Some(0x20..=0x7e) => i += 2,
+                _ => return None,
+            },
+            b'`' | b'!' => return None,
             b'$' => {
                 let (name, next) = variable_name(src, i)?;
                 if i > text_start {
