@@ -1,20 +1,22 @@
 //! The fast path: a lexer for the shapes agents send most — plain words, single and
-//! double quotes (with `$NAME`/`${NAME}` inside), backslash escapes, `~` at a word's
-//! start, `{}` in an argument (`find -exec rm {} +`), `NAME=value` prefixes, redirects to static targets (`>`, `>>`, `<`, `&>`,
-//! `2>`, `2>&1`), pipelines, `&&`/`||`/`;` lists, a final `&` (without `;`), a
-//! trailing comment, and one command with a heredoc whose delimiter is quoted
-//! (`cat <<'EOF' > file`, the way agents write files: its body is literal text, so
-//! the lexer only has to find where it ends). For such
-//! commands the tree-sitter parse is skipped: the lexer gives the walker what
-//! lowering the syntax nodes would give it (the words through the same
-//! [`PartsBuilder`] the tree path uses), and the walker's record step does the rest
-//! exactly as for a parsed command; every rule still runs on the records.
+//! double quotes (with `$NAME`/`${NAME}` and backslash escapes inside), backslash
+//! escapes, `~` at a word's start, `{}` in an argument (`find -exec rm {} +`),
+//! `NAME=value` prefixes, redirects to static targets (`>`, `>>`, `<`, `&>`, `2>`,
+//! `2>&1`), pipelines, `&&`/`||`/`;` lists, a final `&` (without `;`), a trailing
+//! comment, and one command with a heredoc whose delimiter is quoted (`cat <<'EOF' >
+//! file`, the way agents write files: its body is literal text, so the lexer only
+//! has to find where it ends). For such commands the tree-sitter parse is skipped:
+//! the lexer gives the walker what lowering the syntax nodes would give it (the
+//! words through the same [`PartsBuilder`] the tree path uses), and the walker's
+//! record step does the rest exactly as for a parsed command, nested scripts
+//! (`bash -c`, `| sh`) included; every rule still runs on the records.
 //!
 //! It returns "not mine" (`None`) for anything else — keywords, other heredocs, `$(`,
-//! backticks, `((`, `[[`, braces, parentheses, globs it cannot judge the same way,
-//! newlines, any byte it does not know — and the full parse is always the reference:
-//! `tests/fastpath.rs` proves on the corpus, the fuzz seeds and generated commands
-//! that the fast path either bails or builds exactly the tree path's records.
+//! backticks, `((`, `[[`, other braces, parentheses, globs it cannot judge the same
+//! way, other newlines, any byte it does not know — and the full parse is always the
+//! reference: `tests/fastpath.rs` proves on the corpus, the fuzz seeds and generated
+//! commands that the fast path either bails or builds exactly the tree path's
+//! records.
 
 use super::command::Redirect;
 use super::word::{PartsBuilder, Word};
