@@ -149,6 +149,9 @@ fn word_piece() -> impl Strategy<Value = String> {
         1 => Just("${X:-/etc}".to_string()),
         1 => Just("${UNSET:-a}".to_string()),
         1 => Just("$X".to_string()),
+        // A `NAME=` then a glued variable and text: after quotes the grammar splits
+        // this word at the `$` (`'k'v=$X-`), where bash expands `$X`.
+        1 => Just("v=$X-".to_string()),
         1 => Just("$(echo a)".to_string()),
         1 => Just("`echo b`".to_string()),
         1 => Just("{a,b}".to_string()),

@@ -24,6 +24,7 @@ pub fn build_word_with(nodes: &[Node], text: &str, span: Span, evaluate: Evaluat
         parts: Vec::new(),
         has_quotes: false,
         ansi_next: false,
+        variable_next: false,
         evaluate,
     };
     for node in nodes {
@@ -48,6 +49,7 @@ impl PartsBuilder {
             parts: Vec::with_capacity(1),
             has_quotes: false,
             ansi_next: false,
+            variable_next: false,
             // The lexer never meets a command substitution.
             evaluate: &|_| None,
         })
@@ -101,6 +103,8 @@ struct WordBuilder<'e> {
     has_quotes: bool,
     /// The next raw string follows a lone `$`: decode it as `$'...'`.
     ansi_next: bool,
+    /// The next word follows a lone `$`: its leading name is a variable (`$X-`).
+    variable_next: bool,
 }
 
 impl WordBuilder<'_> {
@@ -125,7 +129,22 @@ impl WordBuilder<'_> {
     fn node(&mut self, node: Node, text: &str, in_double_quotes: bool) {
         let raw = text.get(node.start_byte()..node.end_byte()).unwrap_or("");
         match node.kind() {
-            "word" | "number" if !in_double_quotes => self.unquoted_word(raw),
+            "word" | "number" if !in_double_quotes => {
+                if std::mem::take(&mut self.variable_next) {
+                    match expansion_name(raw) {
+                        Some(name) => {
+                            self.parts.push(Part::Variable {
+                                name: name.to_string(),
+                                quoted: false,
+                            });
+                            self.unquoted_word(&raw[name.len()..]);
+                            return;
+                        }
+                        None => self.push_literal("$"),
+                    }
+                }
+                self.unquoted_word(raw)
+            }
             "concatenation" => {
                 let mut cursor = node.walk();
                 for child in node.children(&mut cursor) {
@@ -210,17 +229,29 @@ impl WordBuilder<'_> {
                     return;
                 }
                 self.unquoted_word(prefix);
-                // The glued node, or the first piece of a glued concatenation.
-                let next = node
-                    .next_sibling()
-                    .filter(|n| n.start_byte() == node.end_byte())
-                    .map(|n| match n.kind() {
-                        "concatenation" => n.child(0).map(|c| c.kind()).unwrap_or(""),
-                        kind => kind,
-                    });
+                // The glued node, or the first piece of a glued concatenation. A
+                // `$` that ends a concatenation is glued to what follows it (`'e'P=$`
+                // then `X-`, as the grammar splits `'e'P=$X-`).
+                let mut at = node;
+                let next = loop {
+                    if let Some(sibling) = at.next_sibling() {
+                        break Some(sibling);
+                    }
+                    match at.parent() {
+                        Some(parent) if parent.kind() == "concatenation" => at = parent,
+                        _ => break None,
+                    }
+                }
+                .filter(|n| n.start_byte() == node.end_byte())
+                .map(|n| match n.kind() {
+                    "concatenation" => n.child(0).map(|c| c.kind()).unwrap_or(""),
+                    kind => kind,
+                });
                 match next {
                     Some("string") => {}
                     Some("raw_string") => self.ansi_next = true,
+                    // `$` then a word that starts with a name: bash expands it.
+                    Some("word" | "number") if !in_double_quotes => self.variable_next = true,
                     _ => self.push_literal("$"),
                 }
             }
@@ -316,6 +347,7 @@ impl WordBuilder<'_> {
                         parts: Vec::new(),
                         has_quotes: false,
                         ansi_next: false,
+                        variable_next: false,
                         evaluate: self.evaluate,
                     });
                 }
@@ -364,6 +396,21 @@ impl WordBuilder<'_> {
         }
         self.push_literal(&literal);
     }
+}
+
+/// The parameter a `$` just before `after` names: a name (`X`, `_x1`), one digit,
+/// or a special parameter (`@`, `*`, `#`, `?`, `-`, `$`, `!`). `None` when the `$`
+/// is literal text to bash (`$` before `/`, `.`, `=` or the end).
+fn expansion_name(after: &str) -> Option<&str> {
+    let first = after.chars().next()?;
+    if first.is_ascii_alphabetic() || first == '_' {
+        let len = after
+            .bytes()
+            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            .count();
+        return Some(&after[..len]);
+    }
+    (first.is_ascii_digit() || "@*#?-$!".contains(first)).then(|| &after[..1])
 }
 
 /// Re-applies tilde splitting to a word built from raw text (see [`build_word`]).
