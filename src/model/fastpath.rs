@@ -653,16 +653,31 @@ fn command<'a>(
                     if !wrappers::is_assignment(&format!("{name}=")) || name.ends_with('+') {
                         return None;
                     }
-                    // Only plain values: quoted or tilde values take the full path.
-                    if !w.plain || value.is_empty() || value.contains('~') {
+                    // The value is lexed as a word of its own (`CC='ccache gcc'`,
+                    // `PATH=./bin:$PATH`). An empty value, one with a tilde (expanded
+                    // after `=` and `:`), or quotes with a backslash anywhere take the
+                    // full path: the grammar ends the assignment at an escape after
+                    // quotes (`X="a"\;` is `X=a` and a command `;` to it).
+                    let value_start = w.start + name.len() + 1;
+                    let text = &source[value_start..w.end];
+                    if text.is_empty() || text.contains('~') || (!w.plain && text.contains('\\')) {
                         return None;
                     }
-                    let value_span = Span::new(w.start + name.len() + 1, w.end);
-                    let mut builder = PartsBuilder::new();
-                    builder.unquoted(value);
+                    let value_span = Span::new(value_start, w.end);
+                    let value = if w.plain {
+                        let mut builder = PartsBuilder::new();
+                        builder.unquoted(value);
+                        builder.finish(value_span)
+                    } else {
+                        let (lexed, next) = word(&source[..w.end], value_start)?;
+                        if next != w.end {
+                            return None;
+                        }
+                        lexed.builder.finish(value_span)
+                    };
                     assignments.push(super::command::Assignment {
                         name: name.to_string(),
-                        value: Some(builder.finish(value_span)),
+                        value: Some(value),
                         span: Span::new(w.start, w.end),
                     });
                     continue;
