@@ -1,7 +1,7 @@
 //! The fast path: a lexer for the shapes agents send most — plain words, single and
 //! double quotes (with `$NAME`/`${NAME}` and backslash escapes inside), backslash
 //! escapes, `~` at a word's start, `{}` in an argument (`find -exec rm {} +`),
-//! `NAME=value` prefixes, redirects to static targets (`>`, `>>`, `<`, `&>`, `2>`,
+//! `NAME=value` prefixes (quoted values too), redirects to static targets (`>`, `>>`, `<`, `&>`, `2>`,
 //! `2>&1`), pipelines, `&&`/`||`/`;` lists, a final `&` (without `;`), a trailing
 //! comment, and one command with a heredoc whose delimiter is quoted (`cat <<'EOF' >
 //! file`, the way agents write files: its body is literal text, so the lexer only
