@@ -160,6 +160,8 @@ fn lexer_soup() -> impl Strategy<Value = String> {
         "S=$'x'",
         "T='~/x'",
         "U=\"a\\\"b\"",
+        "V='k'v=$X-x",
+        "'e'P=$X-",
         "'q r'",
         "''",
         "\"\"",

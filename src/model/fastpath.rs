@@ -219,6 +219,28 @@ fn heredoc_body(command: &str, line_end: usize, tokens: &mut [Token<'_>]) -> Opt
     Some(())
 }
 
+/// True when `text` has a `$` outside quotes after a quoted part (`'k'v=$X`).
+fn dollar_after_quotes(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut quoted = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            quote @ (b'\'' | b'"') => {
+                quoted = true;
+                match text[i + 1..].find(quote as char) {
+                    Some(n) => i += n + 1,
+                    None => return true,
+                }
+            }
+            b'$' if quoted => return true,
+            _ => {}
+        }
+        i += 1;
+    }
+    false
+}
+
 /// True when `bytes` holds no control character but newlines and tabs: checked in
 /// blocks without an early exit, so the compiler can check many bytes at once (a
 /// heredoc body runs to thousands).
@@ -393,6 +415,10 @@ fn redirect(src: &str, start: usize, op: usize, fd: Option<&str>) -> Option<(Red
         _ => return None,
     }
     let (target, next) = word(src, i)?;
+    // `> 'a'b=$X`: the grammar splits the target at the `$` (the parser reports it).
+    if !target.plain && dollar_after_quotes(&src[target.start..target.end]) {
+        return None;
+    }
     if operator == ">&" {
         // Only `N>&M` duplications: `>& file` is another form.
         if !target.plain
@@ -655,12 +681,16 @@ fn command<'a>(
                     }
                     // The value is lexed as a word of its own (`CC='ccache gcc'`,
                     // `PATH=./bin:$PATH`). An empty value, one with a tilde (expanded
-                    // after `=` and `:`), or quotes with a backslash anywhere take the
-                    // full path: the grammar ends the assignment at an escape after
-                    // quotes (`X="a"\;` is `X=a` and a command `;` to it).
+                    // after `=` and `:`), or quotes with a backslash anywhere or a `$`
+                    // after them take the full path: the grammar ends the assignment
+                    // there (`X="a"\;` is `X=a` and a command `;` to it, `X='a'$Y` a
+                    // command `Y`), which the parser reports.
                     let value_start = w.start + name.len() + 1;
                     let text = &source[value_start..w.end];
-                    if text.is_empty() || text.contains('~') || (!w.plain && text.contains('\\')) {
+                    if text.is_empty()
+                        || text.contains('~')
+                        || (!w.plain && (text.contains('\\') || dollar_after_quotes(text)))
+                    {
                         return None;
                     }
                     let value_span = Span::new(value_start, w.end);

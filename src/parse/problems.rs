@@ -46,7 +46,9 @@ pub fn problem(parsed: &Parsed) -> Option<ParseProblem> {
             end: end.max(start + 1).min(len),
         });
     }
-    if let Some(at) = dropped_escape(&parsed.tree, &parsed.text) {
+    if let Some(at) = dropped_escape(&parsed.tree, &parsed.text)
+        .or_else(|| split_expansion(&parsed.tree, &parsed.text))
+    {
         return Some(ParseProblem {
             kind: ProblemKind::Misread,
             start: at,
@@ -154,6 +156,55 @@ fn dropped_escape(tree: &Tree, text: &str) -> Option<usize> {
         }
         if !skip_subtree(&mut cursor) {
             return escape_in_gap(bytes, covered_to, bytes.len());
+        }
+    }
+}
+
+/// A `$NAME` the grammar split where lowering cannot join it again: after quotes
+/// and a `NAME=`, tree-sitter-bash ends a word at the `$` and starts the next node at
+/// the name (`A='k'v=$X-x` is an assignment `A='k'v=$` and a command `X-x` to it,
+/// `export A='k'v=$X` a declaration of `A` and a word `X`), where bash expands `$X`
+/// inside one word. In a command's arguments lowering joins the two again (see
+/// `build.rs`); anywhere else (an assignment's value, a declaration, an array) the
+/// tree is misread. Returns the `$`'s offset.
+///
+/// Only walked when the text holds a quote followed later by `$` and a name.
+fn split_expansion(tree: &Tree, text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let quote = bytes.iter().position(|&b| b == b'\'' || b == b'"')?;
+    let dollar_name = |at: usize| {
+        bytes.get(at) == Some(&b'$')
+            && bytes
+                .get(at + 1)
+                .is_some_and(|&b| b.is_ascii_alphanumeric() || b"_@*#?-$!".contains(&b))
+    };
+    if !(quote..bytes.len()).any(dollar_name) {
+        return None;
+    }
+    let mut cursor = tree.walk();
+    loop {
+        let node = cursor.node();
+        if node.kind() == "$" && node.child_count() == 0 && dollar_name(node.start_byte()) {
+            // Climb the concatenations the `$` ends; what holds the outermost one
+            // decides whether lowering joins the split.
+            let mut top = node;
+            while top.next_sibling().is_none()
+                && let Some(parent) = top.parent().filter(|p| p.kind() == "concatenation")
+            {
+                top = parent;
+            }
+            let lone = node
+                .parent()
+                .is_none_or(|p| !matches!(p.kind(), "simple_expansion" | "expansion" | "string"));
+            if lone && top.parent().is_none_or(|p| p.kind() != "command") {
+                return Some(node.start_byte());
+            }
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        if !skip_subtree(&mut cursor) {
+            return None;
         }
     }
 }
