@@ -131,6 +131,9 @@ fn piece() -> impl Strategy<Value = String> {
         // translated strings
         prop::collection::vec(plain_char(), 0..4)
             .prop_map(|v| format!("$\"{}\"", v.into_iter().collect::<String>())),
+        // an unset variable: the word has no static value unless the grammar split
+        // it off as text (`'k'v=$X-` once read as the text `kv=$X-`; bash: `kv=-`)
+        prop::sample::select(vec!["$X", "$1", "$@", "$_x"]).prop_map(str::to_string),
     ]
 }
 
