@@ -227,9 +227,10 @@ struct Masks {
 
 /// An entry's generated expression and the roles it and its subcommands use.
 fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, Masks) {
-    // Roles in the command's words; the settings keys' roles go to `keys_mask`.
+    // Roles in the command's words (`mask`), and every role, settings keys included
+    // (`all_mask`, which takes the words' roles at the end).
     let mut mask = 0u32;
-    let mut keys_mask = 0u32;
+    let mut all_mask = 0u32;
     let Some(summary) = &spec.summary else {
         ctx.fail("`summary` (one line saying what the program does) is required")
     };
@@ -244,7 +245,7 @@ fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, Mask
         };
         let (code, sub_masks) = entry_code(&sub_ctx, sub, family, sub_spec);
         mask |= sub_masks.words;
-        keys_mask |= sub_masks.all;
+        all_mask |= sub_masks.all;
         subs.push(code);
     }
     let subcommands = format!("&[{}]", subs.join(", "));
@@ -284,14 +285,14 @@ fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, Mask
         .config_keys
         .iter()
         .flatten()
-        .map(|(key, r)| format!("({key:?}, {})", role(r, &mut keys_mask)))
+        .map(|(key, r)| format!("({key:?}, {})", role(r, &mut all_mask)))
         .collect();
     let config_keys = format!("&[{}]", config_keys.join(", "));
     let env_keys: Vec<String> = spec
         .env_keys
         .iter()
         .flatten()
-        .map(|(key, r)| format!("({key:?}, {})", role(r, &mut keys_mask)))
+        .map(|(key, r)| format!("({key:?}, {})", role(r, &mut all_mask)))
         .collect();
     let env_keys = format!("&[{}]", env_keys.join(", "));
     let flag_facts: Vec<String> = spec
@@ -374,12 +375,12 @@ fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, Mask
         clustering = spec.clustering.unwrap_or(true),
         after = spec.options_after_operands.unwrap_or(true),
         flag_mask = flag_fact_mask(spec),
-        all_mask = mask | keys_mask,
+        all_mask = mask | all_mask,
         facts_mask = fact_mask(spec),
         old_style = spec.old_style_flags.unwrap_or(false),
     );
     let masks = Masks {
-        all: mask | keys_mask,
+        all: mask | all_mask,
         words: mask,
     };
     (code, masks)

@@ -461,8 +461,8 @@ fn merge(name: &str, base: Option<&'static Entry>, spec: &Spec) -> Result<Entry,
             None => base.map_or(&[], |b| b.config_files),
         },
     };
-    entry.role_mask = role_mask(&entry);
     entry.word_role_mask = word_role_mask(&entry);
+    entry.role_mask = role_mask(&entry);
     entry.fact_mask = fact_mask(&entry);
     entry.flag_fact_mask = flag_fact_mask(&entry);
     Ok(entry)
@@ -510,14 +510,15 @@ fn fact_mask(entry: &Entry) -> u64 {
     entry.subcommands.iter().fold(own, |m, s| m | s.fact_mask)
 }
 
-/// The mask of every role the entry and its subcommands use ([`Role::bit`]).
+/// The mask of every role the entry and its subcommands use ([`Role::bit`]); its
+/// `word_role_mask` is set first.
 fn role_mask(entry: &Entry) -> u32 {
     let keys = entry
         .config_keys
         .iter()
         .chain(entry.env_keys)
         .fold(0, |m, (_, r)| m | r.bit());
-    let own = word_role_mask(entry) | keys;
+    let own = entry.word_role_mask | keys;
     entry.subcommands.iter().fold(own, |m, s| m | s.role_mask)
 }
 

@@ -21,6 +21,7 @@
 use super::command::Redirect;
 use super::word::{PartsBuilder, Word};
 use super::wrappers;
+use crate::parse::all_bytes;
 use crate::verdict::Span;
 
 /// Longest command the lexer takes; longer ones are parsed.
@@ -168,7 +169,9 @@ fn heredoc_body(command: &str, line_end: usize, tokens: &mut [Token<'_>]) -> Opt
     {
         return None;
     }
-    let Token::Heredoc(redirect, delimiter) = &mut tokens[at] else {
+    let Token::Heredoc(mut redirect, delimiter) =
+        std::mem::replace(&mut tokens[at], Token::Background)
+    else {
         return None;
     };
     let start = line_end + 1;
@@ -178,7 +181,7 @@ fn heredoc_body(command: &str, line_end: usize, tokens: &mut [Token<'_>]) -> Opt
     // it after blanks, where bash reads on: the delimiter's first appearance in
     // the text must be that line, or the text is not the lexer's.
     // (An empty body is left to the grammar too.)
-    let end = rest.find(*delimiter)?;
+    let end = rest.find(delimiter)?;
     let ends_line = matches!(
         rest.as_bytes().get(end + delimiter.len()),
         None | Some(b'\n')
@@ -196,7 +199,9 @@ fn heredoc_body(command: &str, line_end: usize, tokens: &mut [Token<'_>]) -> Opt
         || body
             .match_indices('\\')
             .any(|(at, _)| body.as_bytes().get(at + 1) == Some(&b'\n'))
-        || !only_text(body.as_bytes())
+        || !all_bytes(body.as_bytes(), |b| {
+            (b >= 0x20 && b != 0x7f) | (b == b'\n') | (b == b'\t')
+        })
     {
         return None;
     }
@@ -205,16 +210,6 @@ fn heredoc_body(command: &str, line_end: usize, tokens: &mut [Token<'_>]) -> Opt
         span: Span::new(start, start + end),
     });
     redirect.span = Span::new(redirect.span.start, start + end + delimiter.len());
-    let redirect = std::mem::replace(
-        redirect,
-        Redirect {
-            operator: String::new(),
-            fd: None,
-            target: None,
-            heredoc: None,
-            span: Span::new(0, 0),
-        },
-    );
     tokens[at] = Token::Redirect(redirect);
     Some(())
 }
@@ -239,17 +234,6 @@ fn dollar_after_quotes(text: &str) -> bool {
         i += 1;
     }
     false
-}
-
-/// True when `bytes` holds no control character but newlines and tabs: checked in
-/// blocks without an early exit, so the compiler can check many bytes at once (a
-/// heredoc body runs to thousands).
-fn only_text(bytes: &[u8]) -> bool {
-    bytes.chunks(64).all(|block| {
-        block.iter().fold(true, |ok, &b| {
-            ok & ((b >= 0x20 && b != 0x7f) | (b == b'\n') | (b == b'\t'))
-        })
-    })
 }
 
 /// `<<'DELIM'` or `<<"DELIM"` at `at` (a quoted delimiter of letters, digits and
@@ -675,7 +659,7 @@ fn command<'a>(
                 end = w.end;
                 let is_prefix = words.is_empty() && w.lead.contains('=');
                 if is_prefix {
-                    let (name, value) = w.lead.split_once('=')?;
+                    let (name, _) = w.lead.split_once('=')?;
                     if !wrappers::is_assignment(&format!("{name}=")) || name.ends_with('+') {
                         return None;
                     }
@@ -693,18 +677,11 @@ fn command<'a>(
                     {
                         return None;
                     }
-                    let value_span = Span::new(value_start, w.end);
-                    let value = if w.plain {
-                        let mut builder = PartsBuilder::new();
-                        builder.unquoted(value);
-                        builder.finish(value_span)
-                    } else {
-                        let (lexed, next) = word(&source[..w.end], value_start)?;
-                        if next != w.end {
-                            return None;
-                        }
-                        lexed.builder.finish(value_span)
-                    };
+                    let (value, next) = word(&source[..w.end], value_start)?;
+                    if next != w.end {
+                        return None;
+                    }
+                    let value = value.builder.finish(Span::new(value_start, w.end));
                     assignments.push(super::command::Assignment {
                         name: name.to_string(),
                         value: Some(value),

@@ -13,10 +13,14 @@
 //!   valid, and bash treats the newline there as a command terminator anyway.
 
 use std::cell::RefCell;
+mod bytes;
+mod dollar;
 mod misparse;
 mod problems;
 mod span_map;
 
+pub use bytes::all_bytes;
+pub use dollar::{around_dollar, expansion_name};
 pub use problems::{ParseProblem, ProblemKind, problem};
 pub use span_map::SpanMap;
 

@@ -2,6 +2,7 @@
 //! grammar reads differently from bash, or a misparse that could not be repaired.
 //! Turning a problem into a finding is the input rule's job, not the parser's.
 
+use super::dollar::{around_dollar, expansion_name};
 use super::{Parsed, skip_subtree};
 use tree_sitter::Tree;
 
@@ -170,29 +171,21 @@ fn dropped_escape(tree: &Tree, text: &str) -> Option<usize> {
 ///
 /// Only walked when the text holds a quote followed later by `$` and a name.
 fn split_expansion(tree: &Tree, text: &str) -> Option<usize> {
-    let bytes = text.as_bytes();
-    let quote = bytes.iter().position(|&b| b == b'\'' || b == b'"')?;
+    let quote = text.find(['\'', '"'])?;
     let dollar_name = |at: usize| {
-        bytes.get(at) == Some(&b'$')
-            && bytes
-                .get(at + 1)
-                .is_some_and(|&b| b.is_ascii_alphanumeric() || b"_@*#?-$!".contains(&b))
+        text.as_bytes().get(at) == Some(&b'$')
+            && text.get(at + 1..).and_then(expansion_name).is_some()
     };
-    if !(quote..bytes.len()).any(dollar_name) {
+    if !(quote..text.len()).any(dollar_name) {
         return None;
     }
     let mut cursor = tree.walk();
     loop {
         let node = cursor.node();
         if node.kind() == "$" && node.child_count() == 0 && dollar_name(node.start_byte()) {
-            // Climb the concatenations the `$` ends; what holds the outermost one
-            // decides whether lowering joins the split.
-            let mut top = node;
-            while top.next_sibling().is_none()
-                && let Some(parent) = top.parent().filter(|p| p.kind() == "concatenation")
-            {
-                top = parent;
-            }
+            // What holds the outermost node the `$` ends decides whether lowering
+            // joins the split.
+            let (top, _) = around_dollar(node);
             let lone = node
                 .parent()
                 .is_none_or(|p| !matches!(p.kind(), "simple_expansion" | "expansion" | "string"));

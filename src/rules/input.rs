@@ -149,14 +149,9 @@ fn is_unicode_space(c: char) -> bool {
 /// one finding per kind, at the first occurrence.
 pub fn scan_characters(source: &str) -> Vec<Finding> {
     let mut findings = Vec::new();
-    // Printable ASCII, tabs and newlines only: the common case, checked in blocks
-    // without an early exit so the compiler checks many bytes at once.
-    let plain = source.as_bytes().chunks(64).all(|block| {
-        block.iter().fold(true, |ok, &b| {
-            ok & ((0x20..0x7f).contains(&b) | (b == b'\t') | (b == b'\n'))
-        })
-    });
-    if plain {
+    // Printable ASCII, tabs and newlines only: the common case.
+    let plain = |b: u8| (0x20..0x7f).contains(&b) | (b == b'\t') | (b == b'\n');
+    if crate::parse::all_bytes(source.as_bytes(), plain) {
         return findings;
     }
     let mut control = false;

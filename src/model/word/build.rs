@@ -3,6 +3,7 @@
 
 use super::decode::{decode_ansi_c, decode_double_quoted};
 use super::{Part, Word};
+use crate::parse::{around_dollar, expansion_name};
 use crate::verdict::Span;
 use tree_sitter::Node;
 
@@ -232,18 +233,7 @@ impl WordBuilder<'_> {
                 // The glued node, or the first piece of a glued concatenation. A
                 // `$` that ends a concatenation is glued to what follows it (`'e'P=$`
                 // then `X-`, as the grammar splits `'e'P=$X-`).
-                let mut at = node;
-                let next = loop {
-                    if let Some(sibling) = at.next_sibling() {
-                        break Some(sibling);
-                    }
-                    match at.parent() {
-                        Some(parent) if parent.kind() == "concatenation" => at = parent,
-                        _ => break None,
-                    }
-                }
-                .filter(|n| n.start_byte() == node.end_byte())
-                .map(|n| match n.kind() {
+                let next = around_dollar(node).1.map(|n| match n.kind() {
                     "concatenation" => n.child(0).map(|c| c.kind()).unwrap_or(""),
                     kind => kind,
                 });
@@ -396,21 +386,6 @@ impl WordBuilder<'_> {
         }
         self.push_literal(&literal);
     }
-}
-
-/// The parameter a `$` just before `after` names: a name (`X`, `_x1`), one digit,
-/// or a special parameter (`@`, `*`, `#`, `?`, `-`, `$`, `!`). `None` when the `$`
-/// is literal text to bash (`$` before `/`, `.`, `=` or the end).
-fn expansion_name(after: &str) -> Option<&str> {
-    let first = after.chars().next()?;
-    if first.is_ascii_alphabetic() || first == '_' {
-        let len = after
-            .bytes()
-            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
-            .count();
-        return Some(&after[..len]);
-    }
-    (first.is_ascii_digit() || "@*#?-$!".contains(first)).then(|| &after[..1])
 }
 
 /// Re-applies tilde splitting to a word built from raw text (see [`build_word`]).
