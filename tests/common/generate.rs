@@ -155,6 +155,9 @@ fn word_piece() -> impl Strategy<Value = String> {
         1 => Just("$(echo a)".to_string()),
         1 => Just("`echo b`".to_string()),
         1 => Just("{a,b}".to_string()),
+        // `{}` is not expanded (`find -exec rm {} +`); escapes inside double quotes.
+        1 => Just("{}".to_string()),
+        1 => lit().prop_map(|s| format!("\"{s}\\\"\\$X\\\\\"")),
         1 => Just("{1..3}".to_string()),
         1 => Just("*".to_string()),
         1 => Just("?".to_string()),
