@@ -3,6 +3,7 @@
 
     python3 benches/summarize.py            # after `cargo bench --bench per_command`
     python3 benches/summarize.py classes    # after `cargo bench --bench classes`
+    python3 benches/summarize.py realistic  # after `cargo bench --bench realistic`
 
 per_command: median, p90 and max per measure over the 42 agent commands (each
 command's own median), and the ratio of Gate::check to the bare parse per command.
@@ -63,7 +64,29 @@ def classes():
         print(f"| {cls} | {' | '.join(cells)} | {check / parse:.2f} |")
 
 
+def realistic():
+    base = pathlib.Path("target/criterion/realistic")
+    rows = {}  # measure -> {index: median µs}
+    for path in base.glob("*/new/estimates.json"):
+        measure, index = path.parent.parent.name.split("_")
+        rows.setdefault(measure, {})[index] = json.loads(path.read_text())["median"]["point_estimate"] / 1000.0
+    check, parse = rows["check"], rows["parse"]
+    print(f"{len(check)} commands")
+    print("| measure | median | p90 | max | over 20 µs |")
+    print("|---|---|---|---|---|")
+    for label, v in (("bare tree-sitter parse", list(parse.values())), ("Gate::check", list(check.values()))):
+        over = sum(1 for x in v if x > 20.0)
+        print(f"| {label} | {statistics.median(v):.2f} µs | {p(v, 0.9):.2f} µs | {max(v):.1f} µs | {over} |")
+    ratios = [check[i] / parse[i] for i in check if i in parse]
+    print(f"\ncheck / parse per command: median {statistics.median(ratios):.2f}, p90 {p(ratios, 0.9):.2f}")
+    print(f"sum check / sum parse: {sum(check.values()) / sum(parse.values()):.2f}")
+    slowest = sorted(check.items(), key=lambda kv: -kv[1])[:10]
+    print("slowest checks (index into the set, µs):", ", ".join(f"{i} {t:.1f}" for i, t in slowest))
+
+
 if len(sys.argv) > 1 and sys.argv[1] == "classes":
     classes()
+elif len(sys.argv) > 1 and sys.argv[1] == "realistic":
+    realistic()
 else:
     per_command()

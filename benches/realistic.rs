@@ -1,0 +1,92 @@
+//! The realistic set of the speed goals, measured per command: the 42 agent commands
+//! plus every must-allow case of the corpus that needs no setting of its own (no mode,
+//! configuration, environment or working directory), each command's `Gate::check`
+//! and bare tree-sitter parse side by side in the same run. Criterion writes each
+//! estimate under `target/criterion/realistic/`; `python3 benches/summarize.py
+//! realistic` gives the median, p90 and max over the set, how many commands take more
+//! than 20 µs, and the check / parse ratio per command.
+//!
+//! `cargo bench --bench realistic` (about five minutes: each of some 3,400
+//! measurements is short, which is enough for a per-command median).
+
+use bashgate::Gate;
+use criterion::{Criterion, criterion_group, criterion_main};
+use std::hint::black_box;
+use std::path::Path;
+use std::time::Duration;
+
+/// A corpus case, as far as choosing the set needs it.
+#[derive(serde::Deserialize)]
+struct Case {
+    cmd: String,
+    decision: String,
+    mode: Option<String>,
+    cwd: Option<String>,
+    config: Option<String>,
+    #[serde(default)]
+    env: Vec<String>,
+}
+
+/// A corpus file: its cases.
+#[derive(serde::Deserialize)]
+struct CorpusFile {
+    #[serde(rename = "case", default)]
+    cases: Vec<Case>,
+}
+
+/// The 42 agent commands, then the corpus's plain must-allow cases in file order,
+/// without repeats.
+fn realistic_set() -> Vec<String> {
+    let mut set: Vec<String> =
+        serde_json::from_str(include_str!("agent-commands.json")).expect("json array");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("corpus folder")
+        .map(|e| e.expect("corpus entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    files.sort();
+    for path in files {
+        let text = std::fs::read_to_string(&path).expect("read corpus");
+        let file: CorpusFile = toml::from_str(&text).expect("parse corpus");
+        for case in file.cases {
+            let plain = case.mode.is_none()
+                && case.cwd.is_none()
+                && case.config.is_none()
+                && case.env.is_empty();
+            if plain && case.decision == "allow" && !set.contains(&case.cmd) {
+                set.push(case.cmd);
+            }
+        }
+    }
+    set
+}
+
+fn realistic(c: &mut Criterion) {
+    let cmds = realistic_set();
+    let root = std::env::temp_dir().join("bashgate-bench-root");
+    std::fs::create_dir_all(&root).expect("bench root");
+    let gate = Gate::builder().root(&root).build().expect("gate");
+    let mut parser = tree_sitter::Parser::new();
+    parser
+        .set_language(&tree_sitter_bash::LANGUAGE.into())
+        .expect("grammar");
+    let mut group = c.benchmark_group("realistic");
+    group
+        .measurement_time(Duration::from_millis(40))
+        .warm_up_time(Duration::from_millis(10))
+        .sample_size(10)
+        .nresamples(1000);
+    for (i, cmd) in cmds.iter().enumerate() {
+        group.bench_function(format!("check/{i:04}"), |b| {
+            b.iter(|| black_box(gate.check(black_box(cmd))))
+        });
+        group.bench_function(format!("parse/{i:04}"), |b| {
+            b.iter(|| black_box(parser.parse(black_box(cmd), None)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, realistic);
+criterion_main!(benches);
