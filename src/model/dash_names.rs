@@ -49,12 +49,22 @@ pub fn created_dash_name(record: &SimpleCommand, cwd: Option<&Path>) -> Vec<Opti
 /// itself holds one. `None` when it cannot.
 pub fn option_glob(word: &Word, cwd: Option<&Path>, created: &[Option<PathBuf>]) -> Option<String> {
     let pattern = leading_pattern(word)?;
-    let matcher = globset::GlobBuilder::new(&pattern)
-        .literal_separator(true)
-        .build()
-        .ok()
-        .map(|g| g.compile_matcher());
-    let matches = |name: &str| matcher.as_ref().is_none_or(|m| m.is_match(name));
+    // Compiling the matcher costs far more than reading the folder (tens of thousands
+    // of instructions): only when a name that starts with `-` turns up. A pattern the
+    // glob library cannot read matches anything.
+    let mut matcher = None;
+    let mut matches = |name: &str| {
+        matcher
+            .get_or_insert_with(|| {
+                globset::GlobBuilder::new(&pattern)
+                    .literal_separator(true)
+                    .build()
+                    .ok()
+                    .map(|g| g.compile_matcher())
+            })
+            .as_ref()
+            .is_none_or(|m| m.is_match(name))
+    };
     let made_here = created.iter().find_map(|c| match (c, cwd) {
         (Some(path), Some(cwd)) => {
             let name = path.file_name()?.to_str()?;

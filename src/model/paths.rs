@@ -396,12 +396,21 @@ fn glob_links(word: &Word, cwd: Option<&Path>, bases: &[&Path]) -> Option<Vec<Pa
     if !dir.starts_with(base) {
         return None;
     }
-    let glob = globset::GlobBuilder::new(pattern)
-        .literal_separator(true)
-        .build()
-        .ok()?;
-    // Compiling the matcher costs more than the scan: only when a link turns up.
+    // Reading the pattern and compiling its matcher cost more than the scan: only
+    // when a link turns up. A pattern the glob library cannot read matches any link.
     let mut matcher = None;
+    let mut matches = |name: &std::ffi::OsStr| {
+        matcher
+            .get_or_insert_with(|| {
+                globset::GlobBuilder::new(pattern)
+                    .literal_separator(true)
+                    .build()
+                    .ok()
+                    .map(|g| g.compile_matcher())
+            })
+            .as_ref()
+            .is_none_or(|m| m.is_match(name))
+    };
     let mut targets = Vec::new();
     for (n, entry) in std::fs::read_dir(&dir).ok()?.enumerate() {
         if n >= MAX_GLOB_SCAN || targets.len() >= MAX_GLOB_TARGETS {
@@ -410,11 +419,7 @@ fn glob_links(word: &Word, cwd: Option<&Path>, bases: &[&Path]) -> Option<Vec<Pa
         }
         let Ok(entry) = entry else { continue };
         let is_link = entry.file_type().is_ok_and(|t| t.is_symlink());
-        if is_link
-            && matcher
-                .get_or_insert_with(|| glob.compile_matcher())
-                .is_match(entry.file_name())
-        {
+        if is_link && matches(&entry.file_name()) {
             let mut real = follow_link(&entry.path());
             let rest = components.as_path();
             if !rest.as_os_str().is_empty() {
