@@ -44,8 +44,53 @@ pub(super) fn find_brace(chars: &[(char, bool)], from: usize) -> Option<(usize, 
     None
 }
 
-/// A `{x..y[..step]}` sequence's items, if the text is one.
-fn sequence(inner: &[(char, bool)]) -> Option<Vec<String>> {
+/// A `{x..y[..step]}` sequence body, read but not yet spelled out: bounds of
+/// numbers (with the zero-padded width bash keeps) or of single letters.
+struct Sequence {
+    from: i64,
+    to: i64,
+    step: i64,
+    /// Zero-padded width of numbers, 0 for none; `None` for letters.
+    width: Option<usize>,
+}
+
+impl Sequence {
+    /// How many items the sequence has.
+    fn len(&self) -> u128 {
+        (i128::from(self.from) - i128::from(self.to)).unsigned_abs() / self.step as u128 + 1
+    }
+
+    /// Each item, in order.
+    fn items(&self) -> Option<Vec<String>> {
+        let dir = if self.from <= self.to {
+            self.step
+        } else {
+            -self.step
+        };
+        let mut items = Vec::new();
+        let mut v = self.from;
+        loop {
+            items.push(match self.width {
+                Some(width) => format!("{v:0width$}"),
+                None => char::from_u32(u32::try_from(v).ok()?)?.to_string(),
+            });
+            match v.checked_add(dir) {
+                Some(next)
+                    if v != self.to
+                        && (dir < 0 || next <= self.to)
+                        && (dir > 0 || next >= self.to) =>
+                {
+                    v = next
+                }
+                _ => break,
+            }
+        }
+        Some(items)
+    }
+}
+
+/// The `{x..y[..step]}` sequence the text is, if it is one.
+fn sequence(inner: &[(char, bool)]) -> Option<Sequence> {
     if inner.iter().any(|&(_, q)| q) {
         return None;
     }
@@ -58,43 +103,28 @@ fn sequence(inner: &[(char, bool)]) -> Option<Vec<String>> {
         Some(s) => s.parse::<i64>().ok()?.checked_abs()?.max(1),
         None => 1,
     };
-    if let (Ok(a), Ok(b)) = (pieces[0].parse::<i64>(), pieces[1].parse::<i64>()) {
-        let count = (a - b).unsigned_abs() / step as u64 + 1;
-        if count > MAX_BRACE_WORDS as u64 {
-            return Some(vec![String::new(); MAX_BRACE_WORDS + 1]);
-        }
+    if let (Ok(from), Ok(to)) = (pieces[0].parse::<i64>(), pieces[1].parse::<i64>()) {
         let width = if pieces[0].starts_with('0') || pieces[1].starts_with('0') {
             pieces[0].len().max(pieces[1].len())
         } else {
             0
         };
-        let dir = if a <= b { step } else { -step };
-        let mut items = Vec::new();
-        let mut v = a;
-        loop {
-            items.push(format!("{v:0width$}"));
-            if v == b || (dir > 0 && v + dir > b) || (dir < 0 && v + dir < b) {
-                break;
-            }
-            v += dir;
-        }
-        return Some(items);
+        return Some(Sequence {
+            from,
+            to,
+            step,
+            width: Some(width),
+        });
     }
     let (mut a, mut b) = (pieces[0].chars(), pieces[1].chars());
     match (a.next(), a.next(), b.next(), b.next()) {
         (Some(x), None, Some(y), None) if x.is_ascii_alphabetic() && y.is_ascii_alphabetic() => {
-            let (x, y) = (x as i64, y as i64);
-            let dir = if x <= y { step } else { -step };
-            let mut items = Vec::new();
-            let mut v = x;
-            loop {
-                items.push(char::from_u32(v as u32)?.to_string());
-                if v == y || (dir > 0 && v + dir > y) || (dir < 0 && v + dir < y) {
-                    break;
-                }
-                v += dir;
-            }
-            Some(items)
+            Some(Sequence {
+                from: x as i64,
+                to: y as i64,
+                step,
+                width: None,
+            })
         }
         _ => None,
     }
@@ -119,10 +149,16 @@ pub(super) fn expand_braces(
     let inner = &chars[open + 1..close];
     let suffix = &chars[close + 1..];
     let alternatives: Vec<QChars> = match sequence(inner) {
-        Some(items) if !inner.iter().any(|&(c, q)| c == ',' && !q) => items
-            .into_iter()
-            .map(|s| s.chars().map(|c| (c, true)).collect())
-            .collect(),
+        Some(seq) if !inner.iter().any(|&(c, q)| c == ',' && !q) => {
+            // Too many words to spell out: the caller fails closed.
+            if seq.len() > MAX_BRACE_WORDS as u128 {
+                return None;
+            }
+            seq.items()?
+                .into_iter()
+                .map(|s| s.chars().map(|c| (c, true)).collect())
+                .collect()
+        }
         _ => split_alternatives(inner),
     };
     for alternative in alternatives {
@@ -163,4 +199,48 @@ fn split_alternatives(inner: &[(char, bool)]) -> Vec<QChars> {
         }
     }
     alternatives
+}
+
+#[cfg(test)]
+mod tests {
+    use super::expand_braces;
+
+    /// The words an unquoted text expands to, `None` past the limits.
+    fn expand(text: &str) -> Option<Vec<String>> {
+        let chars: Vec<(char, bool)> = text.chars().map(|c| (c, false)).collect();
+        let mut out = Vec::new();
+        expand_braces(&chars, 0, &mut out)?;
+        Some(
+            out.into_iter()
+                .map(|w| w.into_iter().map(|(c, _)| c).collect())
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn sequences_expand_as_bash_spells_them() {
+        assert_eq!(expand("a{1..3}").unwrap(), ["a1", "a2", "a3"]);
+        assert_eq!(expand("{3..1}").unwrap(), ["3", "2", "1"]);
+        assert_eq!(expand("{01..03}").unwrap(), ["01", "02", "03"]);
+        assert_eq!(expand("{1..10..4}").unwrap(), ["1", "5", "9"]);
+        assert_eq!(expand("{c..a}").unwrap(), ["c", "b", "a"]);
+        assert_eq!(expand("{x,y}{1..2}").unwrap(), ["x1", "x2", "y1", "y2"]);
+    }
+
+    #[test]
+    fn sequences_too_long_to_spell_out_fail_closed_at_once() {
+        assert_eq!(expand("{1..100000}"), None);
+        assert_eq!(expand("{1..257}"), None);
+        assert_eq!(expand("{1..256}").map(|w| w.len()), Some(256));
+        // Bounds whose distance overflows a 64-bit integer.
+        assert_eq!(expand("{-9223372036854775808..9223372036854775807}"), None);
+    }
+
+    #[test]
+    fn stepping_past_the_largest_number_stops_without_overflow() {
+        assert_eq!(
+            expand("{9223372036854775800..9223372036854775807..100}").unwrap(),
+            ["9223372036854775800"]
+        );
+    }
 }
