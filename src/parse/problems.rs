@@ -111,26 +111,30 @@ const OPAQUE: &[&str] = &[
 ///   inside one string.
 ///
 /// The tree is only walked when the text holds one of the triggers (`\ `, `\<tab>`,
-/// `$"`, `{ `, or `$'` with a backslash), so ordinary commands pay nothing.
+/// `$"`, or `$'` with a backslash), so ordinary commands pay nothing. A `{ ` alone
+/// (every brace group and function body has one) only looks at the token there: a
+/// word with a blank in it is always the grammar's `{ }` word.
 fn dropped_escape(tree: &Tree, text: &str) -> Option<usize> {
     let bytes = text.as_bytes();
-    // One pass over the byte pairs: `\ ` or `\<tab>`, `$"`, `{ ` or `{<tab>`, or a
-    // `$'` in a text with a backslash somewhere.
+    // One pass over the byte pairs: `\ ` or `\<tab>`, `$"`, or a `$'` in a text with
+    // a backslash somewhere, for the whole walk; `{ ` or `{<tab>` for the token check.
     let mut suspicious = false;
     let mut dollar_quote = false;
+    let mut open_brace = false;
     for pair in bytes.windows(2) {
         match (pair[0], pair[1]) {
-            (b'\\' | b'{', b' ' | b'\t') | (b'$', b'"') => {
+            (b'\\', b' ' | b'\t') | (b'$', b'"') => {
                 suspicious = true;
                 break;
             }
+            (b'{', b' ' | b'\t') => open_brace = true,
             (b'$', b'\'') => dollar_quote = true,
             _ => {}
         }
     }
     let suspicious = suspicious || (dollar_quote && bytes.contains(&b'\\'));
     if !suspicious {
-        return None;
+        return open_brace.then(|| blank_brace_word(tree, bytes)).flatten();
     }
     let mut covered_to = 0usize;
     let mut cursor = tree.walk();
@@ -200,6 +204,22 @@ fn split_expansion(tree: &Tree, text: &str) -> Option<usize> {
             return None;
         }
     }
+}
+
+/// The start of the first `word` token that holds a `{` followed by a blank and an
+/// unescaped blank (the grammar's `{ }`, two words to bash). Looks only at the token
+/// at each `{` and blank pair, not the whole tree.
+fn blank_brace_word(tree: &Tree, bytes: &[u8]) -> Option<usize> {
+    let root = tree.root_node();
+    (0..bytes.len().saturating_sub(1)).find_map(|i| {
+        if bytes[i] != b'{' || !matches!(bytes[i + 1], b' ' | b'\t') {
+            return None;
+        }
+        let node = root.descendant_for_byte_range(i, i + 2)?;
+        let (start, end) = (node.start_byte(), node.end_byte());
+        (node.kind() == "word" && has_unescaped_blank(bytes.get(start..end).unwrap_or_default()))
+            .then_some(start)
+    })
 }
 
 /// An unescaped space or tab inside a word token.
