@@ -923,17 +923,22 @@ impl Entry {
 fn key_matches(pattern: &str, key: &str) -> bool {
     // Segment by segment on the text itself: no allocation (every settings word
     // of every command is matched against its entry's keys).
+    if key.is_empty() {
+        return false;
+    }
     let (head, rest) = match pattern.split_once('.') {
         Some((head, rest)) => (head, Some(rest)),
         None => (pattern, None),
     };
+    // Most patterns differ from the key in their first, literal segment: rule that
+    // out before looking for the key's dots.
+    if !head.starts_with('*') && !key.starts_with(head) {
+        return false;
+    }
     let (key_head, key_rest) = match key.split_once('.') {
         Some((h, r)) => (h, Some(r)),
         None => (key, None),
     };
-    if key.is_empty() {
-        return false;
-    }
     match (head, rest) {
         // A last `*` or `**`: one segment or more, the rest.
         ("*" | "**", None) => true,
