@@ -171,6 +171,9 @@ pub fn word() -> impl Strategy<Value = String> {
         4 => pick(PATHS),
         2 => pick(OPTIONS),
         3 => prop::collection::vec(word_piece(), 1..4).prop_map(|p| p.concat()),
+        // One word to the grammar, two to bash: composed into brace groups and
+        // function bodies, whose own `{ ` must not hide it from the misread check.
+        1 => Just("{ }".to_string()),
     ]
 }
 
