@@ -56,13 +56,7 @@ pub fn option_glob(word: &Word, cwd: Option<&Path>, created: &[Option<PathBuf>])
     let mut matches = |name: &str| {
         may_match(&pattern, name)
             && matcher
-                .get_or_insert_with(|| {
-                    globset::GlobBuilder::new(&pattern)
-                        .literal_separator(true)
-                        .build()
-                        .ok()
-                        .map(|g| g.compile_matcher())
-                })
+                .get_or_insert_with(|| crate::model::paths::component_matcher(&pattern))
                 .as_ref()
                 .is_none_or(|m| m.is_match(name))
     };

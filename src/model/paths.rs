@@ -401,13 +401,7 @@ fn glob_links(word: &Word, cwd: Option<&Path>, bases: &[&Path]) -> Option<Vec<Pa
     let mut matcher = None;
     let mut matches = |name: &std::ffi::OsStr| {
         matcher
-            .get_or_insert_with(|| {
-                globset::GlobBuilder::new(pattern)
-                    .literal_separator(true)
-                    .build()
-                    .ok()
-                    .map(|g| g.compile_matcher())
-            })
+            .get_or_insert_with(|| component_matcher(pattern))
             .as_ref()
             .is_none_or(|m| m.is_match(name))
     };
@@ -431,6 +425,18 @@ fn glob_links(word: &Word, cwd: Option<&Path>, bases: &[&Path]) -> Option<Vec<Pa
         }
     }
     Some(targets)
+}
+
+/// A matcher for one path component's glob pattern (`*` never crosses a `/`), for
+/// names read from a folder. `None` when the glob library cannot read the pattern:
+/// callers take that as matching anything. Compiling one costs about 7 µs, so
+/// callers compile it only once a name needs it.
+pub fn component_matcher(pattern: &str) -> Option<globset::GlobMatcher> {
+    globset::GlobBuilder::new(pattern)
+        .literal_separator(true)
+        .build()
+        .ok()
+        .map(|g| g.compile_matcher())
 }
 
 /// The longest of `bases` that `path` lies in.
