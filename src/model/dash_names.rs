@@ -49,21 +49,12 @@ pub fn created_dash_name(record: &SimpleCommand, cwd: Option<&Path>) -> Vec<Opti
 /// itself holds one. `None` when it cannot.
 pub fn option_glob(word: &Word, cwd: Option<&Path>, created: &[Option<PathBuf>]) -> Option<String> {
     let pattern = leading_pattern(word)?;
-    // Compiling the matcher costs far more than reading the folder (tens of thousands
-    // of instructions): only when a name that starts with `-` turns up. A pattern the
-    // glob library cannot read matches anything.
-    let mut matcher = None;
-    let mut matches = |name: &str| {
-        may_match(&pattern, name)
-            && matcher
-                .get_or_insert_with(|| crate::model::paths::component_matcher(&pattern))
-                .as_ref()
-                .is_none_or(|m| m.is_match(name))
-    };
+    // Compiled only when a name that starts with `-` gets past a cheap test.
+    let mut glob = super::name_glob::NameGlob::new(&pattern);
     let made_here = created.iter().find_map(|c| match (c, cwd) {
         (Some(path), Some(cwd)) => {
             let name = path.file_name()?.to_str()?;
-            (path.parent() == Some(cwd) && matches(name)).then(|| name.to_string())
+            (path.parent() == Some(cwd) && glob.matches(name.as_ref())).then(|| name.to_string())
         }
         // A name made where the gate cannot tell, or a glob run where it cannot.
         _ => Some("-…".to_string()),
@@ -83,26 +74,13 @@ pub fn option_glob(word: &Word, cwd: Option<&Path>, created: &[Option<PathBuf>])
         let Ok(entry) = entry else { continue };
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
-        if name.starts_with('-') && matches(name) {
+        if name.starts_with('-') && glob.matches(name.as_ref()) {
             return Some(format!(
                 "`{pattern}` expands to `{name}`, which the program reads as an option"
             ));
         }
     }
     None
-}
-
-/// A cheap test that `pattern` can match `name` at all, before a matcher is compiled
-/// (about 7 µs): the literal text before its first and after its last `*` or `?`
-/// must start and end the name. Patterns with classes, alternatives or escapes
-/// always may.
-fn may_match(pattern: &str, name: &str) -> bool {
-    if pattern.contains(['[', '{', '\\']) {
-        return true;
-    }
-    let first = pattern.find(['*', '?']).unwrap_or(pattern.len());
-    let last = pattern.rfind(['*', '?']).map_or(0, |i| i + 1);
-    name.starts_with(&pattern[..first]) && name.ends_with(&pattern[last..])
 }
 
 /// The pattern of a word whose expansion starts with a glob match in the working
@@ -124,21 +102,6 @@ mod tests {
 
     fn literal(t: &str) -> Word {
         Word::new(vec![Part::Literal(t.into())], Span::default(), false)
-    }
-
-    #[test]
-    fn names_a_pattern_cannot_match_are_ruled_out_before_compiling() {
-        use super::may_match;
-        assert!(!may_match("*.txt", "--help"));
-        assert!(may_match("*.txt", "-x.txt"));
-        assert!(!may_match("-r*", "--help"));
-        assert!(may_match("-*", "--help"));
-        assert!(may_match("*", "-rf"));
-        assert!(may_match("?x*", "-xa"));
-        assert!(!may_match("a*b", "ab-"));
-        // Classes, alternatives and escapes are left to the matcher.
-        assert!(may_match("[a-]*.txt", "--help"));
-        assert!(may_match("*.{txt,md}", "--help"));
     }
 
     #[test]

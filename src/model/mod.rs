@@ -19,6 +19,7 @@ mod known_output;
 mod links;
 mod lower;
 mod mounts;
+pub mod name_glob;
 pub(crate) mod nested;
 pub mod path_roles;
 pub mod paths;

@@ -396,15 +396,8 @@ fn glob_links(word: &Word, cwd: Option<&Path>, bases: &[&Path]) -> Option<Vec<Pa
     if !dir.starts_with(base) {
         return None;
     }
-    // Reading the pattern and compiling its matcher cost more than the scan: only
-    // when a link turns up. A pattern the glob library cannot read matches any link.
-    let mut matcher = None;
-    let mut matches = |name: &std::ffi::OsStr| {
-        matcher
-            .get_or_insert_with(|| component_matcher(pattern))
-            .as_ref()
-            .is_none_or(|m| m.is_match(name))
-    };
+    // The matcher is compiled only when a link turns up.
+    let mut glob = super::name_glob::NameGlob::new(pattern);
     let mut targets = Vec::new();
     for (n, entry) in std::fs::read_dir(&dir).ok()?.enumerate() {
         if n >= MAX_GLOB_SCAN || targets.len() >= MAX_GLOB_TARGETS {
@@ -413,7 +406,7 @@ fn glob_links(word: &Word, cwd: Option<&Path>, bases: &[&Path]) -> Option<Vec<Pa
         }
         let Ok(entry) = entry else { continue };
         let is_link = entry.file_type().is_ok_and(|t| t.is_symlink());
-        if is_link && matches(&entry.file_name()) {
+        if is_link && glob.matches(&entry.file_name()) {
             let mut real = follow_link(&entry.path());
             let rest = components.as_path();
             if !rest.as_os_str().is_empty() {
@@ -425,18 +418,6 @@ fn glob_links(word: &Word, cwd: Option<&Path>, bases: &[&Path]) -> Option<Vec<Pa
         }
     }
     Some(targets)
-}
-
-/// A matcher for one path component's glob pattern (`*` never crosses a `/`), for
-/// names read from a folder. `None` when the glob library cannot read the pattern:
-/// callers take that as matching anything. Compiling one costs about 7 µs, so
-/// callers compile it only once a name needs it.
-pub fn component_matcher(pattern: &str) -> Option<globset::GlobMatcher> {
-    globset::GlobBuilder::new(pattern)
-        .literal_separator(true)
-        .build()
-        .ok()
-        .map(|g| g.compile_matcher())
 }
 
 /// The longest of `bases` that `path` lies in.
