@@ -361,13 +361,17 @@ fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, Mask
         Some(s) => format!("Some({s:?})"),
         None => "None".into(),
     };
+    let masks = Masks {
+        all: mask | all_mask,
+        words: mask,
+    };
     let code = format!(
         "Entry {{ name: {name:?}, family: {family:?}, summary: {summary:?}, aliases: &{aliases:?}, \
          facts: {facts}, options: {options}, flags: &{flags:?}, operands: {operands}, last: {last}, \
          modes: {modes}, assignments: {assignments}, clustering: {clustering}, \
          options_after_operands: {after}, interpreter: {interpreter}, runs_files: &{runs_files:?}, \
-         config_keys: {config_keys}, env_keys: {env_keys}, flag_facts: {flag_facts}, flag_fact_mask: {flag_mask}, subcommands: {subcommands}, role_mask: {all_mask}, \
-         word_role_mask: {mask}, fact_mask: {facts_mask}, \
+         config_keys: {config_keys}, env_keys: {env_keys}, flag_facts: {flag_facts}, flag_fact_mask: {flag_mask}, subcommands: {subcommands}, role_mask: {all}, \
+         word_role_mask: {words}, fact_mask: {facts_mask}, \
          in_place: &{in_place:?}, mode_options: {mode_options}, old_style_flags: {old_style}, \
          embedded_commands: {embedded}, effects: {effects}, key_facts: {key_facts}, \
          config_files: &{config_files:?} }}",
@@ -375,14 +379,11 @@ fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, Mask
         clustering = spec.clustering.unwrap_or(true),
         after = spec.options_after_operands.unwrap_or(true),
         flag_mask = flag_fact_mask(spec),
-        all_mask = mask | all_mask,
+        all = masks.all,
+        words = masks.words,
         facts_mask = fact_mask(spec),
         old_style = spec.old_style_flags.unwrap_or(false),
     );
-    let masks = Masks {
-        all: mask | all_mask,
-        words: mask,
-    };
     (code, masks)
 }
 

@@ -5,25 +5,16 @@
 //! every rule). The set is the 42 agent commands in `agent-commands.json`; keep that
 //! file unchanged so figures compare over time.
 
-use bashgate::Gate;
+mod common;
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
 
-fn commands() -> Vec<String> {
-    let text = include_str!("agent-commands.json");
-    serde_json::from_str(text).expect("agent-commands.json is a JSON array of strings")
-}
-
 fn whole_set(c: &mut Criterion) {
-    let cmds = commands();
-    let root = std::env::temp_dir().join("bashgate-bench-root");
-    std::fs::create_dir_all(&root).expect("bench root");
-    let gate = Gate::builder().root(&root).build().expect("gate");
-    let mut parser = tree_sitter::Parser::new();
-    parser
-        .set_language(&tree_sitter_bash::LANGUAGE.into())
-        .expect("grammar");
+    let cmds = common::agent_commands();
+    let gate = common::bench_gate();
+    let mut parser = common::bash_parser();
     let mut group = c.benchmark_group("agent-commands-42");
     group
         .measurement_time(Duration::from_secs(5))

@@ -7,7 +7,8 @@
 //!
 //! `cargo bench --bench classes`
 
-use bashgate::Gate;
+mod common;
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
@@ -87,13 +88,8 @@ fn classes() -> Vec<(&'static str, Vec<String>)> {
 }
 
 fn by_class(c: &mut Criterion) {
-    let root = std::env::temp_dir().join("bashgate-bench-root");
-    std::fs::create_dir_all(&root).expect("bench root");
-    let gate = Gate::builder().root(&root).build().expect("gate");
-    let mut parser = tree_sitter::Parser::new();
-    parser
-        .set_language(&tree_sitter_bash::LANGUAGE.into())
-        .expect("grammar");
+    let gate = common::bench_gate();
+    let mut parser = common::bash_parser();
     let mut group = c.benchmark_group("classes");
     group
         .measurement_time(Duration::from_millis(600))

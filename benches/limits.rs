@@ -7,6 +7,8 @@
 //!
 //! `cargo bench --bench limits`
 
+mod common;
+
 use bashgate::Gate;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -29,18 +31,14 @@ fn shape(name: &str, bytes: usize) -> String {
 }
 
 fn scaling(c: &mut Criterion) {
-    let root = std::env::temp_dir().join("bashgate-bench-root");
-    std::fs::create_dir_all(&root).expect("bench root");
+    let root = common::bench_root();
     let gate = Gate::builder()
         .root(&root)
         .home(None)
         .max_input_bytes(64 << 20)
         .build()
         .expect("gate");
-    let mut parser = tree_sitter::Parser::new();
-    parser
-        .set_language(&tree_sitter_bash::LANGUAGE.into())
-        .expect("grammar");
+    let mut parser = common::bash_parser();
     for name in [
         "list",
         "pipeline",

@@ -5,21 +5,16 @@
 //! `target/criterion/per-command/`; `benches/summarize.py` turns them into the
 //! README's table.
 
-use bashgate::Gate;
+mod common;
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
 
 fn per_command(c: &mut Criterion) {
-    let cmds: Vec<String> =
-        serde_json::from_str(include_str!("agent-commands.json")).expect("json array");
-    let root = std::env::temp_dir().join("bashgate-bench-root");
-    std::fs::create_dir_all(&root).expect("bench root");
-    let gate = Gate::builder().root(&root).build().expect("gate");
-    let mut parser = tree_sitter::Parser::new();
-    parser
-        .set_language(&tree_sitter_bash::LANGUAGE.into())
-        .expect("grammar");
+    let cmds = common::agent_commands();
+    let gate = common::bench_gate();
+    let mut parser = common::bash_parser();
     let mut group = c.benchmark_group("per-command");
     group
         .measurement_time(Duration::from_millis(800))

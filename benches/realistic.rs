@@ -9,7 +9,8 @@
 //! `cargo bench --bench realistic` (about five minutes: each of some 3,400
 //! measurements is short, which is enough for a per-command median).
 
-use bashgate::Gate;
+mod common;
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::Path;
@@ -37,8 +38,7 @@ struct CorpusFile {
 /// The 42 agent commands, then the corpus's plain must-allow cases in file order,
 /// without repeats.
 fn realistic_set() -> Vec<String> {
-    let mut set: Vec<String> =
-        serde_json::from_str(include_str!("agent-commands.json")).expect("json array");
+    let mut set = common::agent_commands();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .expect("corpus folder")
@@ -64,13 +64,8 @@ fn realistic_set() -> Vec<String> {
 
 fn realistic(c: &mut Criterion) {
     let cmds = realistic_set();
-    let root = std::env::temp_dir().join("bashgate-bench-root");
-    std::fs::create_dir_all(&root).expect("bench root");
-    let gate = Gate::builder().root(&root).build().expect("gate");
-    let mut parser = tree_sitter::Parser::new();
-    parser
-        .set_language(&tree_sitter_bash::LANGUAGE.into())
-        .expect("grammar");
+    let gate = common::bench_gate();
+    let mut parser = common::bash_parser();
     let mut group = c.benchmark_group("realistic");
     group
         .measurement_time(Duration::from_millis(40))
