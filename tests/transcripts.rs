@@ -302,6 +302,55 @@ fn analyze_jsonl_keeps_input_order_and_passes_fields_through() {
     assert_eq!(lines[3]["n"], 3);
 }
 
+/// Chunks are judged in parallel while the next is read: results still come out in
+/// input order, across chunk boundaries, with unreadable lines in their places.
+#[test]
+fn analyze_keeps_input_order_across_chunks() {
+    let n = 10_000;
+    let kind = |i: usize| match (i % 13, i % 7) {
+        (0, _) => "bad",
+        (_, 0) => "deny",
+        _ => "allow",
+    };
+    let mut input = String::new();
+    for i in 1..=n {
+        input.push_str(&match kind(i) {
+            "bad" => format!("not json {i}\n"),
+            "deny" => format!("{{\"cmd\":\"sudo echo {i}\",\"n\":{i}}}\n"),
+            _ => format!("{{\"cmd\":\"echo {i}\",\"n\":{i}}}\n"),
+        });
+    }
+    let (code, out, _) = analyze(
+        &["--input", "jsonl", "--format", "jsonl", "-"],
+        Some(&input),
+    );
+    assert_eq!(code, Some(0));
+    let lines: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect();
+    assert_eq!(lines.len(), n);
+    for (i, line) in (1..=n).zip(&lines) {
+        assert_eq!(line["line"], i, "{line}");
+        match kind(i) {
+            "bad" => assert!(line["error"].is_string(), "{line}"),
+            decision => {
+                assert_eq!(line["n"], i, "{line}");
+                assert_eq!(line["decision"], decision, "{line}");
+            }
+        }
+    }
+    // The text report lists the flagged commands in input order too.
+    let (_, text, _) = analyze(&["--input", "jsonl", "-"], Some(&input));
+    let flagged: Vec<usize> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("-:")?.strip_suffix(": deny"))
+        .filter_map(|l| l.parse().ok())
+        .collect();
+    let expected: Vec<usize> = (1..=n).filter(|&i| kind(i) == "deny").collect();
+    assert_eq!(flagged, expected);
+}
+
 #[test]
 fn analyze_fail_on_sets_the_exit_code() {
     let input = "ls\neval $X\n";

@@ -76,8 +76,140 @@ enum Item {
     Command {
         found: FoundCommand,
         verdict: Verdict,
+        /// Its output, rendered where it was judged.
+        rendered: Rendered,
     },
     Error(String),
+}
+
+/// A command's output in the chosen format, rendered in parallel with the others.
+enum Rendered {
+    /// Nothing to write for it (totals only, an allowed command in the text
+    /// report, SARIF, which is built in order).
+    Nothing,
+    /// Text to append: a JSON line, or the text report's diagnostics.
+    Text(String),
+    /// The result object of the JSON document.
+    Json(Value),
+}
+
+/// One chunk of input, read in order: a slot per result, and the commands to
+/// judge with the slot each fills.
+struct Chunk {
+    order: Vec<Judged>,
+    slots: Vec<usize>,
+    batch: Vec<Pending>,
+}
+
+/// A command waiting for its verdict.
+struct Pending {
+    gate: Arc<Gate>,
+    cwd: Option<PathBuf>,
+    source: Arc<str>,
+    line: usize,
+    found: FoundCommand,
+}
+
+/// Reads up to [`CHUNK`] records, counting lines into `summary`.
+fn read_chunk(
+    records: &mut impl Iterator<Item = bashgate::transcripts::Record>,
+    gates: &mut Gates,
+    summary: &mut Summary,
+    name: &Arc<str>,
+) -> Chunk {
+    let mut chunk = Chunk {
+        order: Vec::new(),
+        slots: Vec::new(),
+        batch: Vec::new(),
+    };
+    let failed = |line: usize, message: String| Judged {
+        source: name.clone(),
+        line,
+        item: Item::Error(message),
+    };
+    for record in records.take(CHUNK) {
+        summary.lines += record.lines;
+        match record.outcome {
+            Outcome::Error(message) => {
+                summary.error_lines += record.lines;
+                chunk.order.push(failed(record.line, message));
+            }
+            Outcome::Commands(found) if found.is_empty() => summary.other_lines += record.lines,
+            Outcome::Commands(found) => {
+                summary.command_lines += record.lines;
+                for command in found {
+                    match gates.for_command(command.cwd.as_deref()) {
+                        Ok((gate, cwd)) => {
+                            chunk.slots.push(chunk.order.len());
+                            // Filled in once judged.
+                            chunk.order.push(failed(record.line, String::new()));
+                            chunk.batch.push(Pending {
+                                gate,
+                                cwd,
+                                source: name.clone(),
+                                line: record.line,
+                                found: command,
+                            });
+                        }
+                        Err(message) => chunk.order.push(failed(record.line, message)),
+                    }
+                }
+            }
+        }
+    }
+    chunk
+}
+
+/// How results are rendered.
+#[derive(Clone, Copy)]
+struct Render {
+    format: OutputFormat,
+    totals_only: bool,
+}
+
+impl Render {
+    /// Judges the commands in parallel and renders each one's output, in order.
+    fn judge(self, batch: Vec<Pending>) -> Vec<Item> {
+        batch
+            .into_par_iter()
+            .map(|p| {
+                let verdict = p.gate.check_in(&p.found.command, p.cwd.as_deref());
+                let rendered = self.render(&p, &verdict);
+                Item::Command {
+                    found: p.found,
+                    verdict,
+                    rendered,
+                }
+            })
+            .collect()
+    }
+
+    fn render(self, p: &Pending, verdict: &Verdict) -> Rendered {
+        if self.totals_only {
+            return Rendered::Nothing;
+        }
+        match self.format {
+            OutputFormat::Jsonl => {
+                let mut line = result_json(&p.source, p.line, &p.found, verdict).to_string();
+                line.push('\n');
+                Rendered::Text(line)
+            }
+            OutputFormat::Json => Rendered::Json(result_json(&p.source, p.line, &p.found, verdict)),
+            OutputFormat::Text if verdict.decision != Decision::Allow => {
+                let cwd = p
+                    .found
+                    .cwd
+                    .as_deref()
+                    .map(|c| format!(" (cwd {c})"))
+                    .unwrap_or_default();
+                let mut text = format!("{}:{}: {}{cwd}\n", p.source, p.line, verdict.decision);
+                text.push_str(&report::render_text(&p.found.command, verdict));
+                text.push('\n');
+                Rendered::Text(text)
+            }
+            OutputFormat::Text | OutputFormat::Sarif => Rendered::Nothing,
+        }
+    }
 }
 
 /// Totals over everything read.
@@ -217,60 +349,26 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
         summary.inputs.push((name.to_string(), format.as_str()));
         gates.session_root = None;
         let (lines_before, command_lines_before) = (summary.lines, summary.command_lines);
-        let mut records = TranscriptReader::new(reader, format, &mut state).peekable();
-        loop {
-            let mut batch: Vec<(Arc<Gate>, Option<PathBuf>, usize, FoundCommand)> = Vec::new();
-            let mut order: Vec<Judged> = Vec::new();
-            let mut slots: Vec<usize> = Vec::new();
-            for record in records.by_ref().take(CHUNK) {
-                summary.lines += record.lines;
-                match record.outcome {
-                    Outcome::Error(message) => {
-                        summary.error_lines += record.lines;
-                        order.push(Judged {
-                            source: name.clone(),
-                            line: record.line,
-                            item: Item::Error(message),
-                        });
-                    }
-                    Outcome::Commands(found) if found.is_empty() => {
-                        summary.other_lines += record.lines
-                    }
-                    Outcome::Commands(found) => {
-                        summary.command_lines += record.lines;
-                        for command in found {
-                            match gates.for_command(command.cwd.as_deref()) {
-                                Ok((gate, cwd)) => {
-                                    slots.push(order.len());
-                                    order.push(Judged {
-                                        source: name.clone(),
-                                        line: record.line,
-                                        item: Item::Error(String::new()),
-                                    });
-                                    batch.push((gate, cwd, record.line, command));
-                                }
-                                Err(message) => order.push(Judged {
-                                    source: name.clone(),
-                                    line: record.line,
-                                    item: Item::Error(message),
-                                }),
-                            }
-                        }
-                    }
-                }
-            }
-            if order.is_empty() {
-                break;
-            }
-            let judged: Vec<(FoundCommand, Verdict)> = batch
-                .into_par_iter()
-                .map(|(gate, cwd, _, found)| {
-                    let verdict = gate.check_in(&found.command, cwd.as_deref());
-                    (found, verdict)
-                })
-                .collect();
-            for (slot, (found, verdict)) in slots.into_iter().zip(judged) {
-                order[slot].item = Item::Command { found, verdict };
+        let mut records = TranscriptReader::new(reader, format, &mut state);
+        let render = Render {
+            format: args.format,
+            totals_only: args.summary,
+        };
+        // While one chunk is judged, the next is read: reading is the one step
+        // that has to go in order.
+        let mut chunk = read_chunk(&mut records, &mut gates, &mut summary, &name);
+        while !chunk.order.is_empty() {
+            let Chunk {
+                mut order,
+                slots,
+                batch,
+            } = chunk;
+            let (judged, next) = rayon::join(
+                || render.judge(batch),
+                || read_chunk(&mut records, &mut gates, &mut summary, &name),
+            );
+            for (slot, item) in slots.into_iter().zip(judged) {
+                order[slot].item = item;
             }
             for result in order {
                 let mut sink = Sink {
@@ -281,10 +379,11 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
                     all: &mut all_results,
                     sarif: &mut sarif,
                 };
-                emit(&mut sink, &result, &mut summary, &mut out);
+                emit(&mut sink, result, &mut summary, &mut out);
             }
             progress.set_position(read_bytes.load(Ordering::Relaxed));
             progress.set_message(format!("{name}: {} lines", summary.lines));
+            chunk = next;
         }
         let lines = summary.lines - lines_before;
         if lines > 0 && summary.command_lines == command_lines_before {
@@ -380,16 +479,33 @@ struct Sink<'a> {
     sarif: &'a mut super::sarif::Builder,
 }
 
-fn emit(sink: &mut Sink, result: &Judged, summary: &mut Summary, out: &mut impl Write) {
-    let value = match &result.item {
+fn emit(sink: &mut Sink, result: Judged, summary: &mut Summary, out: &mut impl Write) {
+    match result.item {
         Item::Error(message) => {
-            if sink.format == OutputFormat::Text {
-                sink.unreadable
-                    .push_str(&format!("{}:{}: {message}\n", result.source, result.line));
+            if sink.totals_only {
+                return;
             }
-            json!({"source": &*result.source, "line": result.line, "error": message})
+            match sink.format {
+                OutputFormat::Text => {
+                    sink.unreadable
+                        .push_str(&format!("{}:{}: {message}\n", result.source, result.line));
+                }
+                OutputFormat::Jsonl => {
+                    let value =
+                        json!({"source": &*result.source, "line": result.line, "error": message});
+                    let _ = writeln!(out, "{value}");
+                }
+                OutputFormat::Json => sink.all.push(
+                    json!({"source": &*result.source, "line": result.line, "error": message}),
+                ),
+                OutputFormat::Sarif => {}
+            }
         }
-        Item::Command { found, verdict } => {
+        Item::Command {
+            found,
+            verdict,
+            rendered,
+        } => {
             summary.commands += 1;
             *summary
                 .decisions
@@ -401,49 +517,23 @@ fn emit(sink: &mut Sink, result: &Judged, summary: &mut Summary, out: &mut impl 
             if sink.totals_only {
                 return;
             }
-            match sink.format {
-                OutputFormat::Text => {
-                    if verdict.decision != Decision::Allow {
-                        sink.flagged.push_str(&format!(
-                            "{}:{}: {}{}\n",
-                            result.source,
-                            result.line,
-                            verdict.decision,
-                            found
-                                .cwd
-                                .as_deref()
-                                .map(|c| format!(" (cwd {c})"))
-                                .unwrap_or_default()
-                        ));
-                        sink.flagged
-                            .push_str(&report::render_text(&found.command, verdict));
-                        sink.flagged.push('\n');
-                    }
-                    return;
-                }
-                OutputFormat::Sarif => {
+            match (sink.format, rendered) {
+                (OutputFormat::Sarif, _) => {
                     sink.sarif
-                        .add(&result.source, result.line, &found.command, verdict);
-                    return;
+                        .add(&result.source, result.line, &found.command, &verdict)
                 }
+                (OutputFormat::Text, Rendered::Text(text)) => sink.flagged.push_str(&text),
+                (OutputFormat::Jsonl, Rendered::Text(line)) => {
+                    let _ = out.write_all(line.as_bytes());
+                }
+                (OutputFormat::Json, Rendered::Json(value)) => sink.all.push(value),
                 _ => {}
             }
-            result_json(result, found, verdict)
         }
-    };
-    if sink.totals_only {
-        return;
-    }
-    match sink.format {
-        OutputFormat::Jsonl => {
-            let _ = writeln!(out, "{value}");
-        }
-        OutputFormat::Json => sink.all.push(value),
-        OutputFormat::Text | OutputFormat::Sarif => {}
     }
 }
 
-fn result_json(result: &Judged, found: &FoundCommand, verdict: &Verdict) -> Value {
+fn result_json(source: &str, line: usize, found: &FoundCommand, verdict: &Verdict) -> Value {
     let mut object = Map::new();
     // Passed-through fields first, so ours win on a clash.
     for (k, v) in &found.extra {
@@ -458,8 +548,8 @@ fn result_json(result: &Judged, found: &FoundCommand, verdict: &Verdict) -> Valu
         "findings".to_string(),
         serde_json::to_value(&verdict.findings).unwrap_or(Value::Null),
     );
-    object.insert("source".to_string(), Value::from(&*result.source));
-    object.insert("line".to_string(), Value::from(result.line));
+    object.insert("source".to_string(), Value::from(source));
+    object.insert("line".to_string(), Value::from(line));
     if let Some(cwd) = &found.cwd {
         object.insert("cwd".to_string(), Value::from(cwd.clone()));
     }
