@@ -73,13 +73,16 @@ struct Judged {
 }
 
 enum Item {
-    Command {
-        found: FoundCommand,
-        verdict: Verdict,
-        /// Its output, rendered where it was judged.
-        rendered: Rendered,
-    },
+    Command(Box<JudgedCommand>),
     Error(String),
+}
+
+/// A command with its verdict.
+struct JudgedCommand {
+    found: FoundCommand,
+    verdict: Verdict,
+    /// Its output, rendered where it was judged.
+    rendered: Rendered,
 }
 
 /// A command's output in the chosen format, rendered in parallel with the others.
@@ -175,11 +178,11 @@ impl Render {
             .map(|p| {
                 let verdict = p.gate.check_in(&p.found.command, p.cwd.as_deref());
                 let rendered = self.render(&p, &verdict);
-                Item::Command {
+                Item::Command(Box::new(JudgedCommand {
                     found: p.found,
                     verdict,
                     rendered,
-                }
+                }))
             })
             .collect()
     }
@@ -501,11 +504,12 @@ fn emit(sink: &mut Sink, result: Judged, summary: &mut Summary, out: &mut impl W
                 OutputFormat::Sarif => {}
             }
         }
-        Item::Command {
-            found,
-            verdict,
-            rendered,
-        } => {
+        Item::Command(judged) => {
+            let JudgedCommand {
+                found,
+                verdict,
+                rendered,
+            } = *judged;
             summary.commands += 1;
             *summary
                 .decisions
