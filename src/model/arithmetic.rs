@@ -14,6 +14,7 @@ use super::command::SimpleCommand;
 use super::lower::Source;
 use super::scope::Scope;
 use super::word::{Part, Word, build_word};
+use crate::parse::kind;
 use crate::verdict::Span;
 use tree_sitter::Node;
 
@@ -54,12 +55,12 @@ pub(super) fn in_node(node: Node, src: Source, scope: &Scope) -> Vec<Code> {
     while let Some(current) = pending.pop() {
         let mut cursor = current.walk();
         for child in current.named_children(&mut cursor) {
-            match child.kind() {
+            match kind(child) {
                 "variable_name" | "word" => {
                     reference(src.slice(child), src.span(child), scope, &mut out)
                 }
                 "simple_expansion" | "expansion" => {
-                    if let Some(name) = child.named_child(0).filter(|n| n.kind() == "variable_name")
+                    if let Some(name) = child.named_child(0).filter(|n| kind(n) == "variable_name")
                     {
                         reference(src.slice(name), src.span(child), scope, &mut out);
                     }
@@ -78,7 +79,7 @@ pub(super) fn in_node(node: Node, src: Source, scope: &Scope) -> Vec<Code> {
                 "string" | "raw_string" => {
                     let text = src.slice(child);
                     let inner = text.get(1..text.len().saturating_sub(1)).unwrap_or("");
-                    if child.kind() == "raw_string" && may_run(inner) {
+                    if kind(child) == "raw_string" && may_run(inner) {
                         out.push(Code::Static {
                             text: inner.to_string(),
                             span: src.span(child),
@@ -102,11 +103,11 @@ pub(super) fn prints_number(node: Node, src: Source) -> bool {
 /// A `$(…)` whose program prints a number.
 fn numeric_substitution(node: Node, src: Source) -> bool {
     let mut inner = node.named_child(0);
-    if let Some(statement) = inner.filter(|c| c.kind() == "redirected_statement") {
+    if let Some(statement) = inner.filter(|c| kind(c) == "redirected_statement") {
         // `$(wc -l < f)`: the redirect feeds the program; the output is its own.
         inner = statement.child_by_field_name("body");
     }
-    let Some(command) = inner.filter(|c| c.kind() == "command") else {
+    let Some(command) = inner.filter(|c| kind(c) == "command") else {
         return false;
     };
     let Some(name) = command.child_by_field_name("name") else {
@@ -218,7 +219,7 @@ pub(super) fn in_test(node: Node, src: Source, scope: &Scope) -> Vec<Code> {
             "-eq" | "-ne" | "-lt" | "-le" | "-gt" | "-ge" | "-v"
         );
         for child in children {
-            if arithmetic && child.kind() != "test_operator" {
+            if arithmetic && kind(child) != "test_operator" {
                 operand(child, src, scope, &mut out);
             } else {
                 pending.push(child);
@@ -231,7 +232,7 @@ pub(super) fn in_test(node: Node, src: Source, scope: &Scope) -> Vec<Code> {
 /// One operand of an arithmetic test: its static text (whatever the quoting) when
 /// it has one, else the expansions in it.
 fn operand(node: Node, src: Source, scope: &Scope, out: &mut Vec<Code>) {
-    if node.kind() == "number" {
+    if kind(node) == "number" {
         return;
     }
     let word = build_word(&[node], src.text, src.span(node));
@@ -249,14 +250,14 @@ fn operand(node: Node, src: Source, scope: &Scope, out: &mut Vec<Code>) {
     let mut pending = vec![node];
     // `$x`, `${x}`, `$(…)`: as in arithmetic.
     while let Some(n) = pending.pop() {
-        match n.kind() {
+        match kind(n) {
             "simple_expansion" | "expansion" => {
                 match n.named_child(0) {
-                    Some(name) if name.kind() == "variable_name" => {
+                    Some(name) if kind(name) == "variable_name" => {
                         reference(src.slice(name), src.span(n), scope, out)
                     }
                     // `$#`, `$?`, `$1`: numbers or the caller's arguments.
-                    Some(name) if name.kind() == "special_variable_name" => {}
+                    Some(name) if kind(name) == "special_variable_name" => {}
                     _ => out.push(Code::Unknown { span: src.span(n) }),
                 }
             }

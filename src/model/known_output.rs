@@ -13,6 +13,7 @@ use super::command::Cwd;
 use super::paths::normalize_lexically;
 use super::scope::Scope;
 use super::word::build_word;
+use crate::parse::kind;
 use crate::verdict::Span;
 use std::path::{Component, Path, PathBuf};
 use tree_sitter::Node;
@@ -20,7 +21,7 @@ use tree_sitter::Node;
 /// The output of the command substitution `node` (without its trailing newlines),
 /// when it is known. `start` is the directory the whole command starts in.
 pub(super) fn output(node: Node, text: &str, scope: &Scope, start: &Path) -> Option<String> {
-    if node.kind() != "command_substitution" || node.named_child_count() != 1 {
+    if kind(node) != "command_substitution" || node.named_child_count() != 1 {
         return None;
     }
     // With `IFS` changed the output splits in ways not modelled.
@@ -28,13 +29,13 @@ pub(super) fn output(node: Node, text: &str, scope: &Scope, start: &Path) -> Opt
         return None;
     }
     let command = node.named_child(0)?;
-    if command.kind() != "command" {
+    if kind(command) != "command" {
         return None;
     }
     let mut words = Vec::new();
     let mut cursor = command.walk();
     for child in command.children(&mut cursor) {
-        let target = match child.kind() {
+        let target = match kind(child) {
             "command_name" => child.named_child(0)?,
             "comment" => continue,
             // Assignments, redirects, anything else: not a plain call.

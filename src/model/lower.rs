@@ -8,6 +8,7 @@ use super::problem::Problem;
 use super::scope::Scope;
 use super::word::{Part, Word, build_word, build_word_with, decode_heredoc, split_tilde};
 use crate::parse::SpanMap;
+use crate::parse::kind;
 use crate::verdict::Span;
 use std::path::Path;
 use tree_sitter::Node;
@@ -147,7 +148,7 @@ fn words_naming(
 /// children, or with blank space between two of them (`sudo ``x` came out as one
 /// word; bash sees two).
 fn has_error_part(node: &Node) -> bool {
-    node.kind() == "concatenation" && {
+    kind(node) == "concatenation" && {
         let mut cursor = node.walk();
         let mut previous_end = None;
         node.children(&mut cursor).any(|c| {
@@ -207,7 +208,7 @@ pub(super) fn assignment(node: Node, src: Source, scope: &Scope) -> Assignment {
         let span = value.as_ref().map(|w| w.span).unwrap_or(src.span(node));
         let new = value.as_ref().map_or(Some(""), |w| w.value());
         value = Some(match (old, new) {
-            (Some(old), Some(new)) if value_node.is_none_or(|v| v.kind() != "array") => {
+            (Some(old), Some(new)) if value_node.is_none_or(|v| kind(v) != "array") => {
                 Word::new(vec![Part::Quoted(format!("{old}{new}"))], span, true)
             }
             _ => Word::new(vec![Part::Unknown("+=".to_string())], span, false),
@@ -228,16 +229,16 @@ pub(super) fn array_elements(
     scope: &Scope,
 ) -> Option<Vec<Option<String>>> {
     let value = node.child_by_field_name("value")?;
-    if value.kind() != "array" {
+    if kind(value) != "array" {
         return None;
     }
     let mut elements = Vec::new();
     let mut cursor = value.walk();
     for child in value.named_children(&mut cursor) {
-        if child.kind() == "comment" {
+        if kind(child) == "comment" {
             continue;
         }
-        if !is_word_kind(child.kind()) {
+        if !is_word_kind(kind(child)) {
             // `[3]=x` and other forms: the indices are not modelled.
             return Some(vec![None; elements.len() + 1]);
         }
@@ -271,7 +272,7 @@ pub(super) fn command_parts(
     let mut inner_starts = Vec::new();
     let mut cursor = node.walk();
     for child in node.children(&mut cursor) {
-        match child.kind() {
+        match kind(child) {
             "variable_assignment" => assignments.push(assignment(child, src, scope)),
             "command_name" => {
                 let inner = child.named_child(0).unwrap_or(child);
@@ -363,7 +364,7 @@ pub(super) fn declaration_parts(
     let mut words = Vec::new();
     let mut cursor = node.walk();
     for child in node.children(&mut cursor) {
-        match child.kind() {
+        match kind(child) {
             "variable_assignment" => assignments.push(assignment(child, src, scope)),
             "variable_name" => assignments.push(Assignment {
                 name: src.slice(child).to_string(),
@@ -390,15 +391,16 @@ pub(super) fn test_words(node: Node, src: Source) -> Vec<Word> {
         let mut cursor = current.walk();
         let children: Vec<Node> = current.children(&mut cursor).collect();
         for child in children.into_iter().rev() {
-            let kind = child.kind();
-            if kind == "unary_expression" && child.child(0).is_some_and(|op| op.kind() == "~") {
+            let child_kind = kind(child);
+            if child_kind == "unary_expression" && child.child(0).is_some_and(|op| kind(op) == "~")
+            {
                 let compact: String = src.slice(child).split_whitespace().collect();
                 let mut word = Word::literal(&compact, src.span(child));
                 split_tilde(&mut word);
                 words.push(word);
-            } else if is_word_kind(kind) && kind != "$"
-                || kind == "extglob_pattern"
-                || kind == "regex"
+            } else if is_word_kind(child_kind) && child_kind != "$"
+                || child_kind == "extglob_pattern"
+                || child_kind == "regex"
             {
                 words.push(build_word(&[child], src.text, src.span(child)));
             } else if child.is_named() {
@@ -425,7 +427,7 @@ pub(super) fn redirects_of(
             continue;
         }
         redirects.push(redirect(child, src, scope, problems));
-        if child.kind() == "heredoc_redirect" {
+        if kind(child) == "heredoc_redirect" {
             let mut inner = child.walk();
             for (k, grandchild) in child.children(&mut inner).enumerate() {
                 if child.field_name_for_child(k as u32) == Some("redirect") {
@@ -453,14 +455,14 @@ pub(super) fn redirect(
     for (i, child) in node.children(&mut cursor).enumerate() {
         let field = node.field_name_for_child(i as u32);
         let raw = src.slice(child);
-        match child.kind() {
+        match kind(child) {
             "file_descriptor" => fd = Some(raw.to_string()),
             "heredoc_start" => quoted_delimiter = raw.contains(['\'', '"', '\\']),
             "heredoc_body" => {
                 let mut body_cursor = child.walk();
                 let has_expansion = child
                     .named_children(&mut body_cursor)
-                    .any(|c| c.kind() != "heredoc_content");
+                    .any(|c| kind(c) != "heredoc_content");
                 let static_text = if quoted_delimiter {
                     Some(raw.to_string())
                 } else if has_expansion {
@@ -474,7 +476,7 @@ pub(super) fn redirect(
                 });
             }
             _ if field == Some("destination")
-                || (node.kind() == "herestring_redirect" && child.is_named()) =>
+                || (kind(node) == "herestring_redirect" && child.is_named()) =>
             {
                 target_nodes.push(child);
             }
@@ -489,7 +491,7 @@ pub(super) fn redirect(
             .into_iter()
             .next()
     };
-    if operator.is_empty() && node.kind() == "herestring_redirect" {
+    if operator.is_empty() && kind(node) == "herestring_redirect" {
         operator = "<<<".to_string();
     }
     Redirect {

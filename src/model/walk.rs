@@ -25,6 +25,7 @@ use super::word::{Part, Word};
 use super::written;
 use super::{Env, wrappers};
 use crate::parse::SpanMap;
+use crate::parse::kind;
 use crate::verdict::Span;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -247,11 +248,11 @@ struct Walker<'s> {
 /// last element is one.
 fn last_command(node: Node) -> Option<Node> {
     let mut last = node;
-    while matches!(last.kind(), "list" | "pipeline") {
+    while matches!(kind(last), "list" | "pipeline") {
         let count = u32::try_from(last.named_child_count()).ok()?;
         last = last.named_child(count.checked_sub(1)?)?;
     }
-    (last.kind() == "command").then_some(last)
+    (kind(last) == "command").then_some(last)
 }
 
 /// The innermost scope. The stack is never empty: the bottom scope is never popped.
@@ -318,7 +319,7 @@ impl<'s> Walker<'s> {
         nesting: u32,
         stack: &mut Vec<Task<'t>>,
     ) {
-        match node.kind() {
+        match kind(node) {
             "comment" => {}
             "command" => {
                 if !self.handled.contains(&node.id()) {
@@ -335,14 +336,14 @@ impl<'s> Walker<'s> {
                 let redirects =
                     lower::redirects_of(node, src, top(&self.scopes), &mut self.out.problems);
                 match node.child_by_field_name("body") {
-                    Some(body) if body.kind() == "command" => {
+                    Some(body) if kind(body) == "command" => {
                         self.handled.insert(body.id());
                         self.command(body, redirects, &frame, src, nesting);
                     }
                     // tree-sitter-bash hangs `a && b < f` and `a | b > f` on the whole
                     // list; bash gives the redirect to the last command (which may be
                     // a shell or interpreter reading it as its script).
-                    Some(body) if matches!(body.kind(), "list" | "pipeline") => {
+                    Some(body) if matches!(kind(body), "list" | "pipeline") => {
                         match last_command(body) {
                             Some(last) => {
                                 self.trailing
@@ -362,7 +363,7 @@ impl<'s> Walker<'s> {
                 let mut seen_pipe = false;
                 let mut cursor = node.walk();
                 for child in node.children(&mut cursor) {
-                    match child.kind() {
+                    match kind(child) {
                         "|" | "|&" => seen_pipe = true,
                         _ if child.is_named() => stages.push((child, seen_pipe)),
                         _ => {}
@@ -382,8 +383,8 @@ impl<'s> Walker<'s> {
                 }
             }
             "subshell" | "command_substitution" | "process_substitution" => {
-                let substitution = node.kind() != "subshell";
-                if node.kind() == "command_substitution" {
+                let substitution = kind(node) != "subshell";
+                if kind(node) == "command_substitution" {
                     self.read_substitution(node, &frame, src, nesting);
                 }
                 let inner = Frame {
@@ -415,12 +416,12 @@ impl<'s> Walker<'s> {
             }
             "variable_assignment" | "variable_assignments" if !frame.in_command => {
                 let mut assignments = Vec::new();
-                if node.kind() == "variable_assignment" {
+                if kind(node) == "variable_assignment" {
                     assignments.push(lower::assignment(node, src, self.scope()));
                 } else {
                     let mut cursor = node.walk();
                     for child in node.named_children(&mut cursor) {
-                        if child.kind() == "variable_assignment" {
+                        if kind(child) == "variable_assignment" {
                             assignments.push(lower::assignment(child, src, self.scope()));
                         }
                     }
@@ -460,20 +461,20 @@ impl<'s> Walker<'s> {
                 self.arithmetic(codes, &frame, nesting);
                 push_list(node, &frame, stack);
             }
-            "compound_statement" if node.child(0).is_some_and(|c| c.kind() == "((") => {
+            "compound_statement" if node.child(0).is_some_and(|c| kind(c) == "((") => {
                 let codes = arithmetic::in_node(node, src, self.scope());
                 self.arithmetic(codes, &frame, nesting);
                 push_list(node, &frame, stack);
             }
             "for_statement" | "c_style_for_statement" => {
-                if node.kind() == "c_style_for_statement" {
+                if kind(node) == "c_style_for_statement" {
                     let codes = arithmetic::in_node(node, src, self.scope());
                     self.arithmetic(codes, &frame, nesting);
                 }
                 if let Some(name) = node.child_by_field_name("variable") {
                     let name = src.slice(name);
-                    let confined = node.kind() == "for_statement" && self.loop_confined(node, src);
-                    let numeric = node.kind() == "for_statement" && loop_numeric(node, src);
+                    let confined = kind(node) == "for_statement" && self.loop_confined(node, src);
+                    let numeric = kind(node) == "for_statement" && loop_numeric(node, src);
                     self.scope_mut().set_var(name, None);
                     if confined {
                         self.scope_mut().confine(name);
@@ -523,12 +524,12 @@ impl<'s> Walker<'s> {
             let child = children[i];
             let next_is_word = children
                 .get(i + 1)
-                .is_some_and(|n| lower::is_word_kind(n.kind()) && n.kind() != "$");
-            if !child.is_named() && lower::is_redirect_operator(child.kind()) && next_is_word {
+                .is_some_and(|n| lower::is_word_kind(kind(n)) && kind(n) != "$");
+            if !child.is_named() && lower::is_redirect_operator(kind(child)) && next_is_word {
                 // The target: the next word node and every word node glued to it.
                 let mut end = i + 2;
                 while children.get(end).is_some_and(|n| {
-                    lower::is_word_kind(n.kind()) && n.start_byte() == children[end - 1].end_byte()
+                    lower::is_word_kind(kind(n)) && n.start_byte() == children[end - 1].end_byte()
                 }) {
                     end += 1;
                 }
@@ -543,7 +544,7 @@ impl<'s> Walker<'s> {
                 i = end;
                 continue;
             }
-            if lower::is_word_kind(child.kind()) && child.kind() != "$" {
+            if lower::is_word_kind(kind(child)) && kind(child) != "$" {
                 if words.is_empty() && redirects.is_empty() {
                     start = child.start_byte();
                 }
@@ -1000,7 +1001,7 @@ impl<'s> Walker<'s> {
         let mut cursor = node.walk();
         let redirects: Vec<Redirect> = node
             .named_children(&mut cursor)
-            .filter(|c| c.kind() == "file_redirect")
+            .filter(|c| kind(c) == "file_redirect")
             .map(|c| lower::redirect(c, src, top(&self.scopes), &mut self.out.problems))
             .collect();
         if redirects.is_empty() {
@@ -1101,7 +1102,7 @@ pub const ARITHMETIC: &str = "arithmetic evaluation";
 /// A value node that is always a number: `$(nproc)` and other programs printing
 /// numbers, `$?`, `$#`, `$$`, `$!`, `$((…))`, digits (also inside double quotes).
 fn numeric_value(node: Node, src: Source) -> bool {
-    match node.kind() {
+    match kind(node) {
         "number" => true,
         "word" => src.slice(node).bytes().all(|b| b.is_ascii_digit()),
         "arithmetic_expansion" => true,
@@ -1126,12 +1127,12 @@ fn loop_numeric(node: Node, src: Source) -> bool {
 /// The `variable_assignment` node itself, or the ones directly under `node` (a
 /// `variable_assignments` or declaration node).
 fn assignments_under(node: Node) -> Vec<Node> {
-    if node.kind() == "variable_assignment" {
+    if kind(node) == "variable_assignment" {
         return vec![node];
     }
     let mut cursor = node.walk();
     node.named_children(&mut cursor)
-        .filter(|c| c.kind() == "variable_assignment")
+        .filter(|c| kind(c) == "variable_assignment")
         .collect()
 }
 
@@ -1155,7 +1156,7 @@ fn push_list<'t>(node: Node<'t>, frame: &Frame, stack: &mut Vec<Task<'t>>) {
     let mut background = false;
     let mut cursor = node.walk();
     for child in node.children(&mut cursor) {
-        if child.kind() == "&" {
+        if kind(child) == "&" {
             background = true;
         } else if child.is_named() && child.child_count() > 0 {
             stack.push(Task::Visit(child, frame.clone()));
@@ -1169,7 +1170,7 @@ fn push_list<'t>(node: Node<'t>, frame: &Frame, stack: &mut Vec<Task<'t>>) {
     let mut children: Vec<(Node<'t>, bool)> = Vec::new();
     let mut cursor = node.walk();
     for child in node.children(&mut cursor) {
-        if child.kind() == "&" {
+        if kind(child) == "&" {
             if let Some(last) = children.last_mut() {
                 last.1 = true;
             }

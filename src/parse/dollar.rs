@@ -4,6 +4,7 @@
 //! `'k'v=$` and `X-`), where bash expands `$X` inside one word. Lowering joins that
 //! split in a command's arguments; elsewhere the parser reports it.
 
+use super::kind;
 use tree_sitter::Node;
 
 /// The parameter a `$` just before `after` names: a name (`X`, `_x1`), one digit, or
@@ -31,7 +32,7 @@ pub fn around_dollar(dollar: Node) -> (Node, Option<Node>) {
             return (top, glued);
         }
         match top.parent() {
-            Some(parent) if parent.kind() == "concatenation" => top = parent,
+            Some(parent) if kind(parent) == "concatenation" => top = parent,
             _ => return (top, None),
         }
     }

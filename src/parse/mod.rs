@@ -15,12 +15,14 @@
 use std::cell::RefCell;
 mod bytes;
 mod dollar;
+mod kind;
 mod misparse;
 mod problems;
 mod span_map;
 
 pub use bytes::all_bytes;
 pub use dollar::{around_dollar, expansion_name};
+pub use kind::kind;
 pub use problems::{ParseProblem, ProblemKind, problem};
 pub use span_map::SpanMap;
 

@@ -3,6 +3,7 @@
 //! Turning a problem into a finding is the input rule's job, not the parser's.
 
 use super::dollar::{around_dollar, expansion_name};
+use super::kind;
 use super::{Parsed, skip_subtree};
 use tree_sitter::Tree;
 
@@ -140,13 +141,13 @@ fn dropped_escape(tree: &Tree, text: &str) -> Option<usize> {
     let mut cursor = tree.walk();
     loop {
         let node = cursor.node();
-        let opaque = OPAQUE.contains(&node.kind());
+        let opaque = OPAQUE.contains(&kind(node));
         if (opaque || node.child_count() == 0) && node.end_byte() > node.start_byte() {
             let (start, end) = (node.start_byte(), node.end_byte());
             if let Some(at) = escape_in_gap(bytes, covered_to, start) {
                 return Some(at);
             }
-            let misread = match node.kind() {
+            let misread = match kind(node) {
                 "word" => has_unescaped_blank(bytes.get(start..end).unwrap_or_default()),
                 "ansi_c_string" => ansi_c_end(bytes, start) != Some(end),
                 _ => false,
@@ -186,14 +187,14 @@ fn split_expansion(tree: &Tree, text: &str) -> Option<usize> {
     let mut cursor = tree.walk();
     loop {
         let node = cursor.node();
-        if node.kind() == "$" && node.child_count() == 0 && dollar_name(node.start_byte()) {
+        if kind(node) == "$" && node.child_count() == 0 && dollar_name(node.start_byte()) {
             // What holds the outermost node the `$` ends decides whether lowering
             // joins the split.
             let (top, _) = around_dollar(node);
             let lone = node
                 .parent()
-                .is_none_or(|p| !matches!(p.kind(), "simple_expansion" | "expansion" | "string"));
-            if lone && top.parent().is_none_or(|p| p.kind() != "command") {
+                .is_none_or(|p| !matches!(kind(p), "simple_expansion" | "expansion" | "string"));
+            if lone && top.parent().is_none_or(|p| kind(p) != "command") {
                 return Some(node.start_byte());
             }
         }
@@ -217,7 +218,7 @@ fn blank_brace_word(tree: &Tree, bytes: &[u8]) -> Option<usize> {
         }
         let node = root.descendant_for_byte_range(i, i + 2)?;
         let (start, end) = (node.start_byte(), node.end_byte());
-        (node.kind() == "word" && has_unescaped_blank(bytes.get(start..end).unwrap_or_default()))
+        (kind(node) == "word" && has_unescaped_blank(bytes.get(start..end).unwrap_or_default()))
             .then_some(start)
     })
 }

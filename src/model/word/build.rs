@@ -3,7 +3,7 @@
 
 use super::decode::{decode_ansi_c, decode_double_quoted};
 use super::{Part, Word};
-use crate::parse::{around_dollar, expansion_name};
+use crate::parse::{around_dollar, expansion_name, kind};
 use crate::verdict::Span;
 use tree_sitter::Node;
 
@@ -129,7 +129,7 @@ impl WordBuilder<'_> {
     /// concatenation holds strings, which hold expansions we do not enter).
     fn node(&mut self, node: Node, text: &str, in_double_quotes: bool) {
         let raw = text.get(node.start_byte()..node.end_byte()).unwrap_or("");
-        match node.kind() {
+        match kind(node) {
             "word" | "number" if !in_double_quotes => {
                 if std::mem::take(&mut self.variable_next) {
                     match expansion_name(raw) {
@@ -163,14 +163,14 @@ impl WordBuilder<'_> {
                 let mut pos = node.start_byte() + 1;
                 let mut cursor = node.walk();
                 for child in node.children(&mut cursor) {
-                    if child.kind() == "\"" {
+                    if kind(child) == "\"" {
                         continue;
                     }
                     if child.start_byte() > pos {
                         let gap = text.get(pos..child.start_byte()).unwrap_or("");
                         self.push_quoted(&decode_double_quoted(gap));
                     }
-                    match child.kind() {
+                    match kind(child) {
                         "string_content" => {
                             let content = text.get(child.start_byte()..child.end_byte());
                             self.push_quoted(&decode_double_quoted(content.unwrap_or("")));
@@ -213,7 +213,7 @@ impl WordBuilder<'_> {
             "translated_string" => {
                 let mut cursor = node.walk();
                 for child in node.children(&mut cursor) {
-                    if child.kind() == "string" {
+                    if kind(child) == "string" {
                         self.node(child, text, in_double_quotes);
                     }
                 }
@@ -233,8 +233,8 @@ impl WordBuilder<'_> {
                 // The glued node, or the first piece of a glued concatenation. A
                 // `$` that ends a concatenation is glued to what follows it (`'e'P=$`
                 // then `X-`, as the grammar splits `'e'P=$X-`).
-                let next = around_dollar(node).1.map(|n| match n.kind() {
-                    "concatenation" => n.child(0).map(|c| c.kind()).unwrap_or(""),
+                let next = around_dollar(node).1.map(|n| match kind(n) {
+                    "concatenation" => n.child(0).map(|c| kind(c)).unwrap_or(""),
                     kind => kind,
                 });
                 match next {
@@ -294,19 +294,19 @@ impl WordBuilder<'_> {
         let mut cursor = node.walk();
         for child in node.children(&mut cursor) {
             if let Some(alt) = alternative.as_mut() {
-                if child.kind() != "}" {
+                if kind(child) != "}" {
                     alt.node(child, text, quoted);
                 }
                 continue;
             }
-            match child.kind() {
+            match kind(child) {
                 "${" | "}" => {}
                 // `${a[0]}`: an element with a static index is a variable of its
                 // own, named `a[0]` (the scope records array elements so).
                 "subscript" if name.is_none() => {
                     let index = child.child_by_field_name("index");
                     let static_index = index.is_some_and(|i| {
-                        i.kind() == "number"
+                        kind(i) == "number"
                             && text
                                 .get(i.start_byte()..i.end_byte())
                                 .is_some_and(|t| t.bytes().all(|b| b.is_ascii_digit()))
