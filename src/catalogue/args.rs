@@ -4,6 +4,12 @@
 
 use super::{Entry, Role};
 
+/// The static values of a command's words, as [`classify`] and
+/// [`super::usage`] read them (`None` for a word only known at run time). Checks
+/// read them many times per command, and most commands have a few words: up to
+/// eight are kept without an allocation.
+pub type Values<'a> = smallvec::SmallVec<[Option<&'a str>; 8]>;
+
 /// One argument with a role.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Arg {

@@ -28,7 +28,7 @@ pub(crate) mod schema;
 mod usage;
 mod user;
 
-pub use args::{Arg, classify};
+pub use args::{Arg, Values, classify};
 pub use explain::describe;
 pub use usage::{Usage, usage};
 use user::intern;

@@ -7,6 +7,7 @@
 use super::command::SimpleCommand;
 use super::paths::{Resolved, Resolver, normalize_lexically};
 use super::word::{Part, Word};
+use crate::catalogue::Values;
 use crate::catalogue::{self, Fact, Role};
 use std::path::{Path, PathBuf};
 
@@ -38,7 +39,7 @@ pub fn made_by(record: &SimpleCommand, cwd: Option<&Path>, resolver: &Resolver) 
         return Vec::new();
     };
     let args = record.args();
-    let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+    let values: Values = args.iter().map(Word::value).collect();
     let roles = catalogue::classify(entry, &values);
     let usage = catalogue::usage(entry, &values);
     let symbolic = roles

@@ -11,6 +11,7 @@ use super::command::{Redirect, basename};
 use super::descriptors::{Feed, descriptor_named, feed_of};
 use super::settings;
 use super::word::Word;
+use crate::catalogue::Values;
 use crate::catalogue::{Entry, Fact, Role};
 use crate::parse::SpanMap;
 use crate::verdict::Span;
@@ -132,7 +133,7 @@ fn substituted_code(name: &str, args: &[Word], out: &mut Vec<ScriptText>) {
     let Some(entry) = crate::catalogue::lookup(name) else {
         return;
     };
-    let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+    let values: Values = args.iter().map(Word::value).collect();
     for arg in crate::catalogue::classify(entry, &values) {
         if let Some(word) = args.get(arg.index)
             && arg.role == Role::PathExec
@@ -177,7 +178,7 @@ fn embedded_command(name: &str, args: &[Word], source: &str, out: &mut Vec<Scrip
             continue;
         };
         let rest = &args[i + 1..];
-        let values: Vec<Option<&str>> = rest.iter().map(Word::value).collect();
+        let values: Values = rest.iter().map(Word::value).collect();
         let inline = crate::catalogue::classify(entry, &values).iter().any(|a| {
             a.option_value && matches!(a.role, Role::Shell | Role::ShellWords | Role::Code(_))
         });
@@ -238,7 +239,7 @@ fn catalogue_scripts(name: &str, args: &[Word], source: &str, out: &mut Vec<Scri
         .iter()
         .map(|w| w.value().is_none().then(|| option_prefix(w)).flatten())
         .collect();
-    let values: Vec<Option<&str>> = args
+    let values: Values = args
         .iter()
         .zip(&prefixes)
         .map(|(w, p)| w.value().or(p.as_deref()))
@@ -372,7 +373,7 @@ fn settings_scripts(name: &str, args: &[Word], out: &mut Vec<ScriptText>) {
     let Some(keys) = keys.filter(|_| leaf.has(Fact::WritesSettings)) else {
         return;
     };
-    let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+    let values: Values = args.iter().map(Word::value).collect();
     if crate::catalogue::usage(entry, &values).has(Fact::ReadOnly) {
         return;
     }

@@ -8,6 +8,7 @@
 
 use super::command::{Origin, SYSTEM_BIN_DIRS, SimpleCommand};
 use super::word::{Part, Word};
+use crate::catalogue::Values;
 use crate::catalogue::{self, Entry, Fact, ModeOptions, Role as ArgRole};
 use crate::verdict::Span;
 
@@ -82,7 +83,7 @@ fn wrapper_paths(cmd: &SimpleCommand) -> Vec<PathUse> {
             continue;
         };
         let own = super::wrapper_words::own_words(cmd, k);
-        let values: Vec<Option<&str>> = own.iter().map(Word::value).collect();
+        let values: Values = own.iter().map(Word::value).collect();
         for arg in catalogue::classify(entry, &values) {
             let access = match arg.role {
                 ArgRole::PathWrite | ArgRole::PathDelete => Access::Write,
@@ -226,7 +227,7 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
         .filter(|v| !v.is_empty() && !v.starts_with('-'))
         .map(|v| format!("-{v}"));
     // The roles the catalogue gives the arguments (subcommands included).
-    let values: Vec<Option<&str>> = args
+    let values: Values = args
         .iter()
         .enumerate()
         .map(|(i, w)| match (i, &dashed) {

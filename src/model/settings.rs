@@ -5,6 +5,7 @@
 //! read them the same way.
 
 use super::word::Word;
+use crate::catalogue::Values;
 use crate::catalogue::{self, Entry};
 
 /// The deepest subcommand of `leaf` its first operands name, even where its
@@ -27,7 +28,7 @@ pub(crate) fn settings_use<'c>(
 ) -> (&'static Entry, &'c [Word], Option<&'static Entry>) {
     let mut keys = (!leaf.config_keys.is_empty()).then_some(leaf);
     while !leaf.subcommands.is_empty() {
-        let values: Vec<Option<&str>> = rest.iter().map(Word::value).collect();
+        let values: Values = rest.iter().map(Word::value).collect();
         let first = catalogue::classify(leaf, &values)
             .into_iter()
             .find(|a| !a.option_value)
@@ -63,7 +64,7 @@ pub(crate) fn settings_written<'c>(
     leaf: &Entry,
     rest: &'c [Word],
 ) -> Vec<(&'c Word, Option<&'c Word>)> {
-    let values: Vec<Option<&str>> = rest.iter().map(Word::value).collect();
+    let values: Values = rest.iter().map(Word::value).collect();
     let operands: Vec<&Word> = catalogue::classify(leaf, &values)
         .into_iter()
         .filter(|a| !a.option_value)

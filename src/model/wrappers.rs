@@ -9,6 +9,7 @@
 
 use super::command::program_key;
 use super::word::Word;
+use crate::catalogue::Values;
 use crate::catalogue::{self, Entry, Fact, Role};
 use std::ops::Range;
 
@@ -408,7 +409,7 @@ fn command_option_ranges(words: &[Word], at: usize) -> Vec<(String, Range<usize>
         return Vec::new();
     }
     let rest = words.get(at + 1..).unwrap_or(&[]);
-    let values: Vec<Option<&str>> = rest.iter().map(Word::value).collect();
+    let values: Values = rest.iter().map(Word::value).collect();
     let mut ranges = Vec::new();
     for arg in catalogue::classify(entry, &values) {
         if arg.role != Role::Command || arg.offset != 0 {

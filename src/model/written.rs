@@ -9,6 +9,7 @@
 //! `echo`, `printf` and `cat` are simulated here, for the text they print.
 
 use super::command::SimpleCommand;
+use crate::catalogue::Values;
 use crate::catalogue::{self, Fact, Role};
 use crate::verdict::Span;
 use std::path::{Path, PathBuf};
@@ -85,7 +86,7 @@ pub(crate) fn writes(record: &SimpleCommand) -> Vec<Write> {
         .and_then(|p| catalogue::lookup(super::command::basename(p)))
         .filter(|e| e.has(Fact::CopiesInput))
     {
-        let args: Vec<Option<&str>> = record.args().iter().map(|w| w.value()).collect();
+        let args: Values = record.args().iter().map(|w| w.value()).collect();
         let append = catalogue::usage(entry, &args).has(Fact::Appends);
         for arg in catalogue::classify(entry, &args) {
             if arg.role == Role::PathWrite

@@ -1,5 +1,6 @@
 //! BG208: commands that destroy data or the system's availability.
 
+use crate::catalogue::Values;
 use crate::catalogue::{self, Fact, Role};
 use crate::declare_rule;
 use crate::model::command::{SimpleCommand, basename};
@@ -317,7 +318,7 @@ fn scheduling_wrappers(cmd: &SimpleCommand, cx: &mut Checker) {
         else {
             continue;
         };
-        let own: Vec<Option<&str>> = own_words(cmd, k).iter().map(Word::value).collect();
+        let own: Values = own_words(cmd, k).iter().map(Word::value).collect();
         if !catalogue::usage(entry, &own).has(Fact::ReadOnly) {
             cx.report_as(
                 &DESTRUCTIVE,

@@ -1,6 +1,7 @@
 //! BG301 and BG302: the environment — variables that load code into every program
 //! started after them, and reading secrets out of it.
 
+use crate::catalogue::Values;
 use crate::catalogue::{self, Fact, Role};
 use crate::declare_rule;
 use crate::model::command::{Origin, SimpleCommand};
@@ -456,7 +457,7 @@ fn options_run(
         .split(|c: char| c.is_whitespace() || c == '\u{1f}')
         .filter(|w| !w.is_empty())
         .collect();
-    let values: Vec<Option<&str>> = words.iter().map(|w| Some(*w)).collect();
+    let values: Values = words.iter().map(|w| Some(*w)).collect();
     for arg in catalogue::classify(entry, &values) {
         let Some(word) = words.get(arg.index) else {
             continue;
@@ -677,7 +678,7 @@ fn flags_only(rest: &[&str], entry: Option<&catalogue::Entry>) -> Option<String>
         return Some(format!("gives the program `{word}`, not a plain flag"));
     }
     let entry = entry?;
-    let values: Vec<Option<&str>> = rest.iter().map(|w| Some(*w)).collect();
+    let values: Values = rest.iter().map(|w| Some(*w)).collect();
     catalogue::classify(entry, &values)
         .iter()
         .find(|a| a.option_value && (a.role.runs() || !a.role.is_text()))

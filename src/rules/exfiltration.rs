@@ -4,6 +4,7 @@
 //! $(cat .env).example.com`). Publishing a package and force pushes are BG210's.
 
 use crate::catalogue::Entry;
+use crate::catalogue::Values;
 use crate::catalogue::{Fact, Role};
 use crate::declare_rule;
 use crate::model::command::SimpleCommand;
@@ -86,7 +87,7 @@ fn carries_output(word: &Word) -> bool {
 /// where the location starts in it. `None` when the push names none.
 fn push_remote<'c>(inv: &Invocation<'c>) -> Option<(&'c Word, usize)> {
     let leaf = inv.leaf?;
-    let values: Vec<Option<&str>> = inv.rest.iter().map(Word::value).collect();
+    let values: Values = inv.rest.iter().map(Word::value).collect();
     crate::catalogue::classify(leaf, &values)
         .into_iter()
         .find(|a| a.role == Role::Url)
@@ -161,7 +162,7 @@ fn sent(inv: &Invocation, leaf: &'static Entry, cmd: &SimpleCommand, cx: &mut Ch
         }
         return;
     }
-    let values: Vec<Option<&str>> = inv.rest.iter().map(Word::value).collect();
+    let values: Values = inv.rest.iter().map(Word::value).collect();
     let files: Vec<&Word> = crate::catalogue::classify(leaf, &values)
         .into_iter()
         .filter(|a| !a.option_value && a.role == Role::PathRead)
@@ -217,7 +218,7 @@ fn may_name_a_file(prefix: &str) -> bool {
 /// the values whose role is `data` when they name a file.
 fn upload(entry: &Entry, cmd: &SimpleCommand, cx: &mut Checker) {
     let args = cmd.args();
-    let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+    let values: Values = args.iter().map(Word::value).collect();
     let usage = cx.usage(cmd);
     if let Some(flag) = usage.as_ref().and_then(|u| u.flag_for(Fact::SendsFiles)) {
         let at = values
@@ -271,7 +272,7 @@ fn upload(entry: &Entry, cmd: &SimpleCommand, cx: &mut Checker) {
 
 /// `scp`/`rsync` whose last operand is another host.
 fn copy_to_host(inv: &Invocation, entry: &Entry, cmd: &SimpleCommand, cx: &mut Checker) {
-    let values: Vec<Option<&str>> = cmd.args().iter().map(Word::value).collect();
+    let values: Values = cmd.args().iter().map(Word::value).collect();
     let operands: Vec<usize> = crate::catalogue::classify(entry, &values)
         .into_iter()
         .filter(|a| !a.option_value && matches!(a.role, Role::PathRead | Role::PathWrite))
@@ -321,7 +322,7 @@ pub fn check_sequence(commands: &[SimpleCommand], cx: &mut Checker) {
             continue;
         };
         if leaf.has(Fact::PointsRemote) {
-            let values: Vec<Option<&str>> = inv.rest.iter().map(Word::value).collect();
+            let values: Values = inv.rest.iter().map(Word::value).collect();
             let operands: Vec<_> = crate::catalogue::classify(leaf, &values)
                 .into_iter()
                 .filter(|a| !a.option_value)

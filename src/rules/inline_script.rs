@@ -1,5 +1,6 @@
 //! BG205: code given inline to an interpreter.
 
+use crate::catalogue::Values;
 use crate::catalogue::{self, Entry, Role};
 use crate::declare_rule;
 use crate::model::command::{InlineScript, SimpleCommand};
@@ -58,7 +59,7 @@ pub fn inline_code(cmd: &SimpleCommand) -> Option<(Option<String>, Option<&Word>
     // The options are read with the catalogue's option table, so the value of an
     // option that takes one is skipped (`python -W ignore -c CODE`, `perl -I lib
     // -e CODE`, `perl -MData::Dumper -e CODE`): the code option may come after it.
-    let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+    let values: Values = args.iter().map(Word::value).collect();
     for arg in catalogue::classify(entry, &values) {
         let Some(word) = args.get(arg.index) else {
             break;
@@ -80,7 +81,7 @@ pub fn inline_code(cmd: &SimpleCommand) -> Option<(Option<String>, Option<&Word>
                 .and_then(|v| v.get(arg.offset..))
                 .and_then(catalogue::lookup)?;
             let rest = args.get(arg.index + 1..).unwrap_or_default();
-            let values: Vec<Option<&str>> = rest.iter().map(Word::value).collect();
+            let values: Values = rest.iter().map(Word::value).collect();
             return catalogue::classify(module, &values)
                 .into_iter()
                 .find(|a| matches!(a.role, Role::Code(_)))
@@ -340,7 +341,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     // a=1 PROGRAM`, `--expression=S`).
     if let (Some(entry), Some((lang, runs, message))) = (entry, language.and_then(analyser)) {
         let args = cmd.args();
-        let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+        let values: Values = args.iter().map(Word::value).collect();
         for arg in catalogue::classify(entry, &values) {
             if arg.role != Role::Code(lang) {
                 continue;
@@ -363,7 +364,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         // files it edits are judged by the path rules.
         let substitution = language == Some("perl")
             && entry.is_some_and(|e| {
-                let values: Vec<Option<&str>> = cmd.args().iter().map(Word::value).collect();
+                let values: Values = cmd.args().iter().map(Word::value).collect();
                 crate::model::path_roles::given_modes(e, &values).in_place
             })
             && code.as_deref().is_some_and(perl_substitution_only);
@@ -463,7 +464,7 @@ fn command_language_option(cmd: &SimpleCommand) -> Option<(&'static str, &Word)>
         return None;
     }
     let args = cmd.args();
-    let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+    let values: Values = args.iter().map(Word::value).collect();
     catalogue::classify(entry, &values)
         .into_iter()
         .find_map(|arg| match arg.role {

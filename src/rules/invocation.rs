@@ -4,6 +4,7 @@
 //! the project-level classes (persistence, credentials, data leaving) read commands
 //! this way instead of matching text.
 
+use crate::catalogue::Values;
 use crate::catalogue::{self, Entry, Fact, Role};
 use crate::model::command::SimpleCommand;
 use crate::model::word::Word;
@@ -47,7 +48,7 @@ impl<'c> Invocation<'c> {
         entry: Option<&'static Entry>,
     ) -> Option<Invocation<'c>> {
         let roles = entry.filter(|e| !e.subcommands.is_empty()).map(|e| {
-            let values: Vec<Option<&str>> = cmd.args().iter().map(Word::value).collect();
+            let values: Values = cmd.args().iter().map(Word::value).collect();
             catalogue::classify(e, &values)
         });
         Invocation::of_roles(cmd, entry, roles.as_deref().unwrap_or_default())

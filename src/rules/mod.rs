@@ -3,6 +3,7 @@
 //! in the file of its family; each family has a `check` function over one
 //! [`SimpleCommand`]. Codes are stable once published and never reused.
 
+use crate::catalogue::Values;
 use crate::catalogue::{self, Arg, Entry, Usage};
 use crate::model::command::SimpleCommand;
 use crate::model::path_roles::{PathUse, path_uses};
@@ -358,7 +359,7 @@ impl<'a> Checker<'a> {
                     // Nothing in the words can add a fact: the program's facts.
                     Usage::of_program(entry)
                 } else {
-                    let words: Vec<Option<&str>> = cmd.args().iter().map(Word::value).collect();
+                    let words: Values = cmd.args().iter().map(Word::value).collect();
                     catalogue::usage(entry, &words)
                 },
             ))
@@ -381,7 +382,7 @@ impl<'a> Checker<'a> {
     pub fn args(&self, cmd: &SimpleCommand) -> Rc<Vec<Arg>> {
         let work = || match self.entry(cmd) {
             Some(entry) => {
-                let values: Vec<Option<&str>> = cmd.args().iter().map(Word::value).collect();
+                let values: Values = cmd.args().iter().map(Word::value).collect();
                 shared(catalogue::classify(entry, &values), &NO_ARGS)
             }
             None => NO_ARGS.with(Rc::clone),

@@ -1,5 +1,6 @@
 //! BG206: talking to the network.
 
+use crate::catalogue::Values;
 use crate::catalogue::{self, Fact, Role};
 use crate::declare_rule;
 use crate::model::command::SimpleCommand;
@@ -120,7 +121,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         let readings = if own {
             cx.args(cmd)
         } else {
-            let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+            let values: Values = args.iter().map(Word::value).collect();
             std::rc::Rc::new(catalogue::classify(e, &values))
         };
         if let Some(arg) = readings.iter().copied().find(|a| {
@@ -159,7 +160,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     // `python -m http.server`, busybox `httpd`: a server that listens on every
     // interface unless a `remote` value (`--bind 127.0.0.1`) binds it here.
     if let Some(server) = entry.filter(|e| e.has(Fact::Listens)) {
-        let words: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+        let words: Values = args.iter().map(Word::value).collect();
         let bound_here = catalogue::classify(server, &words).into_iter().any(|a| {
             a.role == Role::Remote
                 && words
@@ -196,7 +197,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     }
     let values: Vec<&str> = args.iter().map(|w| w.value().unwrap_or("\u{1}")).collect();
     let first = values.first().copied().unwrap_or("");
-    let words: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+    let words: Values = args.iter().map(Word::value).collect();
     let usage = entry
         .filter(|e| e.flag_may_add(Fact::InstallsGlobally))
         .and_then(|e| match own {
@@ -366,7 +367,7 @@ fn hosted_repository(text: &str) -> bool {
 /// found in `node_modules/.bin` or among `package.json`'s dependencies. Any other
 /// name is fetched from the registry and run.
 fn runs_project_bin(runner: &catalogue::Entry, args: &[Word], root: &Path) -> bool {
-    let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+    let values: Values = args.iter().map(Word::value).collect();
     let roles = catalogue::classify(runner, &values);
     if roles.iter().any(|a| a.option_value) {
         // `-p PKG`, `--package=PKG`, `-c TEXT`: names a package or runs text.
@@ -422,7 +423,7 @@ fn remote_spec_operand(entry: Option<&catalogue::Entry>, args: &[Word]) -> bool 
     let Some(entry) = entry else {
         return false;
     };
-    let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+    let values: Values = args.iter().map(Word::value).collect();
     catalogue::classify(entry, &values)
         .iter()
         .filter(|a| !a.option_value && a.role != Role::Argument)
@@ -510,7 +511,7 @@ fn fetch_settings(entry: &'static catalogue::Entry, args: &[Word]) -> Option<(St
     if !settings && !flags {
         return None;
     }
-    let words: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+    let words: Values = args.iter().map(Word::value).collect();
     // The program's entry and the subcommands its leading words name (`git clone
     // -c KEY=V`, `npm install --no-strict-ssl`).
     let mut entries = vec![entry];

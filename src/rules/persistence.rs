@@ -6,6 +6,7 @@
 //! commands write settings, which keys run code or change the package source, is
 //! catalogue data.
 
+use crate::catalogue::Values;
 use crate::catalogue::{Entry, Fact, Role};
 use crate::declare_rule;
 use crate::model::command::SimpleCommand;
@@ -655,7 +656,7 @@ fn package_source(inv: &Invocation, cmd: &SimpleCommand, cx: &mut Checker) {
     let Some(leaf) = inv.leaf.filter(|l| l.mentions(&[Role::Package])) else {
         return;
     };
-    let values: Vec<Option<&str>> = inv.rest.iter().map(Word::value).collect();
+    let values: Values = inv.rest.iter().map(Word::value).collect();
     for arg in crate::catalogue::classify(leaf, &values) {
         if arg.role != Role::Package {
             continue;

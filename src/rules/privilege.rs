@@ -1,5 +1,6 @@
 //! BG207: gaining privileges.
 
+use crate::catalogue::Values;
 use crate::catalogue::{self, Fact, Role};
 use crate::declare_rule;
 use crate::model::command::{SimpleCommand, basename};
@@ -104,7 +105,7 @@ fn attached_processes(cmd: &SimpleCommand, cx: &mut Checker) {
         else {
             continue;
         };
-        let values: Vec<Option<&str>> = words.iter().map(Word::value).collect();
+        let values: Values = words.iter().map(Word::value).collect();
         let usage = catalogue::usage(entry, &values);
         if !usage.has(Fact::Debugger) {
             continue;
@@ -154,7 +155,7 @@ fn privileged_options(cmd: &SimpleCommand, cx: &mut Checker) {
         let usage = match program.then(|| cx.usage(cmd)).flatten() {
             Some(usage) => usage,
             None => {
-                let values: Vec<Option<&str>> = words.iter().map(|w| w.value()).collect();
+                let values: Values = words.iter().map(|w| w.value()).collect();
                 std::rc::Rc::new(catalogue::usage(entry, &values))
             }
         };

@@ -14,6 +14,7 @@
 //! `xargs`...) are already unwrapped by the walker, so the program here is the one
 //! that runs.
 
+use crate::catalogue::Values;
 use crate::catalogue::{EffectSpec, Entry, Fact, Role};
 use crate::declare_rule;
 use crate::model::command::SimpleCommand;
@@ -204,7 +205,7 @@ fn effect_of(cmd: &SimpleCommand, entry: &'static Entry) -> Option<(&'static Eff
     if !any_entry(entry, &|e: &Entry| !e.effects.is_empty()) {
         return None;
     }
-    let args: Vec<Option<&str>> = cmd.args().iter().map(Word::value).collect();
+    let args: Values = cmd.args().iter().map(Word::value).collect();
     let mut levels = vec![(entry, 0usize)];
     let mut level = entry;
     let mut from = 0;
