@@ -351,6 +351,43 @@ fn analyze_keeps_input_order_across_chunks() {
     assert_eq!(flagged, expected);
 }
 
+/// A command judged once in a run is not judged again, but only for the same
+/// working directory: the same text in another one gets its own verdict, within a
+/// chunk and across chunks.
+#[test]
+fn analyze_gives_a_repeated_command_its_own_cwds_verdict() {
+    let root = std::env::temp_dir().join(format!("bashgate-memo-{}", std::process::id()));
+    std::fs::create_dir_all(root.join("sub")).expect("mkdir");
+    let root = root.display().to_string();
+    let n = 9_000;
+    let mut input = String::new();
+    for i in 0..n {
+        let cwd = if i % 2 == 0 {
+            root.clone()
+        } else {
+            format!("{root}/sub")
+        };
+        input.push_str(&format!("{{\"cmd\":\"cat ../x.txt\",\"cwd\":\"{cwd}\"}}\n"));
+    }
+    let (code, out, err) = analyze(
+        &[
+            "--root", &root, "--input", "jsonl", "--format", "jsonl", "-",
+        ],
+        Some(&input),
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let decisions: Vec<String> = out
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).expect("json line")["decision"].to_string())
+        .collect();
+    assert_eq!(decisions.len(), n);
+    for (i, decision) in decisions.iter().enumerate() {
+        // From the root `..` leaves the project; from `sub` it is the root.
+        let expected = if i % 2 == 0 { "\"ask\"" } else { "\"allow\"" };
+        assert_eq!(decision, expected, "line {}", i + 1);
+    }
+}
+
 #[test]
 fn analyze_fail_on_sets_the_exit_code() {
     let input = "ls\neval $X\n";

@@ -2,6 +2,7 @@
 //! judged in parallel, output kept in input order), judges every command with the
 //! same gate as `check`, and reports a summary, per-command results, or both.
 
+use super::verdict_memo::{Key, VerdictMemo};
 use super::{EXIT_CONFIG, PolicyArgs};
 use bashgate::report;
 use bashgate::transcripts::{
@@ -102,6 +103,16 @@ struct Chunk {
     order: Vec<Judged>,
     slots: Vec<usize>,
     batch: Vec<Pending>,
+    counts: Counts,
+}
+
+/// Lines read in a chunk, by what they held.
+#[derive(Default)]
+struct Counts {
+    lines: usize,
+    command_lines: usize,
+    other_lines: usize,
+    error_lines: usize,
 }
 
 /// A command waiting for its verdict.
@@ -113,33 +124,34 @@ struct Pending {
     found: FoundCommand,
 }
 
-/// Reads up to [`CHUNK`] records, counting lines into `summary`.
+/// Reads up to [`CHUNK`] records.
 fn read_chunk(
     records: &mut impl Iterator<Item = bashgate::transcripts::Record>,
     gates: &mut Gates,
-    summary: &mut Summary,
     name: &Arc<str>,
 ) -> Chunk {
     let mut chunk = Chunk {
         order: Vec::new(),
         slots: Vec::new(),
         batch: Vec::new(),
+        counts: Counts::default(),
     };
+    let counts = &mut chunk.counts;
     let failed = |line: usize, message: String| Judged {
         source: name.clone(),
         line,
         item: Item::Error(message),
     };
     for record in records.take(CHUNK) {
-        summary.lines += record.lines;
+        counts.lines += record.lines;
         match record.outcome {
             Outcome::Error(message) => {
-                summary.error_lines += record.lines;
+                counts.error_lines += record.lines;
                 chunk.order.push(failed(record.line, message));
             }
-            Outcome::Commands(found) if found.is_empty() => summary.other_lines += record.lines,
+            Outcome::Commands(found) if found.is_empty() => counts.other_lines += record.lines,
             Outcome::Commands(found) => {
-                summary.command_lines += record.lines;
+                counts.command_lines += record.lines;
                 for command in found {
                     match gates.for_command(command.cwd.as_deref()) {
                         Ok((gate, cwd)) => {
@@ -171,12 +183,70 @@ struct Render {
 }
 
 impl Render {
-    /// Judges the commands in parallel and renders each one's output, in order.
-    fn judge(self, batch: Vec<Pending>) -> Vec<Item> {
+    /// Judges the commands (each distinct one once in the run: the memo's verdicts
+    /// are given again) in parallel, and renders each one's output, in order.
+    fn judge(self, batch: Vec<Pending>, memo: &mut VerdictMemo) -> Vec<Item> {
+        let keys: Vec<Option<(u64, Key)>> = batch
+            .iter()
+            .map(|p| {
+                let key = Key::of(&p.gate, p.cwd.as_deref(), &p.found.command)?;
+                Some((memo.hash(&key), key))
+            })
+            .collect();
+        let mut verdicts: Vec<Option<Verdict>> = keys
+            .iter()
+            .map(|k| {
+                k.as_ref()
+                    .and_then(|(hash, key)| memo.get(*hash, key))
+                    .cloned()
+            })
+            .collect();
+        // The commands to judge, and the repeats within this chunk of one of them.
+        let mut todo: Vec<usize> = Vec::new();
+        let mut repeats: Vec<(usize, usize)> = Vec::new();
+        let mut first: HashMap<u64, usize> = HashMap::new();
+        for (i, key) in keys.iter().enumerate() {
+            if verdicts[i].is_some() {
+                continue;
+            }
+            let Some((hash, key)) = key else {
+                todo.push(i);
+                continue;
+            };
+            let same = |j: &usize| matches!(&keys[*j], Some((_, k)) if k.is(key));
+            match first.get(hash).filter(|j| same(j)) {
+                Some(&earlier) => repeats.push((i, earlier)),
+                None => {
+                    first.entry(*hash).or_insert(i);
+                    todo.push(i);
+                }
+            }
+        }
+        let judged: Vec<(usize, Verdict)> = todo
+            .par_iter()
+            .map(|&i| {
+                let p = &batch[i];
+                (i, p.gate.check_in(&p.found.command, p.cwd.as_deref()))
+            })
+            .collect();
+        for (i, verdict) in judged {
+            if let Some((hash, key)) = &keys[i] {
+                memo.keep(*hash, key, verdict.clone());
+            }
+            verdicts[i] = Some(verdict);
+        }
+        for (i, earlier) in repeats {
+            verdicts[i] = verdicts[earlier].clone();
+        }
+        drop(keys);
         batch
             .into_par_iter()
-            .map(|p| {
-                let verdict = p.gate.check_in(&p.found.command, p.cwd.as_deref());
+            .zip(verdicts)
+            .map(|(p, verdict)| {
+                // Every slot holds a verdict by now; judging again is the safe answer
+                // were one missing.
+                let verdict =
+                    verdict.unwrap_or_else(|| p.gate.check_in(&p.found.command, p.cwd.as_deref()));
                 let rendered = self.render(&p, &verdict);
                 Item::Command(Box::new(JudgedCommand {
                     found: p.found,
@@ -193,7 +263,7 @@ impl Render {
         }
         match self.format {
             OutputFormat::Jsonl => {
-                let mut line = result_json(&p.source, p.line, &p.found, verdict).to_string();
+                let mut line = result_line(&p.source, p.line, &p.found, verdict);
                 line.push('\n');
                 Rendered::Text(line)
             }
@@ -230,6 +300,13 @@ struct Summary {
 }
 
 impl Summary {
+    fn count(&mut self, counts: Counts) {
+        self.lines += counts.lines;
+        self.command_lines += counts.command_lines;
+        self.other_lines += counts.other_lines;
+        self.error_lines += counts.error_lines;
+    }
+
     fn json(&self) -> Value {
         json!({
             "inputs": self.inputs.iter().map(|(n, f)| json!({"source": n, "format": f})).collect::<Vec<_>>(),
@@ -311,6 +388,7 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
     let mut all_results: Vec<Value> = Vec::new();
     let mut sarif = super::sarif::Builder::default();
     let mut state = ReaderState::default();
+    let mut memo = VerdictMemo::default();
     let inputs = inputs_with_warnings(&args.files);
     let total: u64 = inputs
         .iter()
@@ -357,33 +435,50 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
             format: args.format,
             totals_only: args.summary,
         };
-        // While one chunk is judged, the next is read: reading is the one step
-        // that has to go in order.
-        let mut chunk = read_chunk(&mut records, &mut gates, &mut summary, &name);
-        while !chunk.order.is_empty() {
+        // Three steps overlap: while one chunk is judged (in parallel), the next is
+        // read and the one before is written out (both in order).
+        let mut chunk = read_chunk(&mut records, &mut gates, &name);
+        let mut judged_before: Vec<Judged> = Vec::new();
+        loop {
             let Chunk {
                 mut order,
                 slots,
                 batch,
+                counts,
             } = chunk;
-            let (judged, next) = rayon::join(
-                || render.judge(batch),
-                || read_chunk(&mut records, &mut gates, &mut summary, &name),
-            );
+            summary.count(counts);
+            let mut sink = Sink {
+                format: args.format,
+                totals_only: args.summary,
+                flagged: &mut flagged,
+                unreadable: &mut unreadable,
+                all: &mut all_results,
+                sarif: &mut sarif,
+            };
+            if order.is_empty() {
+                for result in judged_before.drain(..) {
+                    emit(&mut sink, result, &mut summary, &mut out);
+                }
+                break;
+            }
+            let (judged, next) = std::thread::scope(|scope| {
+                let worker = scope.spawn(|| {
+                    rayon::join(
+                        || render.judge(batch, &mut memo),
+                        || read_chunk(&mut records, &mut gates, &name),
+                    )
+                });
+                for result in judged_before.drain(..) {
+                    emit(&mut sink, result, &mut summary, &mut out);
+                }
+                worker
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            });
             for (slot, item) in slots.into_iter().zip(judged) {
                 order[slot].item = item;
             }
-            for result in order {
-                let mut sink = Sink {
-                    format: args.format,
-                    totals_only: args.summary,
-                    flagged: &mut flagged,
-                    unreadable: &mut unreadable,
-                    all: &mut all_results,
-                    sarif: &mut sarif,
-                };
-                emit(&mut sink, result, &mut summary, &mut out);
-            }
+            judged_before = order;
             progress.set_position(read_bytes.load(Ordering::Relaxed));
             progress.set_message(format!("{name}: {} lines", summary.lines));
             chunk = next;
@@ -566,6 +661,55 @@ fn result_json(source: &str, line: usize, found: &FoundCommand, verdict: &Verdic
     Value::Object(object)
 }
 
+/// One result as its JSON line, exactly as [`result_json`] renders it, written
+/// straight from the values (no document built first: that cost more than most
+/// checks) unless a passed-through field has one of our names.
+fn result_line(source: &str, line: usize, found: &FoundCommand, verdict: &Verdict) -> String {
+    const OURS: [&str; 8] = [
+        "cmd",
+        "decision",
+        "findings",
+        "source",
+        "line",
+        "cwd",
+        "timestamp",
+        "id",
+    ];
+    #[derive(serde::Serialize)]
+    struct Line<'a> {
+        #[serde(flatten)]
+        extra: &'a Map<String, Value>,
+        cmd: &'a str,
+        decision: &'a str,
+        findings: &'a [bashgate::Finding],
+        source: &'a str,
+        line: usize,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        cwd: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timestamp: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        id: Option<&'a str>,
+    }
+    let slow = || result_json(source, line, found, verdict).to_string();
+    // On a clash ours win, in the passed-through field's place: the document does that.
+    if found.extra.keys().any(|k| OURS.contains(&k.as_str())) {
+        return slow();
+    }
+    serde_json::to_string(&Line {
+        extra: &found.extra,
+        cmd: &found.command,
+        decision: verdict.decision.as_str(),
+        findings: &verdict.findings,
+        source,
+        line,
+        cwd: found.cwd.as_deref(),
+        timestamp: found.timestamp.as_deref(),
+        id: found.id.as_deref(),
+    })
+    .unwrap_or_else(|_| slow())
+}
+
 fn render_summary(s: &Summary) -> String {
     let mut out = String::new();
     for (name, format) in &s.inputs {
@@ -674,5 +818,55 @@ fn open_counted(
         )))
     } else {
         Ok(Box::new(reader))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(command: &str, extra: Value, cwd: Option<&str>, id: Option<&str>) -> FoundCommand {
+        FoundCommand {
+            command: command.to_string(),
+            cwd: cwd.map(str::to_string),
+            timestamp: None,
+            id: id.map(str::to_string),
+            extra: extra.as_object().cloned().unwrap_or_default(),
+        }
+    }
+
+    /// The line written straight from the values is the document's text, byte for
+    /// byte: with findings, passed-through fields, optional fields, and a clash.
+    #[test]
+    fn result_lines_are_the_documents_text() {
+        let gate = Gate::builder()
+            .root("/tmp/bashgate-line-test")
+            .build()
+            .unwrap();
+        let cases = [
+            found("ls -la", json!({}), None, None),
+            found(
+                "sudo rm -rf / \"x\"\n",
+                json!({"n": 1, "z": [1, {"a": null}]}),
+                None,
+                Some("toolu_1"),
+            ),
+            found("eval $X", json!({"note": "é\u{1}"}), Some("/tmp"), None),
+            found(
+                "cat ~/.ssh/id_rsa",
+                json!({"cwd": "/tmp", "decision": "mine"}),
+                Some("/tmp"),
+                None,
+            ),
+        ];
+        for f in &cases {
+            let verdict = gate.check(&f.command);
+            assert_eq!(
+                result_line("t.jsonl", 7, f, &verdict),
+                result_json("t.jsonl", 7, f, &verdict).to_string(),
+                "{}",
+                f.command
+            );
+        }
     }
 }

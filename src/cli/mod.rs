@@ -15,6 +15,7 @@ mod mcp;
 mod rules;
 mod sarif;
 mod test;
+mod verdict_memo;
 
 use bashgate::{Gate, GateBuilder, Mode, Preset};
 use clap::{Args, Parser, Subcommand};
