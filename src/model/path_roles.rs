@@ -11,6 +11,7 @@ use super::word::{Part, Word};
 use crate::catalogue::Values;
 use crate::catalogue::{self, Entry, Fact, ModeOptions, Role as ArgRole};
 use crate::verdict::Span;
+use std::borrow::Cow;
 
 /// Read or write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,9 +52,10 @@ pub enum Role {
 
 /// One word used as a path.
 #[derive(Clone, Debug)]
-pub struct PathUse {
-    /// The word (for option values, a word made of the value).
-    pub word: Word,
+pub struct PathUse<'a> {
+    /// The word: the command's own, borrowed, or one made for the use (an option's
+    /// value, `cd`'s home).
+    pub word: Cow<'a, Word>,
     /// Read or write.
     pub access: Access,
     /// Where it stands.
@@ -71,7 +73,7 @@ fn option_role(entry: Option<&Entry>, sub: Option<&Entry>, option: &str) -> Opti
 /// trace, `bwrap --bind SRC DEST cmd` exposes `SRC`, `env -C DIR cmd` works in
 /// `DIR`. The words a wrapper owns are those between it and the next wrapper (or
 /// the program it runs).
-fn wrapper_paths(cmd: &SimpleCommand) -> Vec<PathUse> {
+fn wrapper_paths(cmd: &SimpleCommand) -> Vec<PathUse<'_>> {
     let mut uses = Vec::new();
     for (k, &w) in cmd.wrappers.iter().enumerate() {
         let Some(entry) = cmd
@@ -98,13 +100,13 @@ fn wrapper_paths(cmd: &SimpleCommand) -> Vec<PathUse> {
                 continue;
             };
             let word = match (arg.offset, word.value()) {
-                (0, _) => word.clone(),
+                (0, _) => Cow::Borrowed(word),
                 (offset, Some(value)) => match value.get(offset..) {
-                    Some(part) => sub_word(word, value, offset, part),
+                    Some(part) => Cow::Owned(sub_word(word, value, offset, part)),
                     None => continue,
                 },
                 // A dynamic word with an attached value: the whole word is judged.
-                (_, None) => word.clone(),
+                (_, None) => Cow::Borrowed(word),
             };
             let role = if arg.option_value {
                 Role::OptionValue
@@ -118,7 +120,7 @@ fn wrapper_paths(cmd: &SimpleCommand) -> Vec<PathUse> {
 }
 
 /// The paths a command names, in order.
-pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
+pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse<'_>> {
     let mut uses = Vec::new();
     for redirect in &cmd.redirects {
         if redirect.is_fd_duplication() || redirect.heredoc.is_some() || redirect.operator == "<<<"
@@ -134,7 +136,7 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
                 Access::Read
             };
             uses.push(PathUse {
-                word: target.clone(),
+                word: Cow::Borrowed(target),
                 access,
                 role: Role::Redirect,
             });
@@ -146,7 +148,7 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
         }
         if let Some(value) = &assignment.value {
             uses.push(PathUse {
-                word: value.clone(),
+                word: Cow::Borrowed(value),
                 access: Access::Read,
                 role: Role::Assignment,
             });
@@ -159,7 +161,7 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
                 .is_some_and(|v| v.starts_with('-') || is_operator(v))
             {
                 uses.push(PathUse {
-                    word: word.clone(),
+                    word: Cow::Borrowed(word),
                     access: Access::Metadata,
                     role: Role::Argument,
                 });
@@ -176,14 +178,14 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
             && !SYSTEM_BIN_DIRS.contains(&dir)
         {
             uses.push(PathUse {
-                word: name_word.clone(),
+                word: Cow::Borrowed(name_word),
                 access: Access::Read,
                 role: Role::Program,
             });
         }
     } else if !name_word.parts.is_empty() {
         uses.push(PathUse {
-            word: name_word.clone(),
+            word: Cow::Borrowed(name_word),
             access: Access::Read,
             role: Role::Program,
         });
@@ -206,10 +208,14 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
             // semantics of the builtins, not options; `pushd` alone swaps the
             // stack's top two, judged as home: fail closed).
             Some(w) if w.value() == Some("-") => {
-                Word::new(vec![Part::Tilde("-".into())], w.span, false)
+                Cow::Owned(Word::new(vec![Part::Tilde("-".into())], w.span, false))
             }
-            Some(w) => w.clone(),
-            None => Word::new(vec![Part::Tilde(String::new())], name_word.span, false),
+            Some(w) => Cow::Borrowed(w),
+            None => Cow::Owned(Word::new(
+                vec![Part::Tilde(String::new())],
+                name_word.span,
+                false,
+            )),
         };
         uses.push(PathUse {
             word,
@@ -289,7 +295,7 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
                 && option_role(entry, sub, option).is_some_and(|r| !r.is_text())
             {
                 uses.push(PathUse {
-                    word: word.clone(),
+                    word: Cow::Borrowed(word),
                     access: Access::Read,
                     role: Role::OptionValue,
                 });
@@ -321,7 +327,7 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
                 _ => continue,
             };
             uses.push(PathUse {
-                word: sub_word(word, value, key.len() + 1, file),
+                word: Cow::Owned(sub_word(word, value, key.len() + 1, file)),
                 access,
                 role: Role::OptionValue,
             });
@@ -418,7 +424,7 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
                 };
                 if let Some(host) = spec.as_ref().and_then(super::mounts::host_side) {
                     uses.push(PathUse {
-                        word: host,
+                        word: Cow::Owned(host),
                         access: Access::Write,
                         role: Role::OptionValue,
                     });
@@ -431,7 +437,7 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
             if let Some((offset, v)) = attached {
                 if looks_like_path(v) || takes_value {
                     uses.push(PathUse {
-                        word: sub_word(word, value, offset, v),
+                        word: Cow::Owned(sub_word(word, value, offset, v)),
                         access,
                         role: Role::OptionValue,
                     });
@@ -441,7 +447,7 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
                     target_dir = Some(i);
                 }
                 uses.push(PathUse {
-                    word: next.clone(),
+                    word: Cow::Borrowed(next),
                     access,
                     role: Role::OptionValue,
                 });
@@ -509,7 +515,7 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse> {
         });
         let word = match file_scheme {
             Some((offset, path)) if local_url => {
-                sub_word(word, word.value().unwrap_or(path), offset, path)
+                Cow::Owned(sub_word(word, word.value().unwrap_or(path), offset, path))
             }
             _ => from_inner_tilde(word),
         };
@@ -541,15 +547,19 @@ fn local_package(word: &Word) -> bool {
 
 /// `PREFIX=~/x`: bash expands the tilde after `=`, so the path is judged from the
 /// tilde on.
-fn from_inner_tilde(word: &Word) -> Word {
+fn from_inner_tilde(word: &Word) -> Cow<'_, Word> {
     match word
         .parts
         .iter()
         .skip(1)
         .position(|p| matches!(p, Part::Tilde(_)))
     {
-        Some(k) => Word::new(word.parts[k + 1..].to_vec(), word.span, word.has_quotes),
-        None => word.clone(),
+        Some(k) => Cow::Owned(Word::new(
+            word.parts[k + 1..].to_vec(),
+            word.span,
+            word.has_quotes,
+        )),
+        None => Cow::Borrowed(word),
     }
 }
 
@@ -563,11 +573,10 @@ pub fn looks_like_path(v: &str) -> bool {
     v.contains('/') || v.starts_with('~') || v.starts_with('.')
 }
 
-/// A word for the part of `word` (static `value`) from byte `offset` on.
 /// The path a `key=value` setting names when the catalogue gives its key a path
 /// role (`include.path=/tmp/x` for git): the subcommand's keys first, then the
 /// program's.
-fn config_path(entry: Option<&Entry>, sub: Option<&Entry>, word: &Word) -> Option<PathUse> {
+fn config_path<'a>(entry: Option<&Entry>, sub: Option<&Entry>, word: &Word) -> Option<PathUse<'a>> {
     let text = word.value()?;
     let (key, file) = catalogue::setting(text)?;
     let key_role = sub
@@ -582,12 +591,13 @@ fn config_path(entry: Option<&Entry>, sub: Option<&Entry>, word: &Word) -> Optio
         _ => return None,
     };
     Some(PathUse {
-        word: sub_word(word, text, text.len() - file.len(), file),
+        word: Cow::Owned(sub_word(word, text, text.len() - file.len(), file)),
         access,
         role: Role::OptionValue,
     })
 }
 
+/// A word for the part of `word` (static `value`) from byte `offset` on.
 fn sub_word(word: &Word, value: &str, offset: usize, part: &str) -> Word {
     let start = (word.span.end.saturating_sub(value.len()) + offset).min(word.span.end);
     let mut sub = Word::literal(part, Span::new(start, word.span.end));

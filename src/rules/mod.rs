@@ -209,7 +209,7 @@ pub struct Checker<'a> {
 thread_local! {
     // Most commands name no path and write nothing: one shared empty list each,
     // instead of one allocated per command.
-    static NO_USES: Rc<Vec<PathUse>> = Rc::new(Vec::new());
+    static NO_USES: Rc<Vec<PathUse<'static>>> = Rc::new(Vec::new());
     static NO_WRITES: Rc<Vec<WrittenFile>> = Rc::new(Vec::new());
     static NO_ARGS: Rc<Vec<Arg>> = Rc::new(Vec::new());
 }
@@ -235,7 +235,7 @@ struct Derived<'a> {
     invocation: Option<Option<Rc<Invocation<'a>>>>,
     usage: Option<Option<Rc<Usage>>>,
     args: Option<Rc<Vec<Arg>>>,
-    uses: Option<Rc<Vec<PathUse>>>,
+    uses: Option<Rc<Vec<PathUse<'a>>>>,
     written: Option<Rc<Vec<WrittenFile>>>,
 }
 
@@ -400,14 +400,26 @@ impl<'a> Checker<'a> {
 
     /// Every path `cmd` names, with its access and role ([`path_uses`]), worked out
     /// once per command however many checks read it.
-    pub fn path_uses(&self, cmd: &SimpleCommand) -> Rc<Vec<PathUse>> {
+    pub fn path_uses<'c>(&self, cmd: &'c SimpleCommand) -> Rc<Vec<PathUse<'c>>>
+    where
+        'a: 'c,
+    {
+        // The uses borrow the command's words; most commands name no path.
+        fn share(uses: Vec<PathUse<'_>>) -> Rc<Vec<PathUse<'_>>> {
+            if uses.is_empty() {
+                NO_USES.with(Rc::clone)
+            } else {
+                Rc::new(uses)
+            }
+        }
         let Some(index) = self.index_of(cmd) else {
-            return shared(path_uses(cmd), &NO_USES);
+            return share(path_uses(cmd));
         };
         if let Some(found) = self.cached(index, |d| &d.uses) {
             return found;
         }
-        let found = shared(path_uses(cmd), &NO_USES);
+        // The same command (`index_of` compared addresses), as the checker holds it.
+        let found = share(path_uses(&self.commands[index]));
         self.keep(index, |d| &mut d.uses, Rc::clone(&found));
         found
     }

@@ -262,7 +262,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         // values the word can take too.
         for word in cx.paths.alternatives(&usage.word, cwd.as_deref()) {
             let other = PathUse {
-                word,
+                word: std::borrow::Cow::Owned(word),
                 access: usage.access,
                 role: usage.role,
             };
