@@ -4,9 +4,12 @@
 1. `bashgate hook claude-code` start to decision (a PreToolUse JSON on stdin, the
    decision on stdout) against starting `/bin/true`, both spawned the same way, runs
    interleaved so machine noise hits both alike: median, p90 and the ratio.
-2. `bashgate analyze` throughput on a large generated transcript (the 42 agent
-   commands repeated, one `{"cmd": ...}` line each, `--input jsonl`): commands per
-   second, best of three runs.
+2. `bashgate analyze` throughput on two large generated transcripts, one
+   `{"cmd": ...}` line each, `--input jsonl`, commands per second, best of three
+   runs: the 42 agent commands repeated (a run judges each distinct command once,
+   so this measures the memo and the output), and the same commands made distinct
+   by a comment at the end of their first line (` # 17`: every line is judged, so
+   this measures the checks).
 
 Run from the repository root after `cargo build --release` (or `cargo release-static`,
 the build for hooks on Linux; the first line printed says which one it measures):
@@ -79,12 +82,19 @@ with tempfile.TemporaryDirectory() as root:
     print(f"\nhook / true: median {statistics.median(hook) / statistics.median(true):.2f}, "
           f"p90 {p90(hook) / p90(true):.2f} ({runs} runs each, interleaved)")
 
-    transcript = pathlib.Path(root) / "transcript.jsonl"
-    with transcript.open("w") as f:
-        for i in range(lines):
-            f.write(json.dumps({"cmd": commands[i % len(commands)]}) + "\n")
-    argv = [str(installed), "analyze", "--root", root, "--no-config", "--input", "jsonl",
-            "--format", "jsonl", str(transcript)]
-    best = min(timed(argv, b"") for _ in range(3)) / 1e6
-    print(f"\nanalyze: {lines} commands in {best:.2f} s = {lines / best:,.0f} commands/s "
-          f"(best of 3, {os.cpu_count()} cores)")
+    def throughput(name, command_of):
+        transcript = pathlib.Path(root) / f"{name}.jsonl"
+        with transcript.open("w") as f:
+            for i in range(lines):
+                f.write(json.dumps({"cmd": command_of(i)}) + "\n")
+        argv = [str(installed), "analyze", "--root", root, "--no-config", "--input", "jsonl",
+                "--format", "jsonl", str(transcript)]
+        best = min(timed(argv, b"") for _ in range(3)) / 1e6
+        print(f"analyze, {name}: {lines} commands in {best:.2f} s = {lines / best:,.0f} "
+              f"commands/s (best of 3, {os.cpu_count()} cores)")
+
+    print()
+    throughput("repeated", lambda i: commands[i % len(commands)])
+    # The comment ends the first line (a heredoc's body follows it).
+    throughput("distinct", lambda i: commands[i % len(commands)].replace("\n", f" # {i}\n", 1)
+               if "\n" in commands[i % len(commands)] else f"{commands[i % len(commands)]} # {i}")
