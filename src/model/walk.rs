@@ -330,7 +330,7 @@ impl<'s> Walker<'s> {
                     in_command: true,
                     ..frame
                 };
-                push_children(node, &inner, stack);
+                push_command_children(node, &inner, stack, src.text);
             }
             "redirected_statement" => {
                 let redirects =
@@ -1147,6 +1147,35 @@ fn push_children<'t>(node: Node<'t>, frame: &Frame, stack: &mut Vec<Task<'t>>) {
         }
     }
     stack[start..].reverse();
+}
+
+/// A command's children in order, but for those that hold nothing the walk acts
+/// on ([`inert`]): the words of most commands.
+fn push_command_children<'t>(node: Node<'t>, frame: &Frame, stack: &mut Vec<Task<'t>>, text: &str) {
+    let start = stack.len();
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        if child.is_named() && child.child_count() > 0 && !inert(child, text) {
+            stack.push(Task::Visit(child, frame.clone()));
+        }
+    }
+    stack[start..].reverse();
+}
+
+/// True for a word of a command (its name, a string, a concatenation, a redirect to
+/// a file) whose subtree holds nothing the walk acts on. Every node it acts on
+/// inside such a word (a command or process substitution, an arithmetic expansion,
+/// a subshell) needs a `$`, a backtick or a `(` in the text, and a syntax error is
+/// always visited: so a word with none of these, and no error, is skipped.
+fn inert(node: Node, text: &str) -> bool {
+    matches!(
+        kind(node),
+        "command_name" | "word" | "string" | "raw_string" | "concatenation" | "file_redirect"
+    ) && !node.has_error()
+        && text
+            .as_bytes()
+            .get(node.start_byte()..node.end_byte())
+            .is_some_and(|bytes| !bytes.iter().any(|b| matches!(b, b'$' | b'`' | b'(')))
 }
 
 /// Lists, bodies and everything else: children in order; a child followed by `&`
