@@ -169,6 +169,12 @@ fn lexer_soup() -> impl Strategy<Value = String> {
         "\"$HOME\"",
         "\"${HOME}/x\"",
         "\"a$X b\"",
+        // Blanks before an expansion inside double quotes: the grammar hangs them
+        // on the expansion's first token, yet they are string content.
+        "\" $X\"",
+        "\"$A $B\"",
+        "\" ${Y}/x \"",
+        "\"\t$X\"",
         "$X",
         "${Y}",
         "$1",

@@ -180,6 +180,22 @@ impl WordBuilder<'_> {
                             text.get(child.start_byte()..child.end_byte())
                                 .unwrap_or("$"),
                         ),
+                        // So can an expansion's first token: the grammar hangs the
+                        // blanks before it on the expansion (`" $X"` is `"`, then a
+                        // simple_expansion ` $X`), yet they are string content.
+                        "simple_expansion"
+                        | "expansion"
+                        | "command_substitution"
+                        | "arithmetic_expansion" => {
+                            let own = text.get(child.start_byte()..child.end_byte());
+                            let lead = own.and_then(|t| t.find(['$', '`'])).unwrap_or(0);
+                            if lead > 0 {
+                                let before =
+                                    text.get(child.start_byte()..child.start_byte() + lead);
+                                self.push_quoted(&decode_double_quoted(before.unwrap_or("")));
+                            }
+                            self.node(child, text, true)
+                        }
                         _ => self.node(child, text, true),
                     }
                     pos = pos.max(child.end_byte());
