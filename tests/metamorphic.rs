@@ -118,6 +118,17 @@ fn check_wrappings(x: &str, simple: bool) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// The pair a long random run found: each part alone is allowed, but the list
+/// runs a file it has just written, whose text the gate never sees.
+#[test]
+fn a_list_that_runs_what_it_wrote_is_stricter_than_its_parts() {
+    let (a, b) = ("/usr/bin/chmod &> dangling", "/usr/bin/sh dangling");
+    let both = decide(&format!("{a}; {b}"));
+    let parts = decide(a).decision.max(decide(b).decision);
+    assert!(both.decision > parts, "{}", explain(&both));
+    assert!(both.findings.iter().any(|f| f.rule == "BG204"), "{}", explain(&both));
+}
+
 proptest! {
     #![proptest_config(proptest_config::config(256))]
 
@@ -131,14 +142,25 @@ proptest! {
         check_wrappings(&x, !x.starts_with("exec"))?;
     }
 
+    /// A list is never more permissive than its strictest part, and it is stricter
+    /// only by what one part does to the other: a file written then run as a
+    /// script of unknown text (BG204) or by a runner (BG218), something read then
+    /// sent (BG219), a dump then filtered (BG315). The parts keep no shell state,
+    /// but they can still touch the same file (`chmod &> dangling; sh dangling`:
+    /// the second runs what the first wrote, found by a long random run).
     #[test]
     fn a_list_decides_like_its_strictest_part(a in independent(), b in independent()) {
+        const ACROSS: [&str; 4] = ["BG204", "BG218", "BG219", "BG315"];
         let (va, vb) = (decide(&a), decide(&b));
         let both = decide(&format!("{a}; {b}"));
         let expected: Decision = va.decision.max(vb.decision);
-        prop_assert_eq!(
-            both.decision,
-            expected,
+        let explained = both
+            .findings
+            .iter()
+            .filter(|f| f.decision > expected)
+            .all(|f| ACROSS.contains(&f.rule));
+        prop_assert!(
+            both.decision == expected || both.decision > expected && explained,
             "{:?} decided {}, parts {} and {}",
             format!("{a}; {b}"),
             explain(&both),
