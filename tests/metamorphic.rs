@@ -126,7 +126,11 @@ fn a_list_that_runs_what_it_wrote_is_stricter_than_its_parts() {
     let both = decide(&format!("{a}; {b}"));
     let parts = decide(a).decision.max(decide(b).decision);
     assert!(both.decision > parts, "{}", explain(&both));
-    assert!(both.findings.iter().any(|f| f.rule == "BG204"), "{}", explain(&both));
+    assert!(
+        both.findings.iter().any(|f| f.rule == "BG204"),
+        "{}",
+        explain(&both)
+    );
 }
 
 proptest! {

@@ -12,6 +12,7 @@
 
 use super::command::SimpleCommand;
 use super::lower::Source;
+use super::printf_target::{PrintfTarget, printf_target};
 use super::scope::Scope;
 use super::word::{Part, Word, build_word};
 use crate::parse::kind;
@@ -173,16 +174,31 @@ pub(super) fn in_record(record: &SimpleCommand, scope: &Scope) -> Vec<Code> {
                 word_code(w, scope, false, &mut out);
             }
         }
-        // `printf -v NAME`: only the name; the format and arguments are text.
-        "printf" => {
-            if let Some(name) = args
-                .windows(2)
-                .find(|pair| pair[0].value() == Some("-v"))
-                .map(|pair| &pair[1])
-            {
-                word_code(name, scope, false, &mut out);
+        // `printf -v NAME`, `printf -vNAME`: only the name; the format and
+        // arguments are text. A name only known at run time is read as before.
+        "printf" => match printf_target(args) {
+            PrintfTarget::Named { name, word, .. } if word.value() == Some(name.as_str()) => {
+                word_code(word, scope, false, &mut out)
             }
-        }
+            PrintfTarget::Named { name, word, .. } => {
+                if name.contains('[') && may_run(&name) {
+                    out.push(Code::Static {
+                        text: name,
+                        span: word.span,
+                    });
+                }
+            }
+            PrintfTarget::Nothing => {}
+            PrintfTarget::Unknown => {
+                if let Some(name) = args
+                    .windows(2)
+                    .find(|pair| pair[0].value() == Some("-v"))
+                    .map(|pair| &pair[1])
+                {
+                    word_code(name, scope, false, &mut out);
+                }
+            }
+        },
         _ => {}
     }
     // `test -v NAME`, `test A -eq B`: operands are evaluated.

@@ -1,10 +1,11 @@
 //! Builtins that assign variables without `NAME=`: `read NAME…` (and `read -a
-//! NAME`), `printf -v NAME`, `mapfile`/`readarray NAME`, `getopts SPEC NAME`, and
+//! NAME`), `printf -v NAME` (or `-vNAME`), `mapfile`/`readarray NAME`, `getopts SPEC NAME`, and
 //! assignments through a nameref (`declare -n r=PATH; r=/tmp`). Their targets are
 //! made [`Assignment`]s of the record when they are environment-style names, so
 //! `read PATH < f` is judged like `PATH=… cmd` is, whatever form sets the variable.
 
 use super::command::{Assignment, SimpleCommand};
+use super::printf_target::{PrintfTarget, printf_target};
 use super::scope::Scope;
 use super::word::{Part, Word};
 use super::wrappers::is_assignment;
@@ -18,9 +19,11 @@ pub fn targets(record: &SimpleCommand) -> Vec<(String, &Word)> {
     match program {
         "read" => options_then_names(args, "dinNptu", Some('a'), false),
         "mapfile" | "readarray" => options_then_names(args, "dnOsucC", None, true),
-        "printf" => match args {
-            [flag, name, ..] if flag.value() == Some("-v") => named(name),
-            _ => Vec::new(),
+        "printf" => match printf_target(args) {
+            PrintfTarget::Named { name, word, .. } => variable(&name)
+                .map(|v| vec![(v.to_string(), word)])
+                .unwrap_or_default(),
+            PrintfTarget::Nothing | PrintfTarget::Unknown => Vec::new(),
         },
         "getopts" => args.get(1).map(named).unwrap_or_default(),
         _ => Vec::new(),
@@ -30,10 +33,15 @@ pub fn targets(record: &SimpleCommand) -> Vec<(String, &Word)> {
 /// One name word, when it is a variable name (an array element keeps its base name).
 fn named(word: &Word) -> Vec<(String, &Word)> {
     word.value()
-        .map(|v| v.split('[').next().unwrap_or(v))
-        .filter(|v| is_assignment(&format!("{v}=x")))
+        .and_then(variable)
         .map(|v| vec![(v.to_string(), word)])
         .unwrap_or_default()
+}
+
+/// The variable `name` sets, when it is a variable name (an array element's is its
+/// base name).
+fn variable(name: &str) -> Option<&str> {
+    Some(name.split('[').next().unwrap_or(name)).filter(|v| is_assignment(&format!("{v}=x")))
 }
 
 /// Options (letters in `takes` take a value; `array` names the variable as its

@@ -23,6 +23,7 @@ pub mod name_glob;
 pub(crate) mod nested;
 pub mod path_roles;
 pub mod paths;
+mod printf_target;
 pub mod problem;
 mod scope;
 pub(crate) mod settings;

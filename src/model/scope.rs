@@ -8,6 +8,7 @@
 use super::command::{Cwd, Origin, SimpleCommand};
 use super::definitions::{Definitions, Effects};
 use super::paths::{Resolved, Resolver};
+use super::printf_target::{PrintfTarget, printf_target};
 use super::word::{Part, Word};
 use super::wrappers;
 use crate::catalogue::Fact;
@@ -301,20 +302,11 @@ impl Scope {
                 }
                 self.unknown_names(record);
             }
-            Some("printf") => {
-                let args = record.args();
-                match args.first().and_then(Word::value) {
-                    Some("-v") => {
-                        let name = args.get(1).and_then(Word::value);
-                        let value = printf_value(args.get(2..).unwrap_or_default());
-                        match name {
-                            Some(name) => self.set_var(name, value),
-                            None => self.unknown_names(record),
-                        }
-                    }
-                    _ => self.unknown_names(record),
-                }
-            }
+            Some("printf") => match printf_target(record.args()) {
+                PrintfTarget::Nothing => {}
+                PrintfTarget::Named { name, rest, .. } => self.set_var(&name, printf_value(rest)),
+                PrintfTarget::Unknown => self.unknown_names(record),
+            },
             Some("mapfile" | "readarray" | "getopts" | "read") => self.unknown_names(record),
             _ => {}
         }

@@ -284,7 +284,7 @@ pub fn simple(heredocs: bool) -> impl Strategy<Value = String> {
 fn value_flow() -> impl Strategy<Value = String> {
     (
         pick(PATHS),
-        0u8..6,
+        0u8..7,
         pick(&["cat", "head -n1", "ls", "touch", "wc -c"]),
     )
         .prop_map(|(path, how, user)| {
@@ -292,8 +292,10 @@ fn value_flow() -> impl Strategy<Value = String> {
                 0 => format!("F=$(echo {path})"),
                 1 => format!("read -r F <<< {path}"),
                 2 => format!("printf -v F %s {path}"),
-                3 => format!("a=(x {path}); F=${{a[1]}}"),
-                4 => format!("F=$(dirname {path}/x)"),
+                // The name attached to the option, as getopt allows.
+                3 => format!("F=x; printf -vF %s {path}"),
+                4 => format!("a=(x {path}); F=${{a[1]}}"),
+                5 => format!("F=$(dirname {path}/x)"),
                 _ => format!("F=; F+={path}"),
             };
             format!("{value}; {user} \"$F\"")
