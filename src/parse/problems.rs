@@ -104,7 +104,7 @@ const OPAQUE: &[&str] = &[
 ///
 /// * text no token covers: the grammar skips an escaped space or tab at the start
 ///   of a word (`x \ a` parses as `x a`; bash sees `x` and ` a`) and can drop a lone
-///   `-` before `$"..."`;
+///   `-` before `$"..."` or before a descriptor's redirect (`su - 2>&1`);
 /// * a `word` token with an unescaped blank in it (`{ }` is one word to the grammar,
 ///   two to bash);
 /// * a `$'...'` token that does not end where bash ends it: the grammar reads `\\'`
@@ -112,7 +112,8 @@ const OPAQUE: &[&str] = &[
 ///   inside one string.
 ///
 /// The tree is only walked when the text holds one of the triggers (`\ `, `\<tab>`,
-/// `$"`, or `$'` with a backslash), so ordinary commands pay nothing. A `{ ` alone
+/// `$"`, `$'` with a backslash, or a lone `-` word), so ordinary commands pay
+/// nothing. A `{ ` alone
 /// (every brace group and function body has one) only looks at the token there: a
 /// word with a blank in it is always the grammar's `{ }` word.
 fn dropped_escape(tree: &Tree, text: &str) -> Option<usize> {
@@ -133,7 +134,7 @@ fn dropped_escape(tree: &Tree, text: &str) -> Option<usize> {
             _ => {}
         }
     }
-    let suspicious = suspicious || (dollar_quote && bytes.contains(&b'\\'));
+    let suspicious = suspicious || (dollar_quote && bytes.contains(&b'\\')) || lone_dash(bytes);
     if !suspicious {
         return open_brace.then(|| blank_brace_word(tree, bytes)).flatten();
     }
@@ -164,6 +165,20 @@ fn dropped_escape(tree: &Tree, text: &str) -> Option<usize> {
             return escape_in_gap(bytes, covered_to, bytes.len());
         }
     }
+}
+
+/// True when the text has a `-` standing alone as a word. The grammar can drop
+/// one without an error: before `$"..."`, and before a descriptor's redirect
+/// (`su - 2>&1` parses as `su 2>&1`, `cat - 2>/dev/null` as `cat 2>/dev/null`).
+fn lone_dash(bytes: &[u8]) -> bool {
+    let blank = |b: u8| matches!(b, b' ' | b'\t' | b'\n');
+    bytes.iter().enumerate().any(|(i, &b)| {
+        b == b'-'
+            && (i == 0 || blank(bytes[i - 1]))
+            && bytes
+                .get(i + 1)
+                .is_none_or(|&n| blank(n) || matches!(n, b';' | b'&' | b'|' | b')'))
+    })
 }
 
 /// A `$NAME` the grammar split where lowering cannot join it again: after quotes
