@@ -62,12 +62,7 @@ fn whole_set(c: &mut Criterion) {
         ("pipeline_21", cmds[41].clone()),
     ];
     for (name, cmd) in &picks {
-        singles.bench_function(format!("check/{name}"), |b| {
-            b.iter(|| black_box(gate.check(black_box(cmd))))
-        });
-        singles.bench_function(format!("parse/{name}"), |b| {
-            b.iter(|| black_box(parser.parse(black_box(cmd), None)))
-        });
+        common::check_and_parse(&mut singles, "", name, cmd, &gate, &mut parser);
     }
     singles.finish();
 }

@@ -97,12 +97,8 @@ fn by_class(c: &mut Criterion) {
         .sample_size(20);
     for (class, commands) in classes() {
         for (i, cmd) in commands.iter().enumerate() {
-            group.bench_function(format!("{class}/check/{i}"), |b| {
-                b.iter(|| black_box(gate.check(black_box(cmd))))
-            });
-            group.bench_function(format!("{class}/parse/{i}"), |b| {
-                b.iter(|| black_box(parser.parse(black_box(cmd), None)))
-            });
+            let prefix = format!("{class}/");
+            common::check_and_parse(&mut group, &prefix, &i.to_string(), cmd, &gate, &mut parser);
             group.bench_function(format!("{class}/split/{i}"), |b| {
                 b.iter(|| black_box(shell_words::split(black_box(cmd)).ok()))
             });

@@ -21,12 +21,7 @@ fn per_command(c: &mut Criterion) {
         .warm_up_time(Duration::from_millis(200))
         .sample_size(20);
     for (i, cmd) in cmds.iter().enumerate() {
-        group.bench_function(format!("check/{i:02}"), |b| {
-            b.iter(|| black_box(gate.check(black_box(cmd))))
-        });
-        group.bench_function(format!("parse/{i:02}"), |b| {
-            b.iter(|| black_box(parser.parse(black_box(cmd), None)))
-        });
+        common::check_and_parse(&mut group, "", &format!("{i:02}"), cmd, &gate, &mut parser);
         group.bench_function(format!("split/{i:02}"), |b| {
             b.iter(|| black_box(shell_words::split(black_box(cmd)).ok()))
         });

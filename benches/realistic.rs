@@ -12,7 +12,6 @@
 mod common;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use std::hint::black_box;
 use std::path::Path;
 use std::time::Duration;
 
@@ -73,12 +72,7 @@ fn realistic(c: &mut Criterion) {
         .sample_size(10)
         .nresamples(1000);
     for (i, cmd) in cmds.iter().enumerate() {
-        group.bench_function(format!("check/{i:04}"), |b| {
-            b.iter(|| black_box(gate.check(black_box(cmd))))
-        });
-        group.bench_function(format!("parse/{i:04}"), |b| {
-            b.iter(|| black_box(parser.parse(black_box(cmd), None)))
-        });
+        common::check_and_parse(&mut group, "", &format!("{i:04}"), cmd, &gate, &mut parser);
     }
     group.finish();
 }

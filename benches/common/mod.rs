@@ -4,6 +4,9 @@
 #![allow(dead_code)]
 
 use bashgate::Gate;
+use criterion::BenchmarkGroup;
+use criterion::measurement::WallTime;
+use std::hint::black_box;
 use std::path::PathBuf;
 
 /// The 42 agent commands of `agent-commands.json`.
@@ -31,4 +34,22 @@ pub fn bash_parser() -> tree_sitter::Parser {
         .set_language(&tree_sitter_bash::LANGUAGE.into())
         .expect("grammar");
     parser
+}
+
+/// `Gate::check` and the bare parse of `cmd` side by side, named `{prefix}check/{id}`
+/// and `{prefix}parse/{id}` (the names `benches/summarize.py` reads).
+pub fn check_and_parse(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    prefix: &str,
+    id: &str,
+    cmd: &str,
+    gate: &Gate,
+    parser: &mut tree_sitter::Parser,
+) {
+    group.bench_function(format!("{prefix}check/{id}"), |b| {
+        b.iter(|| black_box(gate.check(black_box(cmd))))
+    });
+    group.bench_function(format!("{prefix}parse/{id}"), |b| {
+        b.iter(|| black_box(parser.parse(black_box(cmd), None)))
+    });
 }

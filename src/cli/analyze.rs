@@ -583,19 +583,17 @@ fn emit(sink: &mut Sink, result: Judged, summary: &mut Summary, out: &mut impl W
             if sink.totals_only {
                 return;
             }
+            let value =
+                || json!({"source": &*result.source, "line": result.line, "error": message});
             match sink.format {
                 OutputFormat::Text => {
                     sink.unreadable
                         .push_str(&format!("{}:{}: {message}\n", result.source, result.line));
                 }
                 OutputFormat::Jsonl => {
-                    let value =
-                        json!({"source": &*result.source, "line": result.line, "error": message});
-                    let _ = writeln!(out, "{value}");
+                    let _ = writeln!(out, "{}", value());
                 }
-                OutputFormat::Json => sink.all.push(
-                    json!({"source": &*result.source, "line": result.line, "error": message}),
-                ),
+                OutputFormat::Json => sink.all.push(value()),
                 OutputFormat::Sarif => {}
             }
         }

@@ -53,8 +53,13 @@ struct Kept {
 }
 
 impl Kept {
-    fn is(&self, key: &Key) -> bool {
-        self.gate == key.gate && self.cwd.as_deref() == key.cwd && self.command == key.command
+    /// Its key, borrowed.
+    fn key(&self) -> Key<'_> {
+        Key {
+            gate: self.gate,
+            cwd: self.cwd.as_deref(),
+            command: &self.command,
+        }
     }
 }
 
@@ -79,7 +84,7 @@ impl VerdictMemo {
     pub fn get(&self, hash: u64, key: &Key) -> Option<&Verdict> {
         self.kept
             .get(&hash)
-            .filter(|k| k.is(key))
+            .filter(|k| k.key().is(key))
             .map(|k| &k.verdict)
     }
 

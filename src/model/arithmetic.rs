@@ -133,6 +133,24 @@ fn reference(name: &str, span: Span, scope: &Scope, out: &mut Vec<Code>) {
     }
 }
 
+/// The code in a static value: the whole value when it is evaluated (`whole`),
+/// else only an array subscript in a name.
+fn value_code(v: &str, span: Span, scope: &Scope, whole: bool, out: &mut Vec<Code>) {
+    let relevant = if whole {
+        may_run(v)
+    } else {
+        v.contains('[') && may_run(v)
+    };
+    if relevant {
+        out.push(Code::Static {
+            text: v.to_string(),
+            span,
+        });
+    } else if whole {
+        reference(v, span, scope, out);
+    }
+}
+
 /// The code reaching arithmetic through one command's words: `let EXPR…`,
 /// `declare -i`/`local -i` values, `test`/`[` with `-v` or an arithmetic comparison,
 /// and array-element names given to `unset`, `read`, `printf -v`, `declare`.
@@ -177,16 +195,8 @@ pub(super) fn in_record(record: &SimpleCommand, scope: &Scope) -> Vec<Code> {
         // `printf -v NAME`, `printf -vNAME`: only the name; the format and
         // arguments are text. A name only known at run time is read as before.
         "printf" => match printf_target(args) {
-            PrintfTarget::Named { name, word, .. } if word.value() == Some(name.as_str()) => {
-                word_code(word, scope, false, &mut out)
-            }
             PrintfTarget::Named { name, word, .. } => {
-                if name.contains('[') && may_run(&name) {
-                    out.push(Code::Static {
-                        text: name,
-                        span: word.span,
-                    });
-                }
+                value_code(&name, word.span, scope, false, &mut out)
             }
             PrintfTarget::Nothing => {}
             PrintfTarget::Unknown => {
@@ -293,19 +303,7 @@ fn operand(node: Node, src: Source, scope: &Scope, out: &mut Vec<Code>) {
 /// given to `unset`, `read`...).
 fn word_code(word: &Word, scope: &Scope, whole: bool, out: &mut Vec<Code>) {
     if let Some(v) = word.value() {
-        let relevant = if whole {
-            may_run(v)
-        } else {
-            v.contains('[') && may_run(v)
-        };
-        if relevant {
-            out.push(Code::Static {
-                text: v.to_string(),
-                span: word.span,
-            });
-        } else if whole {
-            reference(v, word.span, scope, out);
-        }
+        value_code(v, word.span, scope, whole, out);
         return;
     }
     // `unset "a[$i]"`: only a subscript is evaluated.

@@ -1138,24 +1138,27 @@ fn assignments_under(node: Node) -> Vec<Node> {
 
 /// Pushes a node's children (those that can hold commands) to visit in order.
 fn push_children<'t>(node: Node<'t>, frame: &Frame, stack: &mut Vec<Task<'t>>) {
-    let start = stack.len();
-    let mut cursor = node.walk();
-    for child in node.children(&mut cursor) {
-        // Leaves hold no commands (ERROR and MISSING nodes are found separately).
-        if child.is_named() && child.child_count() > 0 {
-            stack.push(Task::Visit(child, frame.clone()));
-        }
-    }
-    stack[start..].reverse();
+    push_children_where(node, frame, stack, |_| true);
 }
 
 /// A command's children in order, but for those that hold nothing the walk acts
 /// on ([`inert`]): the words of most commands.
 fn push_command_children<'t>(node: Node<'t>, frame: &Frame, stack: &mut Vec<Task<'t>>, text: &str) {
+    push_children_where(node, frame, stack, |child| !inert(child, text));
+}
+
+/// The named children of `node` that `keep` takes, in order. Leaves hold no
+/// commands (ERROR and MISSING nodes are found separately).
+fn push_children_where<'t>(
+    node: Node<'t>,
+    frame: &Frame,
+    stack: &mut Vec<Task<'t>>,
+    keep: impl Fn(Node<'t>) -> bool,
+) {
     let start = stack.len();
     let mut cursor = node.walk();
     for child in node.children(&mut cursor) {
-        if child.is_named() && child.child_count() > 0 && !inert(child, text) {
+        if child.is_named() && child.child_count() > 0 && keep(child) {
             stack.push(Task::Visit(child, frame.clone()));
         }
     }

@@ -118,23 +118,35 @@ const OPAQUE: &[&str] = &[
 /// word with a blank in it is always the grammar's `{ }` word.
 fn dropped_escape(tree: &Tree, text: &str) -> Option<usize> {
     let bytes = text.as_bytes();
-    // One pass over the byte pairs: `\ ` or `\<tab>`, `$"`, or a `$'` in a text with
-    // a backslash somewhere, for the whole walk; `{ ` or `{<tab>` for the token check.
+    // One pass over the bytes: `\ ` or `\<tab>`, `$"`, a lone `-` word, or a `$'` in
+    // a text with a backslash somewhere, for the whole walk; `{ ` or `{<tab>` for the
+    // token check.
+    let blank = |b: u8| matches!(b, b' ' | b'\t' | b'\n');
     let mut suspicious = false;
     let mut dollar_quote = false;
     let mut open_brace = false;
-    for pair in bytes.windows(2) {
-        match (pair[0], pair[1]) {
-            (b'\\', b' ' | b'\t') | (b'$', b'"') => {
+    for (i, &byte) in bytes.iter().enumerate() {
+        let next = bytes.get(i + 1).copied();
+        match (byte, next) {
+            (b'\\', Some(b' ' | b'\t')) | (b'$', Some(b'"')) => {
                 suspicious = true;
                 break;
             }
-            (b'{', b' ' | b'\t') => open_brace = true,
-            (b'$', b'\'') => dollar_quote = true,
+            // The grammar can drop a lone `-` word: before `$"..."`, and before a
+            // descriptor's redirect or a heredoc (`su - 2>&1` parses as `su 2>&1`).
+            (b'-', next)
+                if (i == 0 || blank(bytes[i - 1]))
+                    && next.is_none_or(|n| blank(n) || matches!(n, b';' | b'&' | b'|' | b')')) =>
+            {
+                suspicious = true;
+                break;
+            }
+            (b'{', Some(b' ' | b'\t')) => open_brace = true,
+            (b'$', Some(b'\'')) => dollar_quote = true,
             _ => {}
         }
     }
-    let suspicious = suspicious || (dollar_quote && bytes.contains(&b'\\')) || lone_dash(bytes);
+    let suspicious = suspicious || (dollar_quote && bytes.contains(&b'\\'));
     if !suspicious {
         return open_brace.then(|| blank_brace_word(tree, bytes)).flatten();
     }
@@ -165,20 +177,6 @@ fn dropped_escape(tree: &Tree, text: &str) -> Option<usize> {
             return escape_in_gap(bytes, covered_to, bytes.len());
         }
     }
-}
-
-/// True when the text has a `-` standing alone as a word. The grammar can drop
-/// one without an error: before `$"..."`, and before a descriptor's redirect
-/// (`su - 2>&1` parses as `su 2>&1`, `cat - 2>/dev/null` as `cat 2>/dev/null`).
-fn lone_dash(bytes: &[u8]) -> bool {
-    let blank = |b: u8| matches!(b, b' ' | b'\t' | b'\n');
-    bytes.iter().enumerate().any(|(i, &b)| {
-        b == b'-'
-            && (i == 0 || blank(bytes[i - 1]))
-            && bytes
-                .get(i + 1)
-                .is_none_or(|&n| blank(n) || matches!(n, b';' | b'&' | b'|' | b')'))
-    })
 }
 
 /// A `$NAME` the grammar split where lowering cannot join it again: after quotes

@@ -203,18 +203,12 @@ fn split_alternatives(inner: &[(char, bool)]) -> Vec<QChars> {
 
 #[cfg(test)]
 mod tests {
-    use super::expand_braces;
+    use crate::model::word::Word;
+    use crate::verdict::Span;
 
     /// The words an unquoted text expands to, `None` past the limits.
     fn expand(text: &str) -> Option<Vec<String>> {
-        let chars: Vec<(char, bool)> = text.chars().map(|c| (c, false)).collect();
-        let mut out = Vec::new();
-        expand_braces(&chars, 0, &mut out)?;
-        Some(
-            out.into_iter()
-                .map(|w| w.into_iter().map(|(c, _)| c).collect())
-                .collect(),
-        )
+        Word::literal(text, Span::new(0, 0)).brace_expand()
     }
 
     #[test]

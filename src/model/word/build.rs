@@ -158,44 +158,39 @@ impl WordBuilder<'_> {
                     self.push_quoted("");
                 }
                 // Text between child nodes is string content too (the grammar leaves
-                // some white space, e.g. after a lone `$`, outside any child).
+                // some white space, e.g. after a lone `$`, outside any child). A `$`
+                // token or an expansion can also carry the blanks before it (`" $X"`
+                // is `"`, then a simple_expansion ` $X`): its own text begins at its
+                // `$` or backtick, and what is before is such a gap.
                 let inner_end = node.end_byte().saturating_sub(1);
                 let mut pos = node.start_byte() + 1;
                 let mut cursor = node.walk();
                 for child in node.children(&mut cursor) {
-                    if kind(child) == "\"" {
+                    let child_kind = kind(child);
+                    if child_kind == "\"" {
                         continue;
                     }
-                    if child.start_byte() > pos {
-                        let gap = text.get(pos..child.start_byte()).unwrap_or("");
-                        self.push_quoted(&decode_double_quoted(gap));
-                    }
-                    match kind(child) {
-                        "string_content" => {
-                            let content = text.get(child.start_byte()..child.end_byte());
-                            self.push_quoted(&decode_double_quoted(content.unwrap_or("")));
-                        }
-                        // The `$` token can carry the text before it.
-                        "$" => self.push_quoted(
-                            text.get(child.start_byte()..child.end_byte())
-                                .unwrap_or("$"),
-                        ),
-                        // So can an expansion's first token: the grammar hangs the
-                        // blanks before it on the expansion (`" $X"` is `"`, then a
-                        // simple_expansion ` $X`), yet they are string content.
-                        "simple_expansion"
+                    let begins = match child_kind {
+                        "$"
+                        | "simple_expansion"
                         | "expansion"
                         | "command_substitution"
                         | "arithmetic_expansion" => {
                             let own = text.get(child.start_byte()..child.end_byte());
-                            let lead = own.and_then(|t| t.find(['$', '`'])).unwrap_or(0);
-                            if lead > 0 {
-                                let before =
-                                    text.get(child.start_byte()..child.start_byte() + lead);
-                                self.push_quoted(&decode_double_quoted(before.unwrap_or("")));
-                            }
-                            self.node(child, text, true)
+                            child.start_byte() + own.and_then(|t| t.find(['$', '`'])).unwrap_or(0)
                         }
+                        _ => child.start_byte(),
+                    };
+                    if begins > pos {
+                        let gap = text.get(pos..begins).unwrap_or("");
+                        self.push_quoted(&decode_double_quoted(gap));
+                    }
+                    match child_kind {
+                        "string_content" => {
+                            let content = text.get(child.start_byte()..child.end_byte());
+                            self.push_quoted(&decode_double_quoted(content.unwrap_or("")));
+                        }
+                        "$" => self.push_quoted(text.get(begins..child.end_byte()).unwrap_or("$")),
                         _ => self.node(child, text, true),
                     }
                     pos = pos.max(child.end_byte());
