@@ -4,6 +4,7 @@
 
 use super::dollar::{around_dollar, expansion_name};
 use super::kind;
+use super::tokens::{lone_dash_at, tokens};
 use super::{Parsed, skip_subtree};
 use tree_sitter::Tree;
 
@@ -87,32 +88,24 @@ fn first_error(tree: &Tree) -> Option<(usize, usize, bool)> {
     }
 }
 
-/// Node kinds whose whole range is text the grammar owns (their inner gaps are not
-/// dropped characters).
-const OPAQUE: &[&str] = &[
-    "string",
-    "raw_string",
-    "ansi_c_string",
-    "heredoc_body",
-    "heredoc_content",
-    "comment",
-    "translated_string",
-];
-
 /// Finds text the grammar read differently from bash, with no ERROR node to show it,
 /// and returns its byte offset; the caller must fail closed. Three shapes:
 ///
 /// * text no token covers: the grammar skips an escaped space or tab at the start
-///   of a word (`x \ a` parses as `x a`; bash sees `x` and ` a`) and can drop a lone
-///   `-` before `$"..."` or before a descriptor's redirect (`su - 2>&1`);
+///   of a word (`x \ a` parses as `x a`; bash sees `x` and ` a`), and a lone `-`
+///   it dropped that [`parse`](super::parse) could not put back;
 /// * a `word` token with an unescaped blank in it (`{ }` is one word to the grammar,
 ///   two to bash);
 /// * a `$'...'` token that does not end where bash ends it: the grammar reads `\\'`
 ///   as an escaped quote, so `echo $'\\' ; rm -rf ~ ; echo '\'` would hide `rm -rf ~`
-///   inside one string.
+///   inside one string;
+/// * a ``` `` ``` or `` ` ` `` token (an empty substitution) inside another
+///   substitution: the grammar reads `` `a` `b` `` as one substitution running `a`
+///   with `b`, where bash runs two.
 ///
 /// The tree is only walked when the text holds one of the triggers (`\ `, `\<tab>`,
-/// `$"`, `$'` with a backslash, or a lone `-` word), so ordinary commands pay
+/// `$"`, `$'` with a backslash, a lone `-` word, or two backticks with nothing but
+/// blanks between), so ordinary commands pay
 /// nothing. A `{ ` alone
 /// (every brace group and function body has one) only looks at the token there: a
 /// word with a blank in it is always the grammar's `{ }` word.
@@ -121,7 +114,6 @@ fn dropped_escape(tree: &Tree, text: &str) -> Option<usize> {
     // One pass over the bytes: `\ ` or `\<tab>`, `$"`, a lone `-` word, or a `$'` in
     // a text with a backslash somewhere, for the whole walk; `{ ` or `{<tab>` for the
     // token check.
-    let blank = |b: u8| matches!(b, b' ' | b'\t' | b'\n');
     let mut suspicious = false;
     let mut dollar_quote = false;
     let mut open_brace = false;
@@ -134,14 +126,21 @@ fn dropped_escape(tree: &Tree, text: &str) -> Option<usize> {
             }
             // The grammar can drop a lone `-` word: before `$"..."`, and before a
             // descriptor's redirect or a heredoc (`su - 2>&1` parses as `su 2>&1`).
-            (b'-', next)
-                if (i == 0 || blank(bytes[i - 1]))
-                    && next.is_none_or(|n| blank(n) || matches!(n, b';' | b'&' | b'|' | b')')) =>
-            {
+            (b'-', _) if lone_dash_at(bytes, i) => {
                 suspicious = true;
                 break;
             }
             (b'{', Some(b' ' | b'\t')) => open_brace = true,
+            // Two backticks with only blanks between: the grammar's `` ` ` `` token.
+            (b'`', Some(b' ' | b'\t' | b'`'))
+                if bytes[i + 1..]
+                    .iter()
+                    .find(|b| !matches!(b, b' ' | b'\t'))
+                    .is_some_and(|&b| b == b'`') =>
+            {
+                suspicious = true;
+                break;
+            }
             (b'$', Some(b'\'')) => dollar_quote = true,
             _ => {}
         }
@@ -151,41 +150,36 @@ fn dropped_escape(tree: &Tree, text: &str) -> Option<usize> {
         return open_brace.then(|| blank_brace_word(tree, bytes)).flatten();
     }
     let mut covered_to = 0usize;
-    let mut cursor = tree.walk();
-    loop {
-        let node = cursor.node();
-        let opaque = OPAQUE.contains(&kind(node));
-        if (opaque || node.child_count() == 0) && node.end_byte() > node.start_byte() {
-            let (start, end) = (node.start_byte(), node.end_byte());
-            if let Some(at) = escape_in_gap(bytes, covered_to, start) {
-                return Some(at);
-            }
-            let misread = match kind(node) {
-                "word" => has_unescaped_blank(bytes.get(start..end).unwrap_or_default()),
-                "ansi_c_string" => ansi_c_end(bytes, start) != Some(end),
-                _ => false,
-            };
-            if misread {
-                return Some(start);
-            }
-            covered_to = covered_to.max(end);
+    for token in tokens(tree) {
+        let (start, end) = (token.start_byte(), token.end_byte());
+        if let Some(at) = escape_in_gap(bytes, covered_to, start) {
+            return Some(at);
         }
-        if !opaque && cursor.goto_first_child() {
-            continue;
+        let misread = match kind(token) {
+            "word" => has_unescaped_blank(bytes.get(start..end).unwrap_or_default()),
+            "ansi_c_string" => ansi_c_end(bytes, start) != Some(end),
+            // `` ` ` `` is an empty substitution only standing alone: after the
+            // start of another, its first backtick closed that one (`` `a` `b` ``
+            // is two substitutions to bash, one holding `a` and `b` to the grammar).
+            "``" => std::iter::successors(token.parent(), |n| n.parent())
+                .any(|a| kind(a) == "command_substitution" && a.start_byte() < start),
+            _ => false,
+        };
+        if misread {
+            return Some(start);
         }
-        if !skip_subtree(&mut cursor) {
-            return escape_in_gap(bytes, covered_to, bytes.len());
-        }
+        covered_to = covered_to.max(end);
     }
+    escape_in_gap(bytes, covered_to, bytes.len())
 }
 
 /// A `$NAME` the grammar split where lowering cannot join it again: after quotes
 /// and a `NAME=`, tree-sitter-bash ends a word at the `$` and starts the next node at
 /// the name (`A='k'v=$X-x` is an assignment `A='k'v=$` and a command `X-x` to it,
 /// `export A='k'v=$X` a declaration of `A` and a word `X`), where bash expands `$X`
-/// inside one word. In a command's arguments lowering joins the two again (see
-/// `build.rs`); anywhere else (an assignment's value, a declaration, an array) the
-/// tree is misread. Returns the `$`'s offset.
+/// inside one word. In a command's arguments and a redirect's words lowering joins
+/// the two again (see `build.rs`); anywhere else (an assignment's value, a
+/// declaration, an array) the tree is misread. Returns the `$`'s offset.
 ///
 /// Only walked when the text holds a quote followed later by `$` and a name.
 fn split_expansion(tree: &Tree, text: &str) -> Option<usize> {
@@ -207,7 +201,12 @@ fn split_expansion(tree: &Tree, text: &str) -> Option<usize> {
             let lone = node
                 .parent()
                 .is_none_or(|p| !matches!(kind(p), "simple_expansion" | "expansion" | "string"));
-            if lone && top.parent().is_none_or(|p| kind(p) != "command") {
+            // A redirect's words are lowered like a command's (its target, and the
+            // words the grammar hangs after it).
+            let joined = |p: tree_sitter::Node| {
+                matches!(kind(p), "command" | "file_redirect" | "heredoc_redirect")
+            };
+            if lone && top.parent().is_none_or(|p| !joined(p)) {
                 return Some(node.start_byte());
             }
         }
