@@ -63,6 +63,11 @@ fn read(entry: &Entry, args: &[Option<&str>]) -> Vec<Arg> {
             options_done = true;
             continue;
         }
+        // `env -`, `su -`: a lone `-` the entry lists as a flag is an option, not an
+        // operand (elsewhere it names stdin, or the program `-`).
+        if !options_done && word == Some("-") && entry.flags.contains(&"-") {
+            continue;
+        }
         let Some(w) = word.filter(|_| is_option) else {
             // The subcommand: an operand in that role, or the first operand of an
             // entry that has subcommands when it names one (`yq eval EXPR`, where

@@ -425,8 +425,10 @@ fn roles(value: &toml::Value, key: &[&str]) -> Result<Vec<String>, SchemaError> 
 fn option_names(spelled: &str, key: &[&str]) -> Result<Vec<String>, SchemaError> {
     let names: Vec<String> = spelled.split('|').map(str::to_string).collect();
     for n in &names {
-        // `+` alone names the editors' and pagers' `+CMD` (the value attached).
+        // `+` alone names the editors' and pagers' `+CMD` (the value attached); `-`
+        // alone a lone-dash flag (`env -` is `env -i`, `su -` is `su -l`).
         let ok = n == "+"
+            || n == "-"
             || (n.starts_with('-') || n.starts_with('+')) && n.len() > 1 && !n.contains('=');
         if !ok {
             return Err(SchemaError::at(

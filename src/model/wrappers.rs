@@ -132,6 +132,13 @@ fn parse_options(words: &[Word], start: usize, spec: &Spec) -> Parsed {
             i += if takes && !has_value { 2 } else { 1 } + more;
             continue;
         }
+        // `env -` is `env -i`: a lone `-` the entry lists as a flag is an option,
+        // not the program to run.
+        if value == "-" && spec.entry.flags.contains(&"-") {
+            parsed.flags.push('-');
+            i += 1;
+            continue;
+        }
         if value.len() > 1 && value.starts_with('-') {
             let chars: Vec<char> = value.chars().skip(1).collect();
             let mut step = 1;
