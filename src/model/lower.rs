@@ -256,11 +256,14 @@ pub(super) fn array_elements(
 /// The parts of a `command` node: its words, its prefix assignments, and redirects
 /// (appended to `redirects`, which may hold redirects hung on an enclosing list),
 /// and the span of the command (without a descriptor read as a word by the grammar).
+/// `extra` holds the words the grammar hung on those enclosing redirects (see
+/// [`redirect`]): they follow the command's own, in text order.
 pub(super) fn command_parts(
     node: Node,
     src: Source,
     scope: &Scope,
     redirects: &mut Vec<Redirect>,
+    mut extra: Vec<Word>,
     problems: &mut Vec<Problem>,
 ) -> (Vec<Word>, Vec<Assignment>, Span) {
     let mut assignments = Vec::new();
@@ -281,7 +284,7 @@ pub(super) fn command_parts(
             }
             "file_redirect" | "herestring_redirect" | "heredoc_redirect" => {
                 inner_starts.push((child.start_byte(), redirects.len()));
-                redirects.push(redirect(child, src, scope, problems));
+                redirects.push(redirect(child, src, scope, problems, &mut extra));
             }
             "comment" => {}
             // Everything else is (part of) an argument, including anonymous
@@ -299,11 +302,10 @@ pub(super) fn command_parts(
     .filter(|word| word.end_byte() == node.end_byte())
     .and_then(|word| word.prev_sibling())
     .map_or(node.end_byte(), |before| before.end_byte());
-    (
-        words_naming(&word_nodes, src, scope, problems, name),
-        assignments,
-        src.map.map(node.start_byte(), end),
-    )
+    let mut words = words_naming(&word_nodes, src, scope, problems, name);
+    extra.sort_by_key(|word| word.span.start);
+    words.extend(extra);
+    (words, assignments, src.map.map(node.start_byte(), end))
 }
 
 /// tree-sitter-bash reads `0< file`, `0<<< text` and `0<&3` as a word `0` and a
@@ -412,26 +414,40 @@ pub(super) fn test_words(node: Node, src: Source) -> Vec<Word> {
     words
 }
 
-/// Redirects of a `redirected_statement`, including those the grammar puts inside
-/// a `heredoc_redirect` (`cat <<EOF > file`).
+/// Redirects of a `redirected_statement` or a function definition, including those
+/// the grammar puts inside a `heredoc_redirect` (`cat <<EOF > file`). The words the
+/// grammar hung on them go to `words` (see [`redirect`]).
 pub(super) fn redirects_of(
     node: Node,
     src: Source,
     scope: &Scope,
     problems: &mut Vec<Problem>,
+    words: &mut Vec<Word>,
 ) -> Vec<Redirect> {
     let mut redirects = Vec::new();
     let mut cursor = node.walk();
+    let mut glued: Option<Node> = None;
     for (i, child) in node.children(&mut cursor).enumerate() {
         if node.field_name_for_child(i as u32) != Some("redirect") {
             continue;
         }
-        redirects.push(redirect(child, src, scope, problems));
+        let mut lowered = redirect(child, src, scope, problems, words);
+        // `cmd >x b 0<f`: the `0` the grammar hung on the redirect before is this
+        // one's descriptor.
+        if let Some(digits) = glued.take().filter(|d| d.end_byte() == child.start_byte())
+            && lowered.fd.is_none()
+        {
+            lowered.fd = Some(src.slice(digits).to_string());
+            let start = src.span(digits).start;
+            lowered.span = Span::new(start.min(lowered.span.start), lowered.span.end);
+        }
+        glued = last_child(child).filter(|d| glued_descriptor(*d, src));
+        redirects.push(lowered);
         if kind(child) == "heredoc_redirect" {
             let mut inner = child.walk();
             for (k, grandchild) in child.children(&mut inner).enumerate() {
                 if child.field_name_for_child(k as u32) == Some("redirect") {
-                    redirects.push(redirect(grandchild, src, scope, problems));
+                    redirects.push(redirect(grandchild, src, scope, problems, words));
                 }
             }
         }
@@ -440,11 +456,18 @@ pub(super) fn redirects_of(
 }
 
 /// One `file_redirect`, `herestring_redirect` or `heredoc_redirect`.
+///
+/// Bash ends a redirect's target at the first blank: the words after it are the
+/// command's (`cat 2>/dev/null ~/.ssh/id_rsa` reads the key, `cp >log a ~/.bashrc`
+/// writes `~/.bashrc`). tree-sitter-bash hangs them on the redirect instead, as more
+/// `destination`s (or a heredoc's `argument`s); they go to `words`, in text order,
+/// for the caller to give to the command. Never dropped.
 pub(super) fn redirect(
     node: Node,
     src: Source,
     scope: &Scope,
     problems: &mut Vec<Problem>,
+    words: &mut Vec<Word>,
 ) -> Redirect {
     let mut operator = String::new();
     let mut fd = None;
@@ -452,6 +475,8 @@ pub(super) fn redirect(
     let mut quoted_delimiter = false;
     let mut cursor = node.walk();
     let mut target_nodes = Vec::new();
+    let mut argument_nodes = Vec::new();
+    let mut operator_end = node.end_byte();
     for (i, child) in node.children(&mut cursor).enumerate() {
         let field = node.field_name_for_child(i as u32);
         let raw = src.slice(child);
@@ -480,17 +505,47 @@ pub(super) fn redirect(
             {
                 target_nodes.push(child);
             }
-            _ if !child.is_named() && operator.is_empty() => operator = raw.to_string(),
+            _ if field == Some("argument") => argument_nodes.push(child),
+            _ if !child.is_named() && operator.is_empty() => {
+                operator = raw.to_string();
+                operator_end = child.end_byte();
+            }
             _ => {}
         }
     }
+    // The target is the first word: the nodes up to the first gap. A close (`<&-`,
+    // `2>&-`) takes none: the grammar gives it the next word, bash the command.
+    let closes = matches!(operator.as_str(), "<&-" | ">&-");
+    let first = (1..target_nodes.len())
+        .find(|&k| target_nodes[k].start_byte() != target_nodes[k - 1].end_byte())
+        .unwrap_or(target_nodes.len());
+    let first = if closes { 0 } else { first };
     let target = if target_nodes.is_empty() {
         None
     } else {
-        words(&target_nodes, src, scope, problems)
+        self::words(&target_nodes[..first], src, scope, problems)
             .into_iter()
             .next()
     };
+    // The redirect ends with its target (or operator), as bash reads it.
+    let end = match first {
+        _ if first == target_nodes.len() => node.end_byte(),
+        0 => operator_end,
+        _ => target_nodes[first - 1].end_byte(),
+    };
+    argument_nodes.extend_from_slice(&target_nodes[first..]);
+    // A `0` glued to the next operator is that redirect's descriptor, not a word
+    // ([`redirects_of`] gives it).
+    if argument_nodes
+        .last()
+        .is_some_and(|n| glued_descriptor(*n, src))
+    {
+        argument_nodes.pop();
+    }
+    if !argument_nodes.is_empty() {
+        argument_nodes.sort_by_key(|n| n.start_byte());
+        words.extend(self::words(&argument_nodes, src, scope, problems));
+    }
     if operator.is_empty() && kind(node) == "herestring_redirect" {
         operator = "<<<".to_string();
     }
@@ -499,8 +554,19 @@ pub(super) fn redirect(
         fd,
         target,
         heredoc,
-        span: src.span(node),
+        span: src.map.map(node.start_byte(), end),
     }
+}
+
+/// The last child of `node`.
+fn last_child(node: Node) -> Option<Node> {
+    node.child(node.child_count().checked_sub(1)?)
+}
+
+/// A `number` glued to a redirect operator after it: tree-sitter-bash reads the `0`
+/// of `0<f` after another redirect's words as one more destination of that one.
+fn glued_descriptor(node: Node, src: Source) -> bool {
+    kind(node) == "number" && matches!(src.text.as_bytes().get(node.end_byte()), Some(b'<' | b'>'))
 }
 
 /// Redirect operators as tokens: inside an ERROR node the grammar leaves them loose,

@@ -18,7 +18,7 @@ use super::fastpath::Lexed;
 use super::links;
 use super::lower::{self, Source};
 use super::nested::{self, ScriptText};
-use super::problem::Problem;
+use super::problem::{Problem, ProblemKind};
 use super::scope::Scope;
 use super::split::{self, Sep};
 use super::word::{Part, Word};
@@ -234,9 +234,9 @@ struct Walker<'s> {
     handled: HashSet<usize>,
     /// Files written so far, for scripts run after being written.
     written: written::Files,
-    /// Redirects the grammar hung on a whole list or pipeline (`a && b < f`) that
-    /// bash gives to its last command, by that command's node id.
-    trailing: HashMap<usize, Vec<Redirect>>,
+    /// Redirects (and words) the grammar hung on a whole list or pipeline (`a && b
+    /// < f`) that bash gives to its last command, by that command's node id.
+    trailing: HashMap<usize, Trailing>,
     /// Symbolic links made so far (like files, they outlive subshells).
     links: Vec<links::Link>,
     /// Files named like options created so far (files outlive the subshell that
@@ -244,15 +244,34 @@ struct Walker<'s> {
     dash_named: Vec<Option<std::path::PathBuf>>,
 }
 
-/// The last simple command of a list or pipeline (`c` in `a && b | c`), when the
-/// last element is one.
+/// What the grammar hung on an enclosing statement that bash gives a command: its
+/// redirects, and the words after them (`a | cat >log ~/.ssh/id_rsa`).
+#[derive(Default)]
+struct Trailing {
+    redirects: Vec<Redirect>,
+    words: Vec<Word>,
+}
+
+/// The last simple command of a list or pipeline (`c` in `a && b | c`, and in `a |
+/// c >x`), when the last element is one, or assignments alone (`a | X=v > f prog`,
+/// where the grammar hangs `prog` on the redirect).
 fn last_command(node: Node) -> Option<Node> {
     let mut last = node;
-    while matches!(kind(last), "list" | "pipeline") {
-        let count = u32::try_from(last.named_child_count()).ok()?;
-        last = last.named_child(count.checked_sub(1)?)?;
+    loop {
+        last = match kind(last) {
+            "list" | "pipeline" | "negated_command" => {
+                let count = u32::try_from(last.named_child_count()).ok()?;
+                last.named_child(count.checked_sub(1)?)?
+            }
+            "redirected_statement" => last.child_by_field_name("body")?,
+            _ => break,
+        };
     }
-    (kind(last) == "command").then_some(last)
+    matches!(
+        kind(last),
+        "command" | "variable_assignment" | "variable_assignments"
+    )
+    .then_some(last)
 }
 
 /// The innermost scope. The stack is never empty: the bottom scope is never popped.
@@ -323,8 +342,8 @@ impl<'s> Walker<'s> {
             "comment" => {}
             "command" => {
                 if !self.handled.contains(&node.id()) {
-                    let redirects = self.trailing.remove(&node.id()).unwrap_or_default();
-                    self.command(node, redirects, &frame, src, nesting);
+                    let trailing = self.trailing.remove(&node.id()).unwrap_or_default();
+                    self.command(node, trailing, &frame, src, nesting);
                 }
                 let inner = Frame {
                     in_command: true,
@@ -333,28 +352,38 @@ impl<'s> Walker<'s> {
                 push_command_children(node, &inner, stack, src.text);
             }
             "redirected_statement" => {
-                let redirects =
-                    lower::redirects_of(node, src, top(&self.scopes), &mut self.out.problems);
+                let mut own = Trailing::default();
+                own.redirects = lower::redirects_of(
+                    node,
+                    src,
+                    top(&self.scopes),
+                    &mut self.out.problems,
+                    &mut own.words,
+                );
                 match node.child_by_field_name("body") {
                     Some(body) if kind(body) == "command" => {
                         self.handled.insert(body.id());
-                        self.command(body, redirects, &frame, src, nesting);
+                        // What an enclosing list hung on it comes after its own.
+                        if let Some(outer) = self.trailing.remove(&body.id()) {
+                            own.redirects.extend(outer.redirects);
+                            own.words.extend(outer.words);
+                        }
+                        self.command(body, own, &frame, src, nesting);
                     }
-                    // tree-sitter-bash hangs `a && b < f` and `a | b > f` on the whole
-                    // list; bash gives the redirect to the last command (which may be
-                    // a shell or interpreter reading it as its script).
-                    Some(body) if matches!(kind(body), "list" | "pipeline") => {
+                    // tree-sitter-bash hangs `a && b < f`, `a | b > f` and `! b > f` on
+                    // the whole list; bash gives the redirect to the last command
+                    // (which may be a shell or interpreter reading it as its script).
+                    Some(body) if matches!(kind(body), "list" | "pipeline" | "negated_command") => {
                         match last_command(body) {
                             Some(last) => {
-                                self.trailing
-                                    .entry(last.id())
-                                    .or_default()
-                                    .extend(redirects);
+                                let trailing = self.trailing.entry(last.id()).or_default();
+                                trailing.redirects.extend(own.redirects);
+                                trailing.words.extend(own.words);
                             }
-                            None => self.bare(node, Vec::new(), redirects, &frame, src, nesting),
+                            None => self.bare(node, Vec::new(), own, &frame, src, nesting),
                         }
                     }
-                    _ => self.bare(node, Vec::new(), redirects, &frame, src, nesting),
+                    _ => self.bare(node, Vec::new(), own, &frame, src, nesting),
                 }
                 push_children(node, &frame, stack);
             }
@@ -407,6 +436,19 @@ impl<'s> Walker<'s> {
                     in_command: false,
                     ..frame
                 };
+                // `f() { …; } > FILE`: every call writes FILE. Like the body, the
+                // redirect is judged where the function is defined.
+                let mut own = Trailing::default();
+                own.redirects = lower::redirects_of(
+                    node,
+                    src,
+                    top(&self.scopes),
+                    &mut self.out.problems,
+                    &mut own.words,
+                );
+                if !own.redirects.is_empty() {
+                    self.bare(node, Vec::new(), own, &inner, src, nesting);
+                }
                 stack.push(Task::PopScope);
                 if let Some(name) = name {
                     stack.push(Task::EndDefinition(name));
@@ -426,9 +468,26 @@ impl<'s> Walker<'s> {
                         }
                     }
                 }
-                self.bare(node, assignments, Vec::new(), &frame, src, nesting);
-                self.track_arrays(node, src);
-                self.track_numeric(node, src);
+                let trailing = self.trailing.remove(&node.id()).unwrap_or_default();
+                if let Some(last) = trailing.words.last() {
+                    // `a | X=v > f prog`: the grammar ends the stage at the redirect
+                    // and hangs `prog` on it; bash runs `prog` with `X` in its
+                    // environment (the shell's `X` is untouched).
+                    let span = Span::new(src.span(node).start, last.span.end);
+                    self.record(
+                        trailing.words,
+                        assignments,
+                        trailing.redirects,
+                        span,
+                        Origin::Simple,
+                        &frame,
+                        nesting,
+                    );
+                } else {
+                    self.bare(node, assignments, trailing, &frame, src, nesting);
+                    self.track_arrays(node, src);
+                    self.track_numeric(node, src);
+                }
                 let inner = Frame {
                     in_command: true,
                     ..frame
@@ -641,16 +700,18 @@ impl<'s> Walker<'s> {
     fn command(
         &mut self,
         node: Node,
-        mut redirects: Vec<Redirect>,
+        trailing: Trailing,
         frame: &Frame,
         src: Source,
         nesting: u32,
     ) {
+        let mut redirects = trailing.redirects;
         let (words, assignments, span) = lower::command_parts(
             node,
             src,
             top(&self.scopes),
             &mut redirects,
+            trailing.words,
             &mut self.out.problems,
         );
         self.record(
@@ -999,19 +1060,23 @@ impl<'s> Walker<'s> {
     /// `$(< FILE)` reads FILE: recorded as a bare redirect, judged like `< FILE`.
     fn read_substitution(&mut self, node: Node, frame: &Frame, src: Source, nesting: u32) {
         let mut cursor = node.walk();
-        let redirects: Vec<Redirect> = node
-            .named_children(&mut cursor)
-            .filter(|c| kind(c) == "file_redirect")
-            .map(|c| lower::redirect(c, src, top(&self.scopes), &mut self.out.problems))
-            .collect();
-        if redirects.is_empty() {
+        let mut own = Trailing::default();
+        for child in node.named_children(&mut cursor) {
+            if kind(child) == "file_redirect" {
+                let scope = top(&self.scopes);
+                let redirect =
+                    lower::redirect(child, src, scope, &mut self.out.problems, &mut own.words);
+                own.redirects.push(redirect);
+            }
+        }
+        if own.redirects.is_empty() {
             return;
         }
         let inner = Frame {
             in_substitution: true,
             ..frame.clone()
         };
-        self.bare(node, Vec::new(), redirects, &inner, src, nesting);
+        self.bare(node, Vec::new(), own, &inner, src, nesting);
     }
 
     /// Array assignments (`a=(x y)`, `local -a a=(…)`) under `node`: their elements.
@@ -1038,19 +1103,30 @@ impl<'s> Walker<'s> {
         }
     }
 
+    /// A record with no program: assignments alone, or the redirects of a compound
+    /// command (`{ …; } > f`, `f() { …; } > f`, `$(< f)`). Words after such a
+    /// redirect are a syntax error to bash (`{ ls; } > f x`), which the grammar
+    /// accepts: they are reported as misread text, never dropped.
     fn bare(
         &mut self,
         node: Node,
         assignments: Vec<super::command::Assignment>,
-        redirects: Vec<Redirect>,
+        trailing: Trailing,
         frame: &Frame,
         src: Source,
         nesting: u32,
     ) {
+        if let Some(word) = trailing.words.first() {
+            self.out.problems.push(Problem::Parse {
+                kind: ProblemKind::Misread,
+                span: word.span,
+                nested: nesting > 0,
+            });
+        }
         let mut record =
             SimpleCommand::new(Origin::Bare, src.span(node), self.context(frame, nesting));
         record.assignments = assignments;
-        record.redirects = redirects;
+        record.redirects = trailing.redirects;
         self.push_record(record);
     }
 }
