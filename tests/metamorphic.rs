@@ -6,7 +6,8 @@
 //! `eval 'X'`, `echo $(X)`, `cat <(X)`, `X # comment` (and, for a simple command,
 //! `sudo X`, `env X`, `nohup X &`) gets a lower decision than X. For independent
 //! simple commands A and B, `A; B` decides exactly max(A, B). Requoting a plain word
-//! (`x`, `'x'`, `"x"`, `\x`, `$'x'`) changes nothing.
+//! (`x`, `'x'`, `"x"`, `\x`, `$'x'`) changes nothing, and neither does moving a
+//! redirect among a command's words (`cat 2>/dev/null FILE` is `cat FILE 2>/dev/null`).
 //!
 //! 256 cases per property with a fixed seed by default; `BASHGATE_PROPTEST=random`
 //! runs them long and random (see `common/proptest_config.rs`).
@@ -17,7 +18,7 @@ mod generate;
 mod proptest_config;
 
 use bashgate::{Decision, Gate, Verdict};
-use generate::{command, independent, requote, simple, single_quote};
+use generate::{command, independent, redirect_placements, requote, simple, single_quote};
 use proptest::prelude::*;
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -171,6 +172,33 @@ proptest! {
             explain(&va),
             explain(&vb)
         );
+    }
+
+    /// `cat 2>/dev/null FILE` is `cat FILE 2>/dev/null`: where a redirect stands
+    /// among a command's words changes nothing (tree-sitter-bash hangs the words
+    /// after it on the redirect; they were dropped). Only where the grammar fails
+    /// on a placement (`0<&- prog a` was an ERROR; `` `a` `b` `` is one substitution
+    /// to it) may that placement ask instead, as a parse problem (BG001).
+    #[test]
+    fn moving_a_redirect_among_the_words_changes_nothing(placements in redirect_placements()) {
+        let verdicts: Vec<Verdict> = placements.iter().map(|p| decide(p)).collect();
+        let least = verdicts.iter().map(|v| v.decision).min().expect("a placement");
+        let (at_least, _) = verdicts
+            .iter()
+            .enumerate()
+            .find(|(_, v)| v.decision == least)
+            .expect("the least");
+        for (placed, v) in placements.iter().zip(&verdicts) {
+            let unparsed = v.findings.iter().any(|f| f.rule == "BG001");
+            prop_assert!(
+                v.decision == least || unparsed,
+                "{:?} decided {} but {:?} decided {}",
+                placed,
+                explain(v),
+                placements[at_least],
+                explain(&verdicts[at_least])
+            );
+        }
     }
 
     #[test]

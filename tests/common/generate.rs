@@ -253,28 +253,68 @@ fn wrapper() -> impl Strategy<Value = String> {
     ])
 }
 
-/// A simple command: assignments, a program, words, redirects.
+/// A simple command: assignments, a program, words, redirects. A redirect stands
+/// anywhere after the wrapper: bash ends its target at the first blank, so the
+/// words after it are still the command's (`cat 2>/dev/null FILE`), which the
+/// grammar reads otherwise.
 pub fn simple(heredocs: bool) -> impl Strategy<Value = String> {
     (
         prop::option::weighted(0.15, pick(&["X=/etc", "X=a", "HOME=/tmp", "LC_ALL=C"])),
         prop::option::weighted(0.15, wrapper()),
         program(),
         prop::collection::vec(word(), 0..4),
-        prop::collection::vec(redirect(heredocs), 0..2),
+        prop::collection::vec((redirect(heredocs), 0usize..8), 0..2),
     )
         .prop_map(|(assign, wrap, prog, args, redirs)| {
-            // A heredoc redirect ends the line: put it last.
-            let (docs, others): (Vec<_>, Vec<_>) = redirs
-                .into_iter()
-                .partition(|r| r.starts_with("<<") && r.contains('\n'));
             let mut parts: Vec<String> = Vec::new();
             parts.extend(assign);
             parts.extend(wrap);
+            let first = parts.len();
             parts.push(prog);
             parts.extend(args);
-            parts.extend(others);
+            // A heredoc redirect ends the line: put it last.
+            let mut docs = Vec::new();
+            for (r, at) in redirs {
+                if r.starts_with("<<") && r.contains('\n') {
+                    docs.push(r);
+                } else {
+                    // Mostly last, as agents write them; else anywhere after the
+                    // wrapper (before it, `time` would no longer be the keyword).
+                    let at = if at >= 4 {
+                        parts.len()
+                    } else {
+                        first + at.min(parts.len() - first)
+                    };
+                    parts.insert(at, r);
+                }
+            }
             parts.extend(docs);
             parts.join(" ")
+        })
+}
+
+/// One simple command with one redirect, written with the redirect at every place
+/// after the wrapper: first, between the words, last. Bash reads them all alike.
+pub fn redirect_placements() -> impl Strategy<Value = Vec<String>> {
+    (
+        prop::option::weighted(0.15, wrapper()),
+        program(),
+        prop::collection::vec(word(), 0..4),
+        redirect(false),
+    )
+        .prop_map(|(wrap, prog, args, r)| {
+            let mut words: Vec<String> = Vec::new();
+            words.extend(wrap);
+            let first = words.len();
+            words.push(prog);
+            words.extend(args);
+            (first..=words.len())
+                .map(|at| {
+                    let mut placed = words.clone();
+                    placed.insert(at, r.clone());
+                    placed.join(" ")
+                })
+                .collect()
         })
 }
 

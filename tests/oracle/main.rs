@@ -108,6 +108,19 @@ const LIBRARY_DATA: &[&str] = &[
     "/lib64/",
 ];
 
+/// What a network client's resolver and TLS library read on their own, whatever
+/// the command names (`curl etc-link` reads `/etc/hosts` to look up the host
+/// `etc-link`, not because the link leads to `/etc`); OpenSSL opens its
+/// configuration without close-on-exec.
+const NETWORK_LIBRARY_DATA: &[&str] = &[
+    "/etc/hosts",
+    "/etc/host.conf",
+    "/etc/resolv.conf",
+    "/etc/gai.conf",
+    "/usr/lib/ssl/openssl.cnf",
+    "/etc/ssl/openssl.cnf",
+];
+
 /// Folders bash searches for a script named without a slash (`bash name`).
 const PATH_DIRS: &[&str] = &["/usr/local/bin", "/usr/bin", "/bin", "/usr/sbin", "/sbin"];
 
@@ -272,6 +285,12 @@ fn counts(command: &str, touch: &Touch, path: &Path) -> bool {
         .iter()
         .any(|p| touch.path.starts_with(p) || shown.starts_with(p));
     if library && (touch.cloexec || touch.path.contains("gconv")) {
+        return false;
+    }
+    let network_library = NETWORK_LIBRARY_DATA
+        .iter()
+        .any(|p| touch.path == *p || shown == *p);
+    if network_library && !touch.write {
         return false;
     }
     if !touch.commanded {
