@@ -2,7 +2,11 @@
 //! subscript may hold `$(…)`, so the *text* of a variable, a quoted string or an
 //! argument that reaches `$(( ))`, `(( ))`, `let`, `declare -i`, `[[ a -eq b ]]`,
 //! `[[ -v x ]]`, `test -v`, `unset 'a[…]'`, `read 'a[…]'` or `printf -v 'a[…]'` can
-//! start programs (`x='a[$(rm -rf ~)]'; echo $((x))`).
+//! start programs (`x='a[$(rm -rf ~)]'; echo $((x))`). So can every other place
+//! bash evaluates arithmetic or resolves a name: an array subscript (`${a[n]}`,
+//! `a[n]=1`), a substring's offset and length (`${x:n:m}`), an assignment to a
+//! variable declared `-i`, and the name an indirect expansion (`${!x}`) or a
+//! nameref (`declare -n r=NAME`) names.
 //!
 //! This file finds the text that reaches those contexts: static text that could hold
 //! code is returned to be walked as a nested script; a value only known at run time
@@ -10,7 +14,7 @@
 //! numbers and plain names are not code; variables the script never assigned (the
 //! caller's environment) are not followed.
 
-use super::command::SimpleCommand;
+use super::command::{Assignment, SimpleCommand};
 use super::lower::Source;
 use super::printf_target::{PrintfTarget, printf_target};
 use super::scope::Scope;
@@ -56,44 +60,113 @@ pub(super) fn in_node(node: Node, src: Source, scope: &Scope) -> Vec<Code> {
     while let Some(current) = pending.pop() {
         let mut cursor = current.walk();
         for child in current.named_children(&mut cursor) {
-            match kind(child) {
-                "variable_name" | "word" => {
-                    reference(src.slice(child), src.span(child), scope, &mut out)
-                }
-                "simple_expansion" | "expansion" => {
-                    if let Some(name) = child.named_child(0).filter(|n| kind(n) == "variable_name")
-                    {
-                        reference(src.slice(name), src.span(child), scope, &mut out);
-                    }
-                }
-                "command_substitution" => {
-                    // Its commands are walked anyway; its output is evaluated.
-                    if !numeric_substitution(child, src) {
-                        out.push(Code::Unknown {
-                            span: src.span(child),
-                        });
-                    }
-                }
-                // Visited on its own by the walker: not again here (deep nests of
-                // `$(( $(( … )) ))` stay linear).
-                "arithmetic_expansion" => {}
-                "string" | "raw_string" => {
-                    let text = src.slice(child);
-                    let inner = text.get(1..text.len().saturating_sub(1)).unwrap_or("");
-                    if kind(child) == "raw_string" && may_run(inner) {
-                        out.push(Code::Static {
-                            text: inner.to_string(),
-                            span: src.span(child),
-                        });
-                    } else {
-                        pending.push(child);
-                    }
-                }
-                _ => pending.push(child),
-            }
+            part(child, src, scope, &mut out, &mut pending);
         }
     }
     out
+}
+
+/// One operand evaluated as arithmetic: an array subscript, a substring's offset.
+fn in_operand(node: Node, src: Source, scope: &Scope, out: &mut Vec<Code>) {
+    let mut pending = Vec::new();
+    part(node, src, scope, out, &mut pending);
+    while let Some(current) = pending.pop() {
+        let mut cursor = current.walk();
+        for child in current.named_children(&mut cursor) {
+            part(child, src, scope, out, &mut pending);
+        }
+    }
+}
+
+/// The code in one node of an arithmetic expression; nodes to look inside go to
+/// `pending`.
+fn part<'t>(
+    child: Node<'t>,
+    src: Source,
+    scope: &Scope,
+    out: &mut Vec<Code>,
+    pending: &mut Vec<Node<'t>>,
+) {
+    match kind(child) {
+        "variable_name" | "word" => reference(src.slice(child), src.span(child), scope, out),
+        "simple_expansion" | "expansion" => {
+            if let Some(name) = child.named_child(0).filter(|n| kind(n) == "variable_name") {
+                reference(src.slice(name), src.span(child), scope, out);
+            }
+        }
+        "command_substitution" => {
+            // Its commands are walked anyway; its output is evaluated.
+            if !numeric_substitution(child, src) {
+                out.push(Code::Unknown {
+                    span: src.span(child),
+                });
+            }
+        }
+        // Visited on its own by the walker: not again here (deep nests of
+        // `$(( $(( … )) ))` stay linear).
+        "arithmetic_expansion" => {}
+        "string" | "raw_string" => {
+            let text = src.slice(child);
+            let inner = text.get(1..text.len().saturating_sub(1)).unwrap_or("");
+            if kind(child) == "raw_string" && may_run(inner) {
+                out.push(Code::Static {
+                    text: inner.to_string(),
+                    span: src.span(child),
+                });
+            } else {
+                pending.push(child);
+            }
+        }
+        _ => pending.push(child),
+    }
+}
+
+/// The code an array subscript reaches (`${a[n]}`, `a[n]=1`): its index is
+/// arithmetic (for an indexed array; the gate does not tell them from associative
+/// ones, and reads every subscript so).
+pub(super) fn in_subscript(node: Node, src: Source, scope: &Scope) -> Vec<Code> {
+    let mut out = Vec::new();
+    if let Some(index) = node.child_by_field_name("index") {
+        in_operand(index, src, scope, &mut out);
+    }
+    out
+}
+
+/// The code a `${…}` expansion reaches besides its subscript: a substring's offset
+/// and length (`${x:n:m}`), and the name an indirect expansion names (`${!x}`,
+/// where `x='a[$(…)]'` runs the substitution).
+pub(super) fn in_expansion(node: Node, src: Source, scope: &Scope) -> Vec<Code> {
+    let mut out = Vec::new();
+    let mut cursor = node.walk();
+    let children: Vec<Node> = node.children(&mut cursor).collect();
+    // `${!name}`, not `${!prefix*}`, `${!prefix@}` or `${!a[@]}` (names, keys).
+    if let [open, bang, name, next, ..] = children.as_slice()
+        && kind(open) == "${"
+        && kind(bang) == "!"
+        && kind(name) == "variable_name"
+        && !matches!(kind(next), "*" | "@")
+    {
+        name_reference(src.slice(*name), src.span(node), scope, &mut out);
+    }
+    let mut substring = false;
+    for child in children {
+        if !child.is_named() {
+            substring = kind(child) == ":";
+        } else if substring {
+            in_operand(child, src, scope, &mut out);
+        }
+    }
+    out
+}
+
+/// A variable whose value is used as a name (an indirect expansion's, a nameref's):
+/// code only in an array subscript of it; unknown when the script made it unknown.
+fn name_reference(name: &str, span: Span, scope: &Scope, out: &mut Vec<Code>) {
+    match scope.lookup(name) {
+        Some(Some(value)) => value_code(value, span, scope, false, out),
+        Some(None) if !scope.is_numeric(name) => out.push(Code::Unknown { span }),
+        _ => {}
+    }
 }
 
 /// A `$(…)` whose program prints a number.
@@ -167,15 +240,18 @@ pub(super) fn in_record(record: &SimpleCommand, scope: &Scope) -> Vec<Code> {
             .iter()
             .for_each(|w| word_code(w, scope, true, &mut out)),
         "declare" | "typeset" | "local" | "export" | "readonly" => {
-            let integer = args
-                .iter()
-                .filter_map(Word::value)
-                .any(|v| v.starts_with('-') && v.contains('i'));
-            if integer {
-                for a in &record.assignments {
-                    if let Some(value) = &a.value {
-                        word_code(value, scope, true, &mut out);
-                    }
+            let flag = |letter: char| {
+                args.iter()
+                    .filter_map(Word::value)
+                    .any(|v| v.starts_with('-') && v.contains(letter))
+            };
+            for a in &record.assignments {
+                let Some(value) = &a.value else { continue };
+                if flag('i') || scope.is_integer(&a.name) {
+                    word_code(value, scope, true, &mut out);
+                } else if flag('n') {
+                    // `declare -n r='a[$(…)]'`: the subscript runs when `r` is used.
+                    word_code(value, scope, false, &mut out);
                 }
             }
             for a in &record.assignments {
@@ -210,6 +286,13 @@ pub(super) fn in_record(record: &SimpleCommand, scope: &Scope) -> Vec<Code> {
             }
         },
         _ => {}
+    }
+    // `n=VALUE cmd` for a variable declared `-i`: VALUE is evaluated.
+    if record
+        .program_str()
+        .is_none_or(|p| !matches!(p, "declare" | "typeset" | "local" | "export" | "readonly"))
+    {
+        out.extend(in_assignments(&record.assignments, scope));
     }
     // `test -v NAME`, `test A -eq B`: operands are evaluated.
     for (i, w) in words_of_test.iter().enumerate() {
@@ -324,4 +407,18 @@ fn word_code(word: &Word, scope: &Scope, whole: bool, out: &mut Vec<Code>) {
             _ => {}
         }
     }
+}
+
+/// The code in assignments to variables declared `-i` (`declare -i n; n=VALUE`):
+/// bash evaluates VALUE as arithmetic.
+pub(super) fn in_assignments(assignments: &[Assignment], scope: &Scope) -> Vec<Code> {
+    let mut out = Vec::new();
+    for a in assignments {
+        if let Some(value) = &a.value
+            && scope.is_integer(a.name.trim_end_matches('+'))
+        {
+            word_code(value, scope, true, &mut out);
+        }
+    }
+    out
 }

@@ -34,6 +34,8 @@ pub(crate) struct Scope {
     numeric: Vec<String>,
     /// Namerefs (`declare -n r=PATH`): assigning `r` assigns `PATH`.
     namerefs: Vec<(String, String)>,
+    /// Variables declared `-i`: what is assigned to them is evaluated as arithmetic.
+    integers: Vec<String>,
     /// Functions and aliases defined so far, which shadow programs of their name.
     pub definitions: Definitions,
 }
@@ -174,6 +176,19 @@ impl Scope {
     /// Marks `name` (unknown) as a number.
     pub fn mark_numeric(&mut self, name: &str) {
         self.numeric.push(name.to_string());
+    }
+
+    /// Marks `name` as declared `-i` (`declare -i n`): an attribute, kept across
+    /// assignments.
+    pub fn mark_integer(&mut self, name: &str) {
+        if !self.is_integer(name) {
+            self.integers.push(name.to_string());
+        }
+    }
+
+    /// True when `name` was declared `-i` in the script.
+    pub fn is_integer(&self, name: &str) -> bool {
+        self.integers.iter().any(|n| n == name)
     }
 
     /// True when `name` was marked by [`Scope::mark_numeric`].

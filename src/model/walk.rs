@@ -468,6 +468,8 @@ impl<'s> Walker<'s> {
                         }
                     }
                 }
+                let codes = arithmetic::in_assignments(&assignments, self.scope());
+                self.arithmetic(codes, &frame, nesting);
                 let trailing = self.trailing.remove(&node.id()).unwrap_or_default();
                 if let Some(last) = trailing.words.last() {
                     // `a | X=v > f prog`: the grammar ends the stage at the redirect
@@ -505,6 +507,16 @@ impl<'s> Walker<'s> {
                 record.words = words;
                 record.assignments = assignments;
                 let codes = arithmetic::in_record(&record, self.scope());
+                let integer = record
+                    .args()
+                    .iter()
+                    .filter_map(Word::value)
+                    .any(|v| v.starts_with('-') && v.contains('i'));
+                if integer {
+                    for a in &record.assignments {
+                        self.scope_mut().mark_integer(&a.name);
+                    }
+                }
                 self.push_record(record);
                 self.track_arrays(node, src);
                 self.track_numeric(node, src);
@@ -517,6 +529,16 @@ impl<'s> Walker<'s> {
             }
             "arithmetic_expansion" => {
                 let codes = arithmetic::in_node(node, src, self.scope());
+                self.arithmetic(codes, &frame, nesting);
+                push_list(node, &frame, stack);
+            }
+            "subscript" => {
+                let codes = arithmetic::in_subscript(node, src, self.scope());
+                self.arithmetic(codes, &frame, nesting);
+                push_list(node, &frame, stack);
+            }
+            "expansion" => {
+                let codes = arithmetic::in_expansion(node, src, self.scope());
                 self.arithmetic(codes, &frame, nesting);
                 push_list(node, &frame, stack);
             }

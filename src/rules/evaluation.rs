@@ -12,8 +12,11 @@ declare_rule! {
     /// ## What it does
     /// Asks when text only known at run time reaches arithmetic evaluation: `$((…))`,
     /// `((…))`, `let`, `declare -i`, `[[ a -eq b ]]` and the other arithmetic
-    /// comparisons, `[[ -v … ]]`, `test -v`, and array-element names given to `unset`,
-    /// `read` or `printf -v`. Static text that holds an expansion is walked as a
+    /// comparisons, `[[ -v … ]]`, `test -v`, array-element names given to `unset`,
+    /// `read` or `printf -v`, array subscripts (`${a[n]}`, `a[n]=1`), substring
+    /// offsets (`${x:n}`), assignments to a variable declared `-i`, and the name an
+    /// indirect expansion (`${!x}`) or a nameref (`declare -n`) names. Static text
+    /// that holds an expansion is walked as a
     /// nested script instead, and its commands are judged like any other
     /// (`x='a[$(rm -rf ~)]'; echo $((x))` is judged as `rm -rf ~`). Plain numbers,
     /// plain names, variables proven numbers (`n=$(nproc)`, `for i in 1 2 3`) and the
@@ -29,6 +32,8 @@ declare_rule! {
     /// - `echo $(( $(cat n.txt) + 1 ))` → ask
     /// - `x='a[$(rm -rf ~)]'; echo $((x))` → deny (BG103, BG202): the subscript's
     ///   command is judged
+    /// - `x='a[$(rm -rf ~)]'; echo ${!x}` → deny (BG103, BG202)
+    /// - `read -r x; echo ${!x}` → ask
     /// - `n=$(nproc); echo $((n * 2))` → allow
     /// - `for i in 1 2 3; do echo $((i * 2)); done` → allow
     pub static ARITHMETIC_CODE = {

@@ -630,6 +630,18 @@ pub fn command(heredocs: bool) -> BoxedStrategy<String> {
             inner
                 .clone()
                 .prop_map(|a| format!("[[ -v {} ]]", single_quote(&format!("a[$({a}\n)]")))),
+            // Every other place bash evaluates arithmetic or resolves a name.
+            (inner.clone(), 0u8..6).prop_map(|(a, how)| {
+                let code = single_quote(&format!("a[$({a}\n)]"));
+                match how {
+                    0 => format!("x={code}; echo ${{!x}}"),
+                    1 => format!("declare -i n; n={code}"),
+                    2 => format!("declare -n r={code}; echo $r"),
+                    3 => format!("n={code}; echo ${{a[n]}}"),
+                    4 => format!("n={code}; echo ${{n:n}}"),
+                    _ => format!("n={code}; a[n]=1"),
+                }
+            }),
             // A callback: the trap's text runs when the shell exits.
             inner
                 .clone()
