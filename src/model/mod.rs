@@ -27,6 +27,7 @@ mod printf_target;
 pub mod problem;
 mod scope;
 pub(crate) mod settings;
+mod shell_tables;
 mod split;
 mod walk;
 pub mod word;

@@ -20,6 +20,7 @@ use super::lower::{self, Source};
 use super::nested::{self, ScriptText};
 use super::problem::{Problem, ProblemKind};
 use super::scope::Scope;
+use super::shell_tables;
 use super::split::{self, Sep};
 use super::word::{Part, Word};
 use super::written;
@@ -470,6 +471,7 @@ impl<'s> Walker<'s> {
                 }
                 let codes = arithmetic::in_assignments(&assignments, self.scope());
                 self.arithmetic(codes, &frame, nesting);
+                self.shell_tables(&assignments, &frame, nesting);
                 let trailing = self.trailing.remove(&node.id()).unwrap_or_default();
                 if let Some(last) = trailing.words.last() {
                     // `a | X=v > f prog`: the grammar ends the stage at the redirect
@@ -506,6 +508,7 @@ impl<'s> Walker<'s> {
                 record.program = (!words.is_empty()).then_some(0);
                 record.words = words;
                 record.assignments = assignments;
+                self.shell_tables(&record.assignments, &frame, nesting);
                 let codes = arithmetic::in_record(&record, self.scope());
                 let integer = record
                     .args()
@@ -918,6 +921,7 @@ impl<'s> Walker<'s> {
             record.moves_cwd = true;
         }
         let codes = arithmetic::in_record(&record, &self.scopes[top]);
+        let hashed = shell_tables::hashed(&record);
         self.push_record(record);
         self.arithmetic(codes, frame, nesting);
         for (by, words) in embedded {
@@ -941,6 +945,17 @@ impl<'s> Walker<'s> {
                 effects.alias_text = Some(text);
                 self.scope_mut().definitions.define(&alias, effects);
             }
+        }
+        // `hash -p PATH NAME` (and `BASH_CMDS[NAME]=PATH`): a call of NAME runs PATH.
+        for (name, path) in hashed {
+            let effects = match path {
+                Some(path) => Effects {
+                    alias_text: Some(format!("'{}'", path.replace('\'', "'\\''"))),
+                    ..Effects::default()
+                },
+                None => Effects::unknown(),
+            };
+            self.scope_mut().definitions.define(&name, effects);
         }
         // A call of an alias runs its text with the call's arguments, in this shell.
         if let Some(script) = alias_call {
@@ -1121,6 +1136,29 @@ impl<'s> Walker<'s> {
                 } else {
                     self.scope_mut().set_array(name, elements);
                 }
+            }
+        }
+    }
+
+    /// `BASH_ALIASES[x]=TEXT`, `BASH_CMDS[x]=PATH`: judged as the `alias` or `hash
+    /// -p` call each is ([`shell_tables`]).
+    fn shell_tables(
+        &mut self,
+        assignments: &[super::command::Assignment],
+        frame: &Frame,
+        nesting: u32,
+    ) {
+        for a in assignments {
+            if let Some(words) = shell_tables::as_builtin(a) {
+                self.record(
+                    words,
+                    Vec::new(),
+                    Vec::new(),
+                    a.span,
+                    Origin::Simple,
+                    frame,
+                    nesting,
+                );
             }
         }
     }
