@@ -137,19 +137,18 @@ pub(super) fn in_subscript(node: Node, src: Source, scope: &Scope) -> Vec<Code> 
 /// where `x='a[$(…)]'` runs the substitution).
 pub(super) fn in_expansion(node: Node, src: Source, scope: &Scope) -> Vec<Code> {
     let mut out = Vec::new();
-    let mut cursor = node.walk();
-    let children: Vec<Node> = node.children(&mut cursor).collect();
+    let child_kind = |i: u32| node.child(i).map_or("", kind);
     // `${!name}`, not `${!prefix*}`, `${!prefix@}` or `${!a[@]}` (names, keys).
-    if let [open, bang, name, next, ..] = children.as_slice()
-        && kind(open) == "${"
-        && kind(bang) == "!"
-        && kind(name) == "variable_name"
-        && !matches!(kind(next), "*" | "@")
+    if child_kind(1) == "!"
+        && child_kind(2) == "variable_name"
+        && !matches!(child_kind(3), "*" | "@")
+        && let Some(name) = node.child(2)
     {
-        name_reference(src.slice(*name), src.span(node), scope, &mut out);
+        name_reference(src.slice(name), src.span(node), scope, &mut out);
     }
     let mut substring = false;
-    for child in children {
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
         if !child.is_named() {
             substring = kind(child) == ":";
         } else if substring {
