@@ -353,14 +353,7 @@ impl<'s> Walker<'s> {
                 push_command_children(node, &inner, stack, src.text);
             }
             "redirected_statement" => {
-                let mut own = Trailing::default();
-                own.redirects = lower::redirects_of(
-                    node,
-                    src,
-                    top(&self.scopes),
-                    &mut self.out.problems,
-                    &mut own.words,
-                );
+                let mut own = self.redirects_of(node, src);
                 match node.child_by_field_name("body") {
                     Some(body) if kind(body) == "command" => {
                         self.handled.insert(body.id());
@@ -439,14 +432,7 @@ impl<'s> Walker<'s> {
                 };
                 // `f() { …; } > FILE`: every call writes FILE. Like the body, the
                 // redirect is judged where the function is defined.
-                let mut own = Trailing::default();
-                own.redirects = lower::redirects_of(
-                    node,
-                    src,
-                    top(&self.scopes),
-                    &mut self.out.problems,
-                    &mut own.words,
-                );
+                let own = self.redirects_of(node, src);
                 if !own.redirects.is_empty() {
                     self.bare(node, Vec::new(), own, &inner, src, nesting);
                 }
@@ -1138,6 +1124,15 @@ impl<'s> Walker<'s> {
                 }
             }
         }
+    }
+
+    /// The redirects of a statement or a function definition, with the words the
+    /// grammar hung on them ([`lower::redirects_of`]).
+    fn redirects_of(&mut self, node: Node, src: Source) -> Trailing {
+        let mut words = Vec::new();
+        let scope = top(&self.scopes);
+        let redirects = lower::redirects_of(node, src, scope, &mut self.out.problems, &mut words);
+        Trailing { redirects, words }
     }
 
     /// `BASH_ALIASES[x]=TEXT`, `BASH_CMDS[x]=PATH`: judged as the `alias` or `hash
