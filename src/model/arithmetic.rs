@@ -56,13 +56,7 @@ fn may_run(text: &str) -> bool {
 /// substitutions.
 pub(super) fn in_node(node: Node, src: Source, scope: &Scope) -> Vec<Code> {
     let mut out = Vec::new();
-    let mut pending = vec![node];
-    while let Some(current) = pending.pop() {
-        let mut cursor = current.walk();
-        for child in current.named_children(&mut cursor) {
-            part(child, src, scope, &mut out, &mut pending);
-        }
-    }
+    below(vec![node], src, scope, &mut out);
     out
 }
 
@@ -70,6 +64,11 @@ pub(super) fn in_node(node: Node, src: Source, scope: &Scope) -> Vec<Code> {
 fn in_operand(node: Node, src: Source, scope: &Scope, out: &mut Vec<Code>) {
     let mut pending = Vec::new();
     part(node, src, scope, out, &mut pending);
+    below(pending, src, scope, out);
+}
+
+/// The code in the children of every node of `pending`, and below them.
+fn below<'t>(mut pending: Vec<Node<'t>>, src: Source, scope: &Scope, out: &mut Vec<Code>) {
     while let Some(current) = pending.pop() {
         let mut cursor = current.walk();
         for child in current.named_children(&mut cursor) {
@@ -239,16 +238,11 @@ pub(super) fn in_record(record: &SimpleCommand, scope: &Scope) -> Vec<Code> {
             .iter()
             .for_each(|w| word_code(w, scope, true, &mut out)),
         "declare" | "typeset" | "local" | "export" | "readonly" => {
-            let flag = |letter: char| {
-                args.iter()
-                    .filter_map(Word::value)
-                    .any(|v| v.starts_with('-') && v.contains(letter))
-            };
             for a in &record.assignments {
                 let Some(value) = &a.value else { continue };
-                if flag('i') || scope.is_integer(&a.name) {
+                if record.declares_attribute('i') || scope.is_integer(&a.name) {
                     word_code(value, scope, true, &mut out);
-                } else if flag('n') {
+                } else if record.declares_attribute('n') {
                     // `declare -n r='a[$(…)]'`: the subscript runs when `r` is used.
                     word_code(value, scope, false, &mut out);
                 }

@@ -233,6 +233,15 @@ impl SimpleCommand {
         self.name_str().map(program_key)
     }
 
+    /// True when an option word among the arguments holds `letter`: a declaration's
+    /// attribute (`declare -i`, `local -n`, `typeset -ai`).
+    pub fn declares_attribute(&self, letter: char) -> bool {
+        self.args()
+            .iter()
+            .filter_map(Word::value)
+            .any(|v| v.starts_with('-') && v.contains(letter))
+    }
+
     /// The arguments after the program word.
     pub fn args(&self) -> &[Word] {
         match self.program {

@@ -102,11 +102,14 @@ pub fn expand_alias(
             continue;
         };
         script.push(' ');
-        script.push('\'');
-        script.push_str(&value.replace('\'', "'\\''"));
-        script.push('\'');
+        script.push_str(&single_quoted(value));
     }
     Some(script)
+}
+
+/// `value` as one single-quoted shell word (`it's` → `'it'\''s'`).
+pub fn single_quoted(value: &str) -> String {
+    format!("'{}'", value.replace('\'', "'\\''"))
 }
 
 #[cfg(test)]

@@ -266,11 +266,12 @@ impl Scope {
     pub fn track_vars(&mut self, record: &SimpleCommand) {
         let program = record.program_str();
         let declares = record.origin == Origin::Declaration && !matches!(program, Some("unset"));
-        let nameref = declares
-            && record.words.iter().skip(1).any(|w| {
-                w.value()
-                    .is_some_and(|v| v.starts_with('-') && v.contains('n'))
-            });
+        if declares && record.declares_attribute('i') {
+            for a in &record.assignments {
+                self.mark_integer(&a.name);
+            }
+        }
+        let nameref = declares && record.declares_attribute('n');
         if nameref {
             for a in &record.assignments {
                 self.namerefs.retain(|(n, _)| n != &a.name);

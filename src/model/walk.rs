@@ -496,16 +496,6 @@ impl<'s> Walker<'s> {
                 record.assignments = assignments;
                 self.shell_tables(&record.assignments, &frame, nesting);
                 let codes = arithmetic::in_record(&record, self.scope());
-                let integer = record
-                    .args()
-                    .iter()
-                    .filter_map(Word::value)
-                    .any(|v| v.starts_with('-') && v.contains('i'));
-                if integer {
-                    for a in &record.assignments {
-                        self.scope_mut().mark_integer(&a.name);
-                    }
-                }
                 self.push_record(record);
                 self.track_arrays(node, src);
                 self.track_numeric(node, src);
@@ -936,7 +926,7 @@ impl<'s> Walker<'s> {
         for (name, path) in hashed {
             let effects = match path {
                 Some(path) => Effects {
-                    alias_text: Some(format!("'{}'", path.replace('\'', "'\\''"))),
+                    alias_text: Some(super::definitions::single_quoted(&path)),
                     ..Effects::default()
                 },
                 None => Effects::unknown(),

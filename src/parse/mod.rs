@@ -12,9 +12,9 @@
 //!   command) and re-parse with that newline replaced by `;`: same length, so spans stay
 //!   valid, and bash treats the newline there as a command terminator anyway.
 //! * **Misread words**: the grammar drops a lone `-` word before a descriptor's
-//!   redirect (`su - 2>&1` parses as `su 2>&1`) and reads the `0` of `0<f` as a word.
-//!   We re-parse with a stand-in byte it reads right and put the original back in
-//!   the text (see `stand_ins.rs`).
+//!   redirect (`su - 2>&1` parses as `su 2>&1`), reads the `0` of `0<f` as a word and
+//!   gives a close (`2>&-`) the next word. We re-parse with a stand-in byte it reads
+//!   right and put the original back in the text (see `stand_ins.rs`).
 
 use std::cell::RefCell;
 mod bytes;

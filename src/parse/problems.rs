@@ -89,7 +89,7 @@ fn first_error(tree: &Tree) -> Option<(usize, usize, bool)> {
 }
 
 /// Finds text the grammar read differently from bash, with no ERROR node to show it,
-/// and returns its byte offset; the caller must fail closed. Three shapes:
+/// and returns its byte offset; the caller must fail closed. Four shapes:
 ///
 /// * text no token covers: the grammar skips an escaped space or tab at the start
 ///   of a word (`x \ a` parses as `x a`; bash sees `x` and ` a`), and a lone `-`
@@ -105,10 +105,9 @@ fn first_error(tree: &Tree) -> Option<(usize, usize, bool)> {
 ///
 /// The tree is only walked when the text holds one of the triggers (`\ `, `\<tab>`,
 /// `$"`, `$'` with a backslash, a lone `-` word, or two backticks with nothing but
-/// blanks between), so ordinary commands pay
-/// nothing. A `{ ` alone
-/// (every brace group and function body has one) only looks at the token there: a
-/// word with a blank in it is always the grammar's `{ }` word.
+/// blanks between), so ordinary commands pay nothing. A `{ ` alone (every brace
+/// group and function body has one) only looks at the token there: a word with a
+/// blank in it is always the grammar's `{ }` word.
 fn dropped_escape(tree: &Tree, text: &str) -> Option<usize> {
     let bytes = text.as_bytes();
     // One pass over the bytes: `\ ` or `\<tab>`, `$"`, a lone `-` word, or a `$'` in

@@ -17,8 +17,9 @@
 //! The text is parsed again with the stand-ins, and the original bytes are put back
 //! in the text: the tree's one-byte node there then spans them. Same length, so
 //! every span stays valid. If a stand-in is not read as the node it stands for, or
-//! the new tree has an error the first did not (`cat 3<<<x`), the repair is undone: the first tree stays, and the misread check (a lost `-`)
-//! or the lowering (a glued `0`) deals with it.
+//! the new tree has an error the first did not (`cat 3<<<x`), the repair is undone:
+//! the first tree stays, and the misread check (a lost `-`) or the lowering (a glued
+//! `0`) deals with it.
 
 use super::kind;
 use super::tokens::{lone_dash_at, tokens};
@@ -37,19 +38,36 @@ pub(super) struct StandIn {
     reads_as: &'static str,
 }
 
-/// The stand-ins `text` needs under `tree`: lost lone `-` words and glued `0`s.
+/// The stand-ins `text` needs under `tree`: lost lone `-` words, glued `0`s and
+/// closes followed by words. One pass over the bytes says which shapes the text may
+/// hold; the tree is only looked at for those.
 pub(super) fn stand_ins(tree: &Tree, text: &[u8]) -> Vec<StandIn> {
-    let mut found = lost_dashes(tree, text);
-    found.extend(glued_zeros(tree, text));
-    found.extend(closes_before_words(tree, text));
+    let (mut dash, mut zero, mut close) = (false, false, false);
+    for (at, &byte) in text.iter().enumerate() {
+        match byte {
+            b'-' => {
+                dash |= lone_dash_at(text, at);
+                close |= at >= 2 && text[at - 1] == b'&' && matches!(text[at - 2], b'<' | b'>');
+            }
+            b'0' => zero |= glued_zero_at(text, at),
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    if dash {
+        found.extend(lost_dashes(tree, text));
+    }
+    if zero {
+        found.extend(glued_zeros(tree, text));
+    }
+    if close {
+        found.extend(closes_before_words(tree, text));
+    }
     found
 }
 
 /// The `-` of every close operator (`<&-`, `>&-`) that words follow.
 fn closes_before_words(tree: &Tree, text: &[u8]) -> Vec<StandIn> {
-    if !text.windows(3).any(|w| w == b"<&-" || w == b">&-") {
-        return Vec::new();
-    }
     tokens(tree)
         .filter(|token| matches!(kind(*token), "<&-" | ">&-"))
         .filter(|token| {
@@ -69,9 +87,6 @@ fn closes_before_words(tree: &Tree, text: &[u8]) -> Vec<StandIn> {
 
 /// Every lone `-` in `text` that no token of `tree` covers.
 fn lost_dashes(tree: &Tree, text: &[u8]) -> Vec<StandIn> {
-    if !(0..text.len()).any(|at| lone_dash_at(text, at)) {
-        return Vec::new();
-    }
     let mut lost = Vec::new();
     let mut covered_to = 0usize;
     let gap = |from: usize, to: usize, lost: &mut Vec<StandIn>| {
@@ -101,19 +116,8 @@ fn lost_dashes(tree: &Tree, text: &[u8]) -> Vec<StandIn> {
 /// in a command (not in arithmetic or a test, where `0<1` compares).
 fn glued_zeros(tree: &Tree, text: &[u8]) -> Vec<StandIn> {
     let root = tree.root_node();
-    (0..text.len().saturating_sub(1))
-        .filter(|&at| {
-            // Not before a heredoc or here-string: the grammar takes no
-            // descriptor there (`cat 3<<<x` is an ERROR).
-            text[at] == b'0'
-                && matches!(text[at + 1], b'<' | b'>')
-                && text.get(at + 1..at + 3) != Some(b"<<")
-                && (at == 0
-                    || matches!(
-                        text[at - 1],
-                        b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b'('
-                    ))
-        })
+    (0..text.len())
+        .filter(|&at| glued_zero_at(text, at))
         .filter(|&at| {
             root.descendant_for_byte_range(at, at + 1)
                 .is_some_and(|leaf| {
@@ -138,6 +142,19 @@ fn glued_zeros(tree: &Tree, text: &[u8]) -> Vec<StandIn> {
             reads_as: "file_descriptor",
         })
         .collect()
+}
+
+/// A `0` word at `at` glued to a redirect operator. Not before a heredoc or
+/// here-string: the grammar takes no descriptor there (`cat 3<<<x` is an ERROR).
+fn glued_zero_at(text: &[u8], at: usize) -> bool {
+    text.get(at) == Some(&b'0')
+        && matches!(text.get(at + 1), Some(b'<' | b'>'))
+        && text.get(at + 1..at + 3) != Some(b"<<")
+        && (at == 0
+            || matches!(
+                text[at - 1],
+                b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b'('
+            ))
 }
 
 /// Writes the stand-ins' bytes into `text` (`original` false) or puts the original
