@@ -237,6 +237,8 @@ fn wrapper() -> impl Strategy<Value = String> {
     pick(&[
         "env",
         "env -i",
+        // `-` alone is env's `-i`, not the program.
+        "env -",
         "env X=1",
         "nice",
         "nice -n 5",
@@ -658,6 +660,11 @@ pub fn command(heredocs: bool) -> BoxedStrategy<String> {
             // line on) and a function named like one.
             inner.clone().prop_map(|a| format!(
                 "shopt -s expand_aliases\nalias ls={}\nls",
+                single_quote(&format!("{a}\n#"))
+            )),
+            // The same through bash's own table of aliases.
+            inner.clone().prop_map(|a| format!(
+                "shopt -s expand_aliases\nBASH_ALIASES[ls]={}\nls",
                 single_quote(&format!("{a}\n#"))
             )),
             inner
