@@ -277,16 +277,10 @@ impl Shape {
     /// the top or in any folder below it.
     fn matches(self, parts: &[&str]) -> bool {
         match self {
-            Shape::Under(pattern) => (0..parts.len()).any(|start| {
-                let mut rest = parts[start..].iter();
-                pattern.split('/').all(|want| rest.next() == Some(&want))
-            }),
+            Shape::Under(pattern) => (0..parts.len()).any(|start| leads(&parts[start..], pattern)),
             // The path ends with the pattern's names: compared from the end, so a
             // file name that differs is told apart at the first compare.
-            Shape::File(pattern) => {
-                let mut rest = parts.iter().rev();
-                pattern.rsplit('/').all(|want| rest.next() == Some(&want))
-            }
+            Shape::File(pattern) => trails(parts, pattern),
             Shape::Ending(folder, suffix) => {
                 matches!(parts, [.., dir, name] if *dir == folder && name.ends_with(suffix))
             }
@@ -294,10 +288,43 @@ impl Shape {
     }
 }
 
+/// True when `parts` begin with the `/`-separated names of `pattern`, compared in
+/// place (no split of the pattern for every path and place).
+fn leads(parts: &[&str], pattern: &str) -> bool {
+    let mut rest = pattern;
+    for part in parts {
+        let Some(after) = rest.strip_prefix(part) else {
+            return false;
+        };
+        match after.strip_prefix('/') {
+            _ if after.is_empty() => return true,
+            Some(next) => rest = next,
+            None => return false,
+        }
+    }
+    false
+}
+
+/// True when `parts` end with the `/`-separated names of `pattern`.
+fn trails(parts: &[&str], pattern: &str) -> bool {
+    let mut rest = pattern;
+    for part in parts.iter().rev() {
+        let Some(before) = rest.strip_suffix(part) else {
+            return false;
+        };
+        match before.strip_suffix('/') {
+            _ if before.is_empty() => return true,
+            Some(next) => rest = next,
+            None => return false,
+        }
+    }
+    false
+}
+
 /// The place `relative` is, if any.
 pub fn place_of(relative: &Path) -> Option<&'static PersistencePlace> {
     // The path's names once, for every place (most writes are one or two deep).
-    let parts: Vec<&str> = relative
+    let parts: smallvec::SmallVec<[&str; 8]> = relative
         .components()
         .filter_map(|c| match c {
             Component::Normal(s) => s.to_str(),
