@@ -136,11 +136,9 @@ impl Gate {
             findings.push(input::over_limit(command, self.policy.max_input_bytes));
             return Verdict::from_findings(findings);
         }
-        let start = cwd
-            .map(Path::to_path_buf)
-            .unwrap_or_else(|| self.policy.root.clone());
+        let start = cwd.unwrap_or(&self.policy.root);
         let env = model::Env {
-            cwd: &start,
+            cwd: start,
             resolver: self.paths.resolver(),
             max_nesting: self.policy.max_nesting,
             fast_path: self.fast_path,

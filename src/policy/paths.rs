@@ -38,6 +38,12 @@ pub struct PathJudge {
     read_only: Vec<Prefix>,
     config_dir: Option<Prefix>,
     sensitive_prefixes: Vec<Prefix>,
+    /// The sensitive prefixes that can hold a path inside the root: those below it,
+    /// and any not in normal form (most paths a command names are inside, and
+    /// most sensitive folders are not).
+    sensitive_in_root: Vec<Prefix>,
+    /// True when the root itself lies in a sensitive folder.
+    root_sensitive: bool,
     sensitive_globs: GlobSet,
     write_protected: Vec<Prefix>,
 }
@@ -86,15 +92,27 @@ impl PathJudge {
         };
         let prefixes =
             |paths: Vec<PathBuf>| -> Vec<Prefix> { paths.into_iter().map(Prefix::new).collect() };
+        let root_prefix = Prefix::new(policy.root.clone());
+        let sensitive_prefixes = prefixes(sensitive_prefixes);
+        let sensitive_in_root = sensitive_prefixes
+            .iter()
+            .filter(|p| !(p.plain && root_prefix.plain) || root_prefix.holds(&p.path, p.plain))
+            .cloned()
+            .collect();
+        let root_sensitive = sensitive_prefixes
+            .iter()
+            .any(|p| p.holds(&root_prefix.path, root_prefix.plain));
         PathJudge {
             root: policy.root.clone(),
-            root_prefix: Prefix::new(policy.root.clone()),
+            root_prefix,
+            sensitive_in_root,
+            root_sensitive,
             resolver: policy.resolver(),
             allowed_prefixes: prefixes(canon(&policy.allowed_paths)),
             allowed: canon(&policy.allowed_paths),
             read_only: prefixes(canon(&policy.read_only_paths)),
             config_dir: config_dir.map(Prefix::new),
-            sensitive_prefixes: prefixes(sensitive_prefixes),
+            sensitive_prefixes,
             sensitive_globs: globs.build().unwrap_or_else(|_| GlobSet::empty()),
             write_protected: prefixes(write_protected),
         }
@@ -106,10 +124,10 @@ impl PathJudge {
     }
 
     /// The directory a command runs in, `None` when unknown.
-    pub fn cwd_of(&self, cwd: &Cwd, start: &Path) -> Option<PathBuf> {
+    pub fn cwd_of<'c>(&self, cwd: &'c Cwd, start: &'c Path) -> Option<&'c Path> {
         match cwd {
-            Cwd::Start => Some(start.to_path_buf()),
-            Cwd::Known(p) => Some(p.clone()),
+            Cwd::Start => Some(start),
+            Cwd::Known(p) => Some(p),
             Cwd::Unknown => None,
         }
     }
@@ -165,7 +183,17 @@ impl PathJudge {
     /// True when the path is on the sensitive list (`~/.ssh`, `.env`...).
     pub fn is_sensitive(&self, path: &Path) -> bool {
         let plain = plain(path);
-        if self.sensitive_prefixes.iter().any(|p| p.holds(path, plain)) {
+        // A folder that holds a path inside the root lies inside the root or holds
+        // the root: only those are compared (both forms plain: a byte test).
+        let prefixes = if plain && self.root_prefix.plain && self.root_prefix.holds(path, plain) {
+            if self.root_sensitive {
+                return true;
+            }
+            &self.sensitive_in_root
+        } else {
+            &self.sensitive_prefixes
+        };
+        if prefixes.iter().any(|p| p.holds(path, plain)) {
             return true;
         }
         let env_file = path
@@ -272,6 +300,37 @@ fn under(path: &Path, path_plain: bool, folder: &Path, folder_plain: bool) -> bo
 mod tests {
     use super::{Prefix, plain};
     use std::path::Path;
+
+    /// The narrowed list for paths inside the root decides as the whole list: a
+    /// sensitive folder inside the root, a root inside a sensitive folder, and a
+    /// folder beside the root.
+    #[test]
+    fn paths_inside_the_root_are_judged_as_by_every_prefix() {
+        use super::PathJudge;
+        use crate::policy::Policy;
+        let judge = |root: &str, sensitive: &[&str]| {
+            let mut policy = Policy::new(root);
+            policy.home = Some("/home/u".into());
+            policy.sensitive_paths = sensitive.iter().map(|s| s.to_string()).collect();
+            PathJudge::new(&policy)
+        };
+        let inside = judge("/work/p", &["/work/p/secrets", "/work/other"]);
+        assert!(inside.is_sensitive(Path::new("/work/p/secrets")));
+        assert!(inside.is_sensitive(Path::new("/work/p/secrets/key")));
+        assert!(!inside.is_sensitive(Path::new("/work/p/secretsx")));
+        assert!(!inside.is_sensitive(Path::new("/work/p/src/main.rs")));
+        assert!(inside.is_sensitive(Path::new("/work/other/x")));
+        assert!(inside.is_sensitive(Path::new("/home/u/.ssh/id_rsa")));
+        // Not in normal form: compared with every prefix, component by component.
+        assert!(inside.is_sensitive(Path::new("/work/p/./secrets/key")));
+        let under_home_secret = judge("/home/u/.ssh/work", &[]);
+        assert!(under_home_secret.is_sensitive(Path::new("/home/u/.ssh/work/notes")));
+        assert!(under_home_secret.is_sensitive(Path::new("/home/u/.ssh/work")));
+        let beside = judge("/home/u/proj", &[]);
+        assert!(!beside.is_sensitive(Path::new("/home/u/proj/.sshx")));
+        assert!(beside.is_sensitive(Path::new("/home/u/proj/.env")));
+        assert!(!beside.is_sensitive(Path::new("/home/u/proj/src")));
+    }
 
     /// The safe paths are plain, so `place` may compare them byte for byte.
     #[test]

@@ -295,7 +295,7 @@ fn search_path(name: &str, value: &Word, cmd: &SimpleCommand, cx: &Checker) -> O
     let inherits =
         |e: &Vec<Part>| matches!(e.as_slice(), [Part::Variable { name: n, .. }] if n == name);
     let inherited_at = entries.iter().position(inherits);
-    let cwd = cx.paths.cwd_of(&cmd.context.cwd, &cx.cwd);
+    let cwd = cx.paths.cwd_of(&cmd.context.cwd, cx.cwd);
     let system = |p: &std::path::Path| {
         crate::model::command::SYSTEM_BIN_DIRS
             .iter()
@@ -313,7 +313,7 @@ fn search_path(name: &str, value: &Word, cmd: &SimpleCommand, cx: &Checker) -> O
             continue;
         }
         let word = Word::new(entry.clone(), value.span, value.has_quotes);
-        let inside = match cx.paths.resolve(&word, cwd.as_deref()) {
+        let inside = match cx.paths.resolve(&word, cwd) {
             Resolved::Path { path, .. } => {
                 matches!(
                     cx.paths.place(&path),
@@ -508,8 +508,8 @@ fn options_run(
 /// resolves inside the project (or a folder the policy allows).
 fn inside_project(text: &str, cmd: &SimpleCommand, cx: &Checker) -> bool {
     let word = Word::new(vec![Part::Literal(text.into())], cmd.span, false);
-    let cwd = cx.paths.cwd_of(&cmd.context.cwd, &cx.cwd);
-    match cx.paths.resolve(&word, cwd.as_deref()) {
+    let cwd = cx.paths.cwd_of(&cmd.context.cwd, cx.cwd);
+    match cx.paths.resolve(&word, cwd) {
         Resolved::Path { path, .. } => matches!(
             cx.paths.place(&path),
             crate::policy::paths::Place::Inside | crate::policy::paths::Place::Allowed
@@ -614,9 +614,9 @@ fn judge_program(
         return Some(format!("`{first}` is a program outside the project"));
     }
     if first.contains('/') {
-        let cwd = cx.paths.cwd_of(&cmd.context.cwd, &cx.cwd);
+        let cwd = cx.paths.cwd_of(&cmd.context.cwd, cx.cwd);
         let word = Word::literal(first, cmd.span);
-        let inside = match cx.paths.resolve(&word, cwd.as_deref()) {
+        let inside = match cx.paths.resolve(&word, cwd) {
             Resolved::Path { path, .. } => matches!(
                 cx.paths.place(&path),
                 crate::policy::paths::Place::Inside | crate::policy::paths::Place::Allowed

@@ -193,7 +193,7 @@ pub struct Checker<'a> {
     /// The compiled path policy.
     pub paths: &'a PathJudge,
     /// The directory the command starts in.
-    pub cwd: std::path::PathBuf,
+    pub cwd: &'a std::path::Path,
     /// The original command text.
     pub source: &'a str,
     /// Findings so far.
@@ -204,6 +204,9 @@ pub struct Checker<'a> {
     /// Per command (by its index in `commands`): its entry, and what was worked out
     /// so far.
     cache: RefCell<Vec<Derived<'a>>>,
+    /// The real paths looked up so far ([`Checker::real_path`]): a written file is
+    /// both a path use and a write, and each asks for it.
+    real_paths: RefCell<Vec<(std::path::PathBuf, Option<std::path::PathBuf>)>>,
 }
 
 thread_local! {
@@ -244,7 +247,7 @@ impl<'a> Checker<'a> {
     pub fn new(
         policy: &'a Policy,
         paths: &'a PathJudge,
-        cwd: std::path::PathBuf,
+        cwd: &'a std::path::Path,
         source: &'a str,
         findings: Vec<Finding>,
         commands: &'a [SimpleCommand],
@@ -265,7 +268,27 @@ impl<'a> Checker<'a> {
                     })
                     .collect(),
             ),
+            real_paths: RefCell::new(Vec::new()),
         }
+    }
+
+    /// [`PathJudge::real_path`] of `path`, looked up once per judgement: each
+    /// lookup is a `lstat` per component, and the filesystem is taken as fixed
+    /// while one command is judged.
+    pub fn real_path(&self, path: &std::path::Path) -> Option<std::path::PathBuf> {
+        if let Some((_, real)) = self
+            .real_paths
+            .borrow()
+            .iter()
+            .find(|(p, _)| p.as_os_str() == path.as_os_str())
+        {
+            return real.clone();
+        }
+        let real = self.paths.real_path(path);
+        self.real_paths
+            .borrow_mut()
+            .push((path.to_path_buf(), real.clone()));
+        real
     }
 
     /// Where `cmd` stands in the commands being judged; `None` for a command from

@@ -48,12 +48,12 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     if !cmd.shadowed && cx.entry(cmd).is_some_and(|e| e.has(Fact::TextOnly)) {
         return;
     }
-    let cwd = cx.paths.cwd_of(&cmd.context.cwd, &cx.cwd);
+    let cwd = cx.paths.cwd_of(&cmd.context.cwd, cx.cwd);
     for word in cmd.args() {
         if word.value() == Some("--") {
             return;
         }
-        if let Some(reason) = option_glob(word, cwd.as_deref(), &cmd.context.dash_named) {
+        if let Some(reason) = option_glob(word, cwd, &cmd.context.dash_named) {
             cx.report(&OPTION_GLOB, word.span, reason);
             return;
         }

@@ -255,18 +255,18 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     if uses.is_empty() {
         return;
     }
-    let cwd = cx.paths.cwd_of(&cmd.context.cwd, &cx.cwd);
+    let cwd = cx.paths.cwd_of(&cmd.context.cwd, cx.cwd);
     for usage in uses.iter() {
-        judge(usage, cwd.as_deref(), cx);
+        judge(usage, cwd, cx);
         // `${X:-/etc/passwd}` is `/etc/passwd` when X is unset: judge the other
         // values the word can take too.
-        for word in cx.paths.alternatives(&usage.word, cwd.as_deref()) {
+        for word in cx.paths.alternatives(&usage.word, cwd) {
             let other = PathUse {
                 word: std::borrow::Cow::Owned(word),
                 access: usage.access,
                 role: usage.role,
             };
-            judge(&other, cwd.as_deref(), cx);
+            judge(&other, cwd, cx);
         }
     }
 }
@@ -354,11 +354,7 @@ fn judge(usage: &PathUse, cwd: Option<&std::path::Path>, cx: &mut Checker) {
     if matches!(place, Place::Inside | Place::Allowed) {
         // Any word inside may go through a planted symlink (`cat config` where
         // `config -> ~/.aws/credentials`), and a glob may match one.
-        real = if glob {
-            None
-        } else {
-            cx.paths.real_path(&path)
-        };
+        real = if glob { None } else { cx.real_path(&path) };
         if let Some(r) = &real {
             place = cx.paths.place(r);
         }

@@ -105,13 +105,13 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             _ => operands.push(word),
         }
     }
-    let cwd = cx.paths.cwd_of(&cmd.context.cwd, &cx.cwd);
+    let cwd = cx.paths.cwd_of(&cmd.context.cwd, cx.cwd);
     for word in &operands {
         // Also the values the word takes with `${X:-w}` defaults or an unset
         // leading variable (`rm -rf "$DIR/"*` is `rm -rf /*` when DIR is unset).
-        let others = cx.paths.alternatives(word, cwd.as_deref());
+        let others = cx.paths.alternatives(word, cwd);
         for candidate in std::iter::once(*word).chain(others.iter()) {
-            if let Some(reason) = catastrophic(candidate, cwd.as_deref(), cx) {
+            if let Some(reason) = catastrophic(candidate, cwd, cx) {
                 cx.report_as(&RM_GATE, Decision::Deny, word.span, reason);
                 return;
             }
@@ -124,7 +124,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
 /// any other asks, as an `rm` operand would.
 fn deleted_option_values(entry: &Entry, cmd: &SimpleCommand, cx: &mut Checker) {
     let args = cmd.args();
-    let cwd = cx.paths.cwd_of(&cmd.context.cwd, &cx.cwd);
+    let cwd = cx.paths.cwd_of(&cmd.context.cwd, cx.cwd);
     for &arg in cx.args(cmd).iter() {
         if !(arg.option_value && arg.role == Role::PathDelete) {
             continue;
@@ -149,7 +149,7 @@ fn deleted_option_values(entry: &Entry, cmd: &SimpleCommand, cx: &mut Checker) {
                 continue;
             }
         };
-        match catastrophic(&target, cwd.as_deref(), cx) {
+        match catastrophic(&target, cwd, cx) {
             Some(reason) => cx.report_as(&RM_GATE, Decision::Deny, word.span, reason),
             None => cx.report(
                 &RM_GATE,

@@ -229,7 +229,7 @@ fn judge_script(script: &str, cx: &Checker) -> Vec<Finding> {
     let mut inner = Checker::new(
         cx.policy,
         cx.paths,
-        cx.paths.root().to_path_buf(),
+        cx.paths.root(),
         script,
         findings,
         &model.commands,

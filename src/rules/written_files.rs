@@ -91,15 +91,14 @@ pub fn written_files(cmd: &SimpleCommand, cx: &Checker) -> Vec<WrittenFile> {
     if !uses.iter().any(|u| u.access.writes()) {
         return Vec::new();
     }
-    let cwd = cx.paths.cwd_of(&cmd.context.cwd, &cx.cwd);
+    let cwd = cx.paths.cwd_of(&cmd.context.cwd, cx.cwd);
     let texts = written::writes(cmd);
     let mut out = Vec::new();
     let files = uses
         .iter()
         .filter(|u| u.access.writes() && u.word.value() != Some(NULL_DEVICE));
     for usage in files {
-        let Resolved::Path { path, glob, .. } = cx.paths.resolve(&usage.word, cwd.as_deref())
-        else {
+        let Resolved::Path { path, glob, .. } = cx.paths.resolve(&usage.word, cwd) else {
             continue;
         };
         let append = usage.access == Access::Append;
@@ -109,11 +108,7 @@ pub fn written_files(cmd: &SimpleCommand, cx: &Checker) -> Vec<WrittenFile> {
                 .find(|w| w.name == name && w.append == append)
                 .and_then(|w| w.text.clone())
         });
-        let real = if glob {
-            None
-        } else {
-            cx.paths.real_path(&path)
-        };
+        let real = if glob { None } else { cx.real_path(&path) };
         out.push(WrittenFile {
             path: normalize_lexically(&path),
             real,
