@@ -255,6 +255,17 @@ pub(super) fn in_record(record: &SimpleCommand, scope: &Scope) -> Vec<Code> {
                     });
                 }
             }
+            // A quoted or built operand is an assignment to bash all the same:
+            // `declare 'a[$(…)]=1'`, `declare "$v"` evaluate the subscript.
+            for w in args {
+                word_code(w, scope, false, &mut out);
+            }
+        }
+        // `wait -p NAME`: the name of the variable that gets the process id.
+        "wait" => {
+            for w in option_values(args, 'p') {
+                word_code(w, scope, false, &mut out);
+            }
         }
         "unset" | "read" | "mapfile" | "readarray" => {
             for w in args {
@@ -375,6 +386,26 @@ fn operand(node: Node, src: Source, scope: &Scope, out: &mut Vec<Code>) {
     }
 }
 
+/// The values of option `letter` among a builtin's leading options: `-p NAME`,
+/// `-pNAME`, `-np NAME` (the letter last in a cluster takes the next word).
+fn option_values(args: &[Word], letter: char) -> Vec<&Word> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(value) = args.get(i).and_then(Word::value) {
+        if value == "--" || !value.starts_with('-') || value.len() < 2 {
+            break;
+        }
+        match value[1..].find(letter) {
+            Some(k) if k + 2 == value.len() => out.extend(args.get(i + 1)),
+            // `-pNAME`: the name is the rest of the word, evaluated all the same.
+            Some(_) => out.extend(args.get(i)),
+            None => {}
+        }
+        i += 1;
+    }
+    out
+}
+
 /// A word evaluated as arithmetic (`whole`) or only its array subscripts (a name
 /// given to `unset`, `read`...).
 fn word_code(word: &Word, scope: &Scope, whole: bool, out: &mut Vec<Code>) {
@@ -382,16 +413,18 @@ fn word_code(word: &Word, scope: &Scope, whole: bool, out: &mut Vec<Code>) {
         value_code(v, word.span, scope, whole, out);
         return;
     }
-    // `unset "a[$i]"`: only a subscript is evaluated.
+    // `unset "a[$i]"`: only a subscript is evaluated; `read $v` where
+    // `v='a[$(…)]'`: the subscript is in the variable's value.
     let subscript = word
         .parts
         .iter()
         .any(|p| matches!(p, Part::Literal(t) | Part::Quoted(t) if t.contains('[')));
-    if !whole && !subscript {
-        return;
-    }
     for part in &word.parts {
         match part {
+            Part::Variable { name, .. } if !whole && !subscript => {
+                name_reference(name, word.span, scope, out)
+            }
+            _ if !whole && !subscript => {}
             Part::Variable { name, .. } => reference(name, word.span, scope, out),
             Part::CommandSubstitution { .. } | Part::Expansion { .. } | Part::Unknown(_) => {
                 out.push(Code::Unknown { span: word.span });

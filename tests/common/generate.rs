@@ -633,15 +633,22 @@ pub fn command(heredocs: bool) -> BoxedStrategy<String> {
                 .clone()
                 .prop_map(|a| format!("[[ -v {} ]]", single_quote(&format!("a[$({a}\n)]")))),
             // Every other place bash evaluates arithmetic or resolves a name.
-            (inner.clone(), 0u8..6).prop_map(|(a, how)| {
+            (inner.clone(), 0u8..10).prop_map(|(a, how)| {
                 let code = single_quote(&format!("a[$({a}\n)]"));
+                let assignment = single_quote(&format!("a[$({a}\n)]=1"));
                 match how {
                     0 => format!("x={code}; echo ${{!x}}"),
                     1 => format!("declare -i n; n={code}"),
                     2 => format!("declare -n r={code}; echo $r"),
                     3 => format!("n={code}; echo ${{a[n]}}"),
                     4 => format!("n={code}; echo ${{n:n}}"),
-                    _ => format!("n={code}; a[n]=1"),
+                    5 => format!("n={code}; a[n]=1"),
+                    // Names a builtin assigns: the process id `wait -p` stores, a
+                    // declaration's quoted or built operand, a name from a variable.
+                    6 => format!("true & wait -p {code} -n"),
+                    7 => format!("declare {assignment}"),
+                    8 => format!("v={assignment}; declare \"$v\""),
+                    _ => format!("v={code}; read \"$v\" <<< x"),
                 }
             }),
             // A callback: the trap's text runs when the shell exits.
