@@ -155,7 +155,7 @@ fn check_name(ctx: &Ctx, name: &str) {
 
 /// The generated expression for a checked role, and its bit in the entry's role
 /// mask (bit = position in ROLES; `code:*` is the last bit).
-fn role(text: &str, mask: &mut u32) -> String {
+fn role(text: &str, mask: &mut u64) -> String {
     if let Some(lang) = text.strip_prefix("code:") {
         *mask |= 1 << ROLES.len();
         return format!("Role::Code({lang:?})");
@@ -168,7 +168,7 @@ fn role(text: &str, mask: &mut u32) -> String {
     format!("Role::{}", ROLES[bit].1)
 }
 
-fn roles(list: &[String], mask: &mut u32) -> String {
+fn roles(list: &[String], mask: &mut u64) -> String {
     let parts: Vec<String> = list.iter().map(|r| role(r, mask)).collect();
     format!("&[{}]", parts.join(", "))
 }
@@ -221,16 +221,16 @@ fn fact_mask(spec: &Spec) -> u64 {
 /// a command only (`words`: options, operands, modes; not settings keys).
 #[derive(Clone, Copy, Default)]
 struct Masks {
-    all: u32,
-    words: u32,
+    all: u64,
+    words: u64,
 }
 
 /// An entry's generated expression and the roles it and its subcommands use.
 fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, Masks) {
     // Roles in the command's words (`mask`), and every role, settings keys included
     // (`all_mask`, which takes the words' roles at the end).
-    let mut mask = 0u32;
-    let mut all_mask = 0u32;
+    let mut mask = 0u64;
+    let mut all_mask = 0u64;
     let Some(summary) = &spec.summary else {
         ctx.fail("`summary` (one line saying what the program does) is required")
     };

@@ -40,9 +40,31 @@ pub fn classify(entry: &Entry, args: &[Option<&str>]) -> Vec<Arg> {
     if let Some(found) = memo::recall(entry, args) {
         return found;
     }
-    let out = read(entry, args);
+    let mut out = read(entry, args);
+    for arg in &mut out {
+        if arg.role == Role::PathWriteOrPipe {
+            piped_or_written(arg, args);
+        }
+    }
     memo::keep(entry, args, &out);
     out
+}
+
+/// A [`Role::PathWriteOrPipe`] value read: shell text after a leading `|` or `!`
+/// (`strace -o '|CMD'`), else a file written (a value only known at run time too,
+/// whose path is then unknown).
+fn piped_or_written(arg: &mut Arg, args: &[Option<&str>]) {
+    let value = args
+        .get(arg.index)
+        .copied()
+        .flatten()
+        .and_then(|w| w.get(arg.offset..));
+    if value.is_some_and(|v| v.starts_with(['|', '!'])) {
+        arg.role = Role::Shell;
+        arg.offset += 1;
+    } else {
+        arg.role = Role::PathWrite;
+    }
 }
 
 /// [`classify`] without the memo.

@@ -126,11 +126,16 @@ pub enum Role {
     /// `NODE_TLS_REJECT_UNAUTHORIZED`): turned off, whoever sits on the way can
     /// change what is fetched, installed and run. Never a path.
     Verification,
+    /// A file written, or, when the value starts with `|` or `!`, shell text the
+    /// output is piped to (`strace -o '|CMD'`). The reading of the words
+    /// ([`classify`]) gives such a value as [`Role::Shell`] (after the mark), any
+    /// other as [`Role::PathWrite`].
+    PathWriteOrPipe,
 }
 
 impl Role {
     /// Every role but [`Role::Code`] (which carries a language).
-    pub const PLAIN: [Role; 31] = [
+    pub const PLAIN: [Role; 32] = [
         Role::Command,
         Role::Shell,
         Role::ShellWords,
@@ -162,6 +167,7 @@ impl Role {
         Role::Remote,
         Role::ConfigEnv,
         Role::Verification,
+        Role::PathWriteOrPipe,
     ];
 
     /// The role spelled as in the catalogue files (`path-read`, `code:python`);
@@ -209,6 +215,7 @@ impl Role {
             Role::Remote => "remote",
             Role::ConfigEnv => "config-env",
             Role::Verification => "verification",
+            Role::PathWriteOrPipe => "path-write-or-pipe",
         }
     }
 
@@ -242,7 +249,7 @@ impl Role {
 
     /// The role's bit in [`Entry::role_mask`]: its position in the catalogue's list
     /// of roles (the build script's `ROLES`), every code role sharing the last bit.
-    pub fn bit(self) -> u32 {
+    pub fn bit(self) -> u64 {
         let index = match self {
             Role::Command => 0,
             Role::Shell => 1,
@@ -275,14 +282,18 @@ impl Role {
             Role::Remote => 28,
             Role::ConfigEnv => 29,
             Role::Verification => 30,
-            Role::Code(_) => 31,
+            Role::PathWriteOrPipe => 31,
+            Role::Code(_) => 32,
         };
         1 << index
     }
 
     /// True for the roles that write: write, delete.
     pub fn writes(self) -> bool {
-        matches!(self, Role::PathWrite | Role::PathDelete)
+        matches!(
+            self,
+            Role::PathWrite | Role::PathDelete | Role::PathWriteOrPipe
+        )
     }
 
     /// True for the roles that run something: an argv, shell text or code.
@@ -298,6 +309,7 @@ impl Role {
                 | Role::ExecDirectory
                 | Role::Program
                 | Role::ShellProgram
+                | Role::PathWriteOrPipe
         )
     }
 }
@@ -661,10 +673,10 @@ pub struct Entry {
     pub subcommands: &'static [Entry],
     /// Every role the entry and its subcommands use, one bit per role
     /// ([`Role::bit`]), computed at build time.
-    pub role_mask: u32,
+    pub role_mask: u64,
     /// The roles of the words of a command (options, operands, modes), in the entry
     /// and its subcommands: [`Entry::role_mask`] without the settings keys.
-    pub word_role_mask: u32,
+    pub word_role_mask: u64,
     /// Every fact the entry or one of its subcommands has (their `facts`), one bit
     /// per fact ([`Fact::bit`]), computed when the entry is built.
     pub fact_mask: u64,

@@ -77,6 +77,7 @@ pub const ROLES: &[(&str, &str)] = &[
     ("remote", "Remote"),
     ("config-env", "ConfigEnv"),
     ("verification", "Verification"),
+    ("path-write-or-pipe", "PathWriteOrPipe"),
 ];
 
 /// Facts a program (or subcommand) can have, as spelled in the files, with the

@@ -512,7 +512,7 @@ fn fact_mask(entry: &Entry) -> u64 {
 
 /// The mask of every role the entry and its subcommands use ([`Role::bit`]); its
 /// `word_role_mask` is set first.
-fn role_mask(entry: &Entry) -> u32 {
+fn role_mask(entry: &Entry) -> u64 {
     let keys = entry
         .config_keys
         .iter()
@@ -524,7 +524,7 @@ fn role_mask(entry: &Entry) -> u32 {
 
 /// The mask of the roles of the words of a command, in the entry and its
 /// subcommands (settings keys aside).
-fn word_role_mask(entry: &Entry) -> u32 {
+fn word_role_mask(entry: &Entry) -> u64 {
     let mut mask = 0;
     let mut add = |r: Role| mask |= r.bit();
     for o in entry.options {

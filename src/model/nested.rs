@@ -42,16 +42,36 @@ pub enum ScriptText {
 /// The scripts a command runs from text. `source` is the original command text, used
 /// to decide whether a quoted word is a byte-for-byte copy of its value. A wrapper's
 /// script is a range of words and how many bytes of its first word's value are the
-/// option, not the script (`env -SCMD`: 2, `env --split-string=CMD`: 15).
+/// option, not the script (`env -SCMD`: 2, `env --split-string=CMD`: 15);
+/// `wrappers` are the indices of the wrapper words passed through to `program`.
 pub fn scripts_of(
     words: &[Word],
     program: Option<usize>,
+    wrappers: &[usize],
     wrapper_script: Option<(Range<usize>, usize)>,
     redirects: &[Redirect],
     piped_stdin: bool,
     source: &str,
 ) -> Vec<ScriptText> {
     let mut out = Vec::new();
+    // A wrapper's own option may pipe to shell text (`strace -o '|CMD' ls`): its
+    // words up to the next wrapper or the program, read with its entry.
+    for (k, &at) in wrappers.iter().enumerate() {
+        let Some(name) = words.get(at).and_then(Word::value) else {
+            continue;
+        };
+        let pipes = crate::catalogue::lookup(basename(name))
+            .is_some_and(|e| e.mentions(&[Role::PathWriteOrPipe]));
+        if pipes {
+            let end = wrappers
+                .get(k + 1)
+                .copied()
+                .or(program)
+                .unwrap_or(words.len());
+            let own = words.get(at + 1..end.max(at + 1)).unwrap_or(&[]);
+            catalogue_scripts(name, own, source, &mut out);
+        }
+    }
     if let Some((range, offset)) = wrapper_script {
         match words.get(range) {
             Some([word]) if offset > 0 => {
@@ -227,8 +247,8 @@ fn option_prefix(word: &Word) -> Option<String> {
 /// may be any of these; a folder of programs, `core.hooksPath=DIR`, is judged as
 /// a path), and the command of a git `ext::` URL.
 fn catalogue_scripts(name: &str, args: &[Word], source: &str, out: &mut Vec<ScriptText>) {
-    let Some(entry) =
-        crate::catalogue::lookup(name).filter(|e| e.mentions(&[Role::Shell, Role::ShellWords]))
+    let Some(entry) = crate::catalogue::lookup(name)
+        .filter(|e| e.mentions(&[Role::Shell, Role::ShellWords, Role::PathWriteOrPipe]))
     else {
         return;
     };

@@ -767,6 +767,7 @@ impl<'s> Walker<'s> {
         scripts.extend(nested::scripts_of(
             &words,
             unwrapped.program,
+            &unwrapped.wrappers,
             unwrapped
                 .script
                 .clone()

@@ -633,7 +633,12 @@ fn judge_program(
     };
     let runs_text = entry.has(Fact::Shell)
         || entry.interpreter.is_some()
-        || entry.mentions(&[Role::Shell, Role::ShellWords, Role::Code("")]);
+        || entry.mentions(&[
+            Role::Shell,
+            Role::ShellWords,
+            Role::PathWriteOrPipe,
+            Role::Code(""),
+        ]);
     if entry.has(Fact::Wrapper) && !entry.has(Fact::Privilege) && !runs_text && depth < 4 {
         // `ccache gcc`, `sccache clang`: the program it runs is judged; alone
         // (`RUSTC_WRAPPER=sccache`) it runs the program the tool appends.
@@ -645,7 +650,12 @@ fn judge_program(
     if entry.has(Fact::Shell)
         || entry.has(Fact::Privilege)
         || entry.interpreter.is_some()
-        || entry.mentions(&[Role::Command, Role::Shell, Role::ShellWords])
+        || entry.mentions(&[
+            Role::Command,
+            Role::Shell,
+            Role::ShellWords,
+            Role::PathWriteOrPipe,
+        ])
     {
         return Some(format!("`{first}` runs any text it is given"));
     }

@@ -73,8 +73,11 @@ fn redirect_may_write(redirect: &Redirect) -> bool {
 /// entry's role mask holds every one of them. A program the catalogue does not
 /// know writes nothing the model knows.
 fn may_write(cmd: &SimpleCommand, entry: Option<&Entry>) -> bool {
-    const WRITE_BITS: u32 = 1 << 4 | 1 << 5;
-    debug_assert_eq!(WRITE_BITS, Role::PathWrite.bit() | Role::PathDelete.bit());
+    const WRITE_BITS: u64 = 1 << 4 | 1 << 5 | 1 << 31;
+    debug_assert_eq!(
+        WRITE_BITS,
+        Role::PathWrite.bit() | Role::PathDelete.bit() | Role::PathWriteOrPipe.bit()
+    );
     cmd.redirects.iter().any(redirect_may_write)
         || !cmd.wrappers.is_empty()
         || entry.is_some_and(|e| e.role_mask & WRITE_BITS != 0)
