@@ -447,6 +447,8 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "chmod -R 755 build",
         "history -d 1",
         "history 5",
+        "history -w ~/.bashrc",
+        "history -w notes.txt",
         "mysql -h db < setup.sql",
         "psql --version",
         "TAR_OPTIONS='-C /etc' tar xf a.tar",
