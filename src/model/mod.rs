@@ -15,6 +15,7 @@ pub mod dash_names;
 mod definitions;
 pub mod descriptors;
 pub(crate) mod fastpath;
+mod input_arguments;
 mod known_output;
 mod links;
 mod lower;

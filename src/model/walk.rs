@@ -15,6 +15,7 @@ use super::command::{Context, Cwd, InlineScript, Origin, Redirect, SimpleCommand
 use super::dash_names;
 use super::definitions::Effects;
 use super::fastpath::Lexed;
+use super::input_arguments;
 use super::links;
 use super::lower::{self, Source};
 use super::nested::{self, ScriptText};
@@ -203,6 +204,16 @@ fn walk_parts(parts: &[ParsedPart], source: &str, env: &Env<'_>) -> Walked {
         }
     }
     walker.out
+}
+
+/// What `xargs` or `parallel` runs with known arguments.
+enum InputRuns {
+    /// Commands as words (`xargs`).
+    Argvs(Vec<Vec<Word>>),
+    /// Shell text (`parallel`), with where its arguments are written.
+    Scripts(Vec<String>, Span),
+    /// Commands the gate cannot tell, from arguments written here.
+    Unknown(Span),
 }
 
 /// What a node inherits from where it stands.
@@ -830,11 +841,29 @@ impl<'s> Walker<'s> {
                 }
             }
         }
-        let embedded: Vec<(String, Vec<Word>)> = unwrapped
+        let mut embedded: Vec<(String, Vec<Word>)> = unwrapped
             .embedded
             .iter()
             .filter_map(|(by, range)| Some((by.clone(), record.words.get(range.clone())?.to_vec())))
             .collect();
+        // `xargs CMD` and `parallel CMD` given known input: the commands they run.
+        match self.input_runs(&record, &unwrapped) {
+            Some(InputRuns::Argvs(argvs)) => {
+                embedded.extend(argvs.into_iter().map(|argv| ("xargs".to_string(), argv)))
+            }
+            Some(InputRuns::Scripts(scripts, at)) => {
+                let map = SpanMap::Whole(at);
+                parsed_scripts.extend(scripts.into_iter().map(|text| (text, map, None)));
+            }
+            // Unknown commands keep the record asking, whatever script it has.
+            Some(InputRuns::Unknown(at))
+                if !matches!(record.script, Some(InlineScript::UnknownStdin { .. })) =>
+            {
+                record.script = Some(InlineScript::Dynamic { span: at });
+            }
+            Some(InputRuns::Unknown(_)) => {}
+            None => {}
+        }
         // Scripts run in this shell (their `cd` and assignments last): `eval`, and
         // callbacks run now (`mapfile -C`, `compgen -C`) or later in it (`trap`).
         let is_eval = record.program_str().is_some_and(|n| {
@@ -938,6 +967,67 @@ impl<'s> Walker<'s> {
         if let Some(script) = alias_call {
             self.nested(&script, SpanMap::Whole(span), nesting + 1, frame, false);
         }
+    }
+
+    /// What `xargs` or GNU `parallel` in `record` runs with the arguments it is
+    /// given, when they are known: the words after `:::`, or stdin that is a
+    /// here-string, a static heredoc, or the output of the `echo`/`printf` of
+    /// static words just before it in the pipeline.
+    fn input_runs(
+        &self,
+        record: &SimpleCommand,
+        unwrapped: &wrappers::Unwrapped,
+    ) -> Option<InputRuns> {
+        let words = &record.words;
+        let (k, &at) = unwrapped.wrappers.iter().enumerate().find(|&(_, &at)| {
+            words
+                .get(at)
+                .and_then(Word::value)
+                .is_some_and(|v| matches!(super::command::basename(v), "xargs" | "parallel"))
+        })?;
+        let home = self.env.resolver.home();
+        let home = home.as_deref().and_then(std::path::Path::to_str);
+        let stdin = || {
+            let previous = self
+                .out
+                .commands
+                .last()
+                .filter(|p| input_arguments::piped_into(p, record, self.source));
+            input_arguments::known_stdin(&record.redirects, previous, home)
+        };
+        let name = super::command::basename(words.get(at)?.value()?);
+        if name == "xargs" {
+            let end = unwrapped
+                .wrappers
+                .get(k + 1)
+                .copied()
+                .or(unwrapped.program)
+                .unwrap_or(words.len());
+            let own = words.get(at + 1..)?;
+            let (input, span) = stdin()?;
+            return Some(
+                match input_arguments::xargs_runs(own, end.checked_sub(at + 1)?, &input, span)? {
+                    input_arguments::Runs::Known(argvs) => InputRuns::Argvs(argvs),
+                    input_arguments::Runs::Unknown => InputRuns::Unknown(span),
+                },
+            );
+        }
+        // parallel: its script's words, then `:::` groups (or stdin lines).
+        let script = unwrapped.script.clone()?;
+        let after = words.get(script.end..).unwrap_or(&[]);
+        let (groups, span) = if after.is_empty() {
+            let (input, span) = stdin()?;
+            let lines = input.lines().filter(|l| !l.is_empty()).map(str::to_string);
+            (Some(vec![lines.collect()]), span)
+        } else {
+            let span = Span::new(after.first()?.span.start, after.last()?.span.end);
+            (input_arguments::parallel_groups(after, home), span)
+        };
+        let runs = groups.map(|g| input_arguments::parallel_runs(words.get(script)?, &g));
+        Some(match runs.flatten() {
+            Some(input_arguments::Runs::Known(scripts)) => InputRuns::Scripts(scripts, span),
+            _ => InputRuns::Unknown(span),
+        })
     }
 
     /// The effects of the definition the first word of `words` calls, when it names

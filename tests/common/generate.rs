@@ -344,6 +344,25 @@ fn value_flow() -> impl Strategy<Value = String> {
         })
 }
 
+/// A path given as an argument through input: `xargs` reading an `echo`, a
+/// here-string or a heredoc, `parallel` with `:::` arguments or reading stdin.
+fn input_flow() -> impl Strategy<Value = String> {
+    (
+        pick(PATHS),
+        0u8..7,
+        pick(&["cat", "head -n1", "ls", "touch", "wc -c"]),
+    )
+        .prop_map(|(path, how, user)| match how {
+            0 => format!("echo {path} | xargs {user}"),
+            1 => format!("xargs {user} <<< {path}"),
+            2 => format!("printf '%s\\n' {path} | xargs -n1 {user}"),
+            3 => format!("cat <<'EOF' | xargs -I{{}} {user} {{}}\n{path}\nEOF"),
+            4 => format!("parallel {user} ::: {path}"),
+            5 => format!("parallel '{user} {{}}' ::: {path}"),
+            _ => format!("echo {path} | parallel {user}"),
+        })
+}
+
 /// A path through a symbolic link the command makes: `ln -s TARGET l; cat l/x`.
 fn link_flow() -> impl Strategy<Value = String> {
     (
@@ -693,6 +712,7 @@ pub fn command(heredocs: bool) -> BoxedStrategy<String> {
             )),
             simple(false).prop_map(|a| format!("env -S {}", single_quote(&a))),
             value_flow(),
+            input_flow(),
             link_flow(),
             option_glob(),
             project_effect(),
