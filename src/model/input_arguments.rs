@@ -7,6 +7,9 @@
 //! cat` runs `cat ~/.ssh/id_rsa`, `parallel cp x.sh {} ::: ~/.bashrc` runs `cp x.sh
 //! ~/.bashrc`, and they are judged so.
 //!
+//! Programs that read file names from stdin (`tar -T -`, `cpio -o`, `zip -@`)
+//! are given the names the same way: they read those files.
+//!
 //! Input that is known but read in a way not modelled here (`xargs -E`, more items
 //! than [`MOST_RUNS`] commands, a `{= perl =}` replacement) makes the commands
 //! unknown; input from another program stays unknown as before (`find . | xargs
@@ -89,13 +92,13 @@ pub fn known_stdin(
 /// whose output `next` reads: the text between the two in `source` is one `|` (a
 /// heredoc counts to its delimiter word: its body comes after the whole line). In
 /// a nested script that is not a byte-for-byte copy every record spans the whole
-/// script: then `next` reads a pipe and `previous` is at the same depth, outside
-/// any substitution. (What is composed from the input only adds commands
+/// script: then `next` reads a pipe and `previous` is at the same depth, inside a
+/// substitution only if `next` is (not a `$(…)` among `next`'s own words). (What is composed from the input only adds commands
 /// to judge: a wrong guess asks more, it allows nothing.)
 pub fn piped_into(previous: &SimpleCommand, next: &SimpleCommand, source: &str) -> bool {
     if previous.span == next.span {
         return next.context.piped_stdin
-            && !previous.context.in_substitution
+            && previous.context.in_substitution == next.context.in_substitution
             && previous.context.nesting == next.context.nesting;
     }
     let start = next.span.start;
@@ -177,7 +180,7 @@ fn echo_output(args: &[&str]) -> Option<String> {
 }
 
 /// What `printf FORMAT ARGS` prints, for a format of text, `%s`, `%%` and the
-/// escapes `\n`, `\t`, `\\`; `None` for any other directive or escape.
+/// escapes `\n`, `\t`, `\\`, `\0`; `None` for any other directive or escape.
 fn printf_output(args: &[&str]) -> Option<String> {
     let (format, mut rest) = args.split_first()?;
     let mut out = String::new();
@@ -198,6 +201,10 @@ fn printf_output(args: &[&str]) -> Option<String> {
                     'n' => out.push('\n'),
                     't' => out.push('\t'),
                     '\\' => out.push('\\'),
+                    // `\0` alone (not an octal number) is NUL.
+                    '0' if !chars.clone().next().is_some_and(|c| c.is_ascii_digit()) => {
+                        out.push('\0')
+                    }
                     _ => return None,
                 },
                 c => out.push(c),
@@ -209,6 +216,68 @@ fn printf_output(args: &[&str]) -> Option<String> {
         }
         rest = &rest[used..];
     }
+}
+
+/// The programs [`names_read`] knows, by name.
+const NAME_READERS: &[&str] = &["tar", "gtar", "bsdtar", "cpio", "zip", "wc", "du"];
+
+/// True when `words` (a program's name and arguments) run a program that may read
+/// file names from stdin ([`names_read`]): a compare of its name.
+pub fn may_read_names(words: &[Word]) -> bool {
+    words
+        .first()
+        .and_then(Word::value)
+        .is_some_and(|name| NAME_READERS.contains(&super::command::basename(name)))
+}
+
+/// The files a program reads by name from its stdin, given the input: `tar -T -`
+/// (`--files-from=-`), `cpio -o` and `cpio -p`, `zip -@`, and `wc`/`du
+/// --files0-from=-` (names ended by NUL). `words` are the program's name and
+/// arguments. `None` when the program reads no names from stdin.
+///
+/// To move into the program catalogue: which options name a list of files.
+pub fn names_read(words: &[Word], input: &str) -> Option<Vec<String>> {
+    let program = super::command::basename(words.first()?.value()?);
+    let args: Vec<&str> = words.iter().skip(1).filter_map(Word::value).collect();
+    let cluster_has = |letter: char| {
+        args.iter().any(|a| {
+            a.strip_prefix('-')
+                .is_some_and(|c| !c.starts_with('-') && c.contains(letter))
+        })
+    };
+    let given = |names: &[&str]| {
+        args.windows(2)
+            .any(|w| names.contains(&w[0]) && w[1] == "-")
+            || args.iter().any(|a| {
+                names.iter().any(|n| {
+                    a.strip_prefix(n)
+                        .is_some_and(|v| v == "=-" || (v == "-" && !n.starts_with("--")))
+                })
+            })
+    };
+    let nul = match program {
+        "tar" | "gtar" | "bsdtar" if given(&["-T", "--files-from"]) => false,
+        "cpio"
+            if cluster_has('o')
+                || cluster_has('p')
+                || args.contains(&"--create")
+                || args.contains(&"--pass-through") =>
+        {
+            false
+        }
+        "zip" if cluster_has('@') => false,
+        "wc" | "du" if args.contains(&"--files0-from=-") || given(&["--files0-from"]) => true,
+        _ => return None,
+    };
+    let separator = if nul { '\0' } else { '\n' };
+    Some(
+        input
+            .split(separator)
+            .map(str::trim_end)
+            .filter(|name| !name.is_empty())
+            .map(str::to_string)
+            .collect(),
+    )
 }
 
 /// How `xargs` reads its input and builds commands, from its options.
@@ -631,6 +700,28 @@ mod tests {
             xargs_runs(&w, 1, &many, Span::default()),
             Some(Runs::Unknown)
         );
+    }
+
+    #[test]
+    fn programs_that_read_names_from_stdin_are_given_them() {
+        let read = |cmd: &str, input: &str| names_read(&words(cmd), input);
+        assert_eq!(
+            read("tar -cf x.tar -T -", "a\nb\n"),
+            Some(vec!["a".into(), "b".into()])
+        );
+        assert_eq!(
+            read("tar -cf x.tar --files-from=-", "a\n"),
+            Some(vec!["a".into()])
+        );
+        assert_eq!(read("cpio -ov", "k\n"), Some(vec!["k".into()]));
+        assert_eq!(read("zip -@ x.zip", "k\n"), Some(vec!["k".into()]));
+        assert_eq!(
+            read("wc --files0-from=-", "a b\0c"),
+            Some(vec!["a b".into(), "c".into()])
+        );
+        assert_eq!(read("tar -cf x.tar -T list.txt", "a\n"), None);
+        assert_eq!(read("cpio -i", "a\n"), None);
+        assert_eq!(read("zip x.zip a", "a\n"), None);
     }
 
     #[test]

@@ -849,7 +849,8 @@ impl<'s> Walker<'s> {
         // `xargs CMD` and `parallel CMD` given known input: the commands they run.
         match self.input_runs(&record, &unwrapped) {
             Some(InputRuns::Argvs(argvs)) => {
-                embedded.extend(argvs.into_iter().map(|argv| ("xargs".to_string(), argv)))
+                let by = record.program_str().unwrap_or("xargs").to_string();
+                embedded.extend(argvs.into_iter().map(|argv| (by.clone(), argv)))
             }
             Some(InputRuns::Scripts(scripts, at)) => {
                 let map = SpanMap::Whole(at);
@@ -969,32 +970,50 @@ impl<'s> Walker<'s> {
         }
     }
 
+    /// The known text `record` reads on stdin (see [`input_arguments::known_stdin`]),
+    /// the record before it being the stage piped into it.
+    fn known_stdin(&self, record: &SimpleCommand) -> Option<(String, Span)> {
+        let home = self.env.resolver.home();
+        let home = home.as_deref().and_then(std::path::Path::to_str);
+        let previous = self
+            .out
+            .commands
+            .last()
+            .filter(|p| input_arguments::piped_into(p, record, self.source));
+        input_arguments::known_stdin(&record.redirects, previous, home)
+    }
+
     /// What `xargs` or GNU `parallel` in `record` runs with the arguments it is
     /// given, when they are known: the words after `:::`, or stdin that is a
     /// here-string, a static heredoc, or the output of the `echo`/`printf` of
-    /// static words just before it in the pipeline.
+    /// static words just before it in the pipeline. A program reading file names
+    /// from that stdin (`tar -T -`) reads them: a `cat` of them.
     fn input_runs(
         &self,
         record: &SimpleCommand,
         unwrapped: &wrappers::Unwrapped,
     ) -> Option<InputRuns> {
         let words = &record.words;
-        let (k, &at) = unwrapped.wrappers.iter().enumerate().find(|&(_, &at)| {
+        let stdin = || self.known_stdin(record);
+        let Some((k, &at)) = unwrapped.wrappers.iter().enumerate().find(|&(_, &at)| {
             words
                 .get(at)
                 .and_then(Word::value)
                 .is_some_and(|v| matches!(super::command::basename(v), "xargs" | "parallel"))
-        })?;
+        }) else {
+            let own = words.get(unwrapped.program?..)?;
+            // Most records: a compare of the program's name, nothing more.
+            if !input_arguments::may_read_names(own) {
+                return None;
+            }
+            let (input, span) = stdin()?;
+            let names = input_arguments::names_read(own, &input)?;
+            let mut argv = vec![Word::literal("cat", span)];
+            argv.extend(names.iter().map(|n| Word::literal(n, span)));
+            return Some(InputRuns::Argvs(vec![argv]));
+        };
         let home = self.env.resolver.home();
         let home = home.as_deref().and_then(std::path::Path::to_str);
-        let stdin = || {
-            let previous = self
-                .out
-                .commands
-                .last()
-                .filter(|p| input_arguments::piped_into(p, record, self.source));
-            input_arguments::known_stdin(&record.redirects, previous, home)
-        };
         let name = super::command::basename(words.get(at)?.value()?);
         if name == "xargs" {
             let end = unwrapped

@@ -349,10 +349,13 @@ fn value_flow() -> impl Strategy<Value = String> {
 fn input_flow() -> impl Strategy<Value = String> {
     (
         pick(PATHS),
-        0u8..7,
+        0u8..9,
         pick(&["cat", "head -n1", "ls", "touch", "wc -c"]),
     )
         .prop_map(|(path, how, user)| match how {
+            // Programs that read file names from stdin.
+            7 => format!("echo {path} | tar -cf /dev/null -T -"),
+            8 => format!("echo {path} | cpio -o > /dev/null"),
             0 => format!("echo {path} | xargs {user}"),
             1 => format!("xargs {user} <<< {path}"),
             2 => format!("printf '%s\\n' {path} | xargs -n1 {user}"),

@@ -347,11 +347,27 @@ fn counts(command: &str, touch: &Touch, path: &Path) -> bool {
     })
 }
 
+/// The file bash's history writing replaces with `path`, when `path` is its
+/// temporary sibling `FILE-NNNNN.tmp` (digits: the process id).
+fn history_temporary(path: &Path) -> Option<PathBuf> {
+    let name = path.file_name()?.to_str()?;
+    let (file, digits) = name.strip_suffix(".tmp")?.rsplit_once('-')?;
+    let numbered = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+    numbered.then(|| path.with_file_name(file))
+}
+
 /// True when a path finding names `path`, a folder above it, or a glob matching it.
 /// A path with an unexpanded `{…}` (dash does no brace expansion; the gate reads
 /// `sh -c` as bash and expands it) is covered by a finding in the same folder.
-/// Likewise a path with a literal `$'…'` (dash has no ANSI-C quoting).
+/// Likewise a path with a literal `$'…'` (dash has no ANSI-C quoting). Bash writes
+/// a history file (`history -w FILE`) through a temporary sibling `FILE-NNNNN.tmp`
+/// renamed over it: a finding on FILE covers it.
 fn covered(path: &Path, inspection: &Inspection) -> bool {
+    if let Some(target) = history_temporary(path)
+        && covered(&target, inspection)
+    {
+        return true;
+    }
     let text = path.to_string_lossy();
     if (text.contains('{') && text.contains('}')) || text.contains("$\\") {
         let parent = path.parent();
