@@ -2,8 +2,9 @@
 //! items it reads on stdin to CMD (or puts each line in place of `-I R`), and GNU
 //! `parallel CMD ::: A B` runs CMD once per argument (reading them from stdin when no
 //! `:::` is given). When that input is known without running anything — the
-//! words after `:::`, a here-string, a static heredoc, or an `echo`/`printf` of
-//! static words piped straight in — so are the commands: `echo ~/.ssh/id_rsa | xargs
+//! words after `:::`, a here-string, a static heredoc, a file the command wrote
+//! with known text, or an `echo`/`printf` of static words piped straight in — so
+//! are the commands: `echo ~/.ssh/id_rsa | xargs
 //! cat` runs `cat ~/.ssh/id_rsa`, `parallel cp x.sh {} ::: ~/.bashrc` runs `cp x.sh
 //! ~/.bashrc`, and they are judged so.
 //!
@@ -32,60 +33,85 @@ pub enum Runs<T> {
     Unknown,
 }
 
+/// The text of a file named by `word`, when known: what the command wrote to it
+/// earlier (`echo X > f; xargs cat < f`).
+pub type FileText<'a> = &'a dyn Fn(&Word) -> Option<String>;
+
 /// The text a command reads on stdin, when known, and where it is written: its own
-/// here-string or static heredoc (the last input redirect wins), else the output of
-/// `previous`, the stage piped straight into it ([`piped_into`]), when that is an
-/// `echo` or `printf` of static words or a bare `cat` of a known here-string or
-/// heredoc. `None` when stdin is a file, another program's output or unknown.
+/// here-string, static heredoc or `< FILE` of known text (the last input redirect
+/// wins), else what `previous`, the stage piped straight into it ([`piped_into`]),
+/// prints ([`printed`]). `None` when stdin is unknown or another program's output.
 pub fn known_stdin(
     redirects: &[Redirect],
     previous: Option<&SimpleCommand>,
     home: Option<&str>,
+    files: FileText,
 ) -> Option<(String, Span)> {
-    let stdin = redirects
-        .iter()
-        .rfind(|r| r.operator.starts_with('<') && r.fd.as_deref().is_none_or(|fd| fd == "0"));
-    if let Some(redirect) = stdin {
-        return match redirect.operator.as_str() {
-            "<<<" => {
-                let target = redirect.target.as_ref()?;
-                Some((format!("{}\n", expanded(target, home)?), target.span))
-            }
-            "<<" | "<<-" => {
-                let heredoc = redirect.heredoc.as_ref()?;
-                Some((heredoc.static_text.clone()?, heredoc.span))
-            }
-            _ => None,
-        };
+    if let Some(own) = own_stdin(redirects, home, files) {
+        return own;
     }
     let previous = previous?;
     let plain = previous.program == Some(0)
         && previous.assignments.is_empty()
         && matches!(previous.origin, super::command::Origin::Simple);
-    if !plain {
-        return None;
-    }
-    // `cat <<EOF | xargs CMD`: a bare `cat` copies its own known stdin.
-    if previous.program_str() == Some("cat") && previous.args().is_empty() {
-        return known_stdin(&previous.redirects, None, home);
-    }
     // Its output must reach the pipe: no redirect of stdout (`2>/dev/null` is fine).
     let stdout_moved = previous.redirects.iter().any(|r| {
         r.operator.starts_with('&')
             || (r.operator.contains('>') && r.fd.as_deref().is_none_or(|fd| fd == "1"))
     });
-    if stdout_moved {
+    if !plain || stdout_moved {
         return None;
     }
-    let values: Option<Vec<String>> = previous.args().iter().map(|w| expanded(w, home)).collect();
+    Some((printed(previous, home, files)?, previous.span))
+}
+
+/// What `record` prints, when known without running anything: `echo` or `printf` of
+/// static words (a leading `~` expanded), or a bare `cat` of its own known stdin,
+/// or `cat FILE` of a file whose text `files` knows.
+pub fn printed(record: &SimpleCommand, home: Option<&str>, files: FileText) -> Option<String> {
+    let name = program_name(record.program_str()?);
+    if name == "cat" {
+        return match record.args() {
+            [] => own_stdin(&record.redirects, home, files)??.0.into(),
+            [file] if file.value().is_some_and(|v| !v.starts_with('-')) => files(file),
+            _ => None,
+        };
+    }
+    let values: Option<Vec<String>> = record.args().iter().map(|w| expanded(w, home)).collect();
     let values = values?;
     let values: Vec<&str> = values.iter().map(String::as_str).collect();
-    let text = match previous.program_str()? {
-        "echo" => echo_output(&values)?,
-        "printf" => printf_output(&values)?,
-        _ => return None,
-    };
-    Some((text, previous.span))
+    match name {
+        "echo" => echo_output(&values),
+        "printf" => printf_output(&values),
+        _ => None,
+    }
+}
+
+/// The text of a command's own stdin redirect: `None` when it has none, `Some(None)`
+/// when its text is unknown (a file nobody wrote here, a dynamic word).
+fn own_stdin(
+    redirects: &[Redirect],
+    home: Option<&str>,
+    files: FileText,
+) -> Option<Option<(String, Span)>> {
+    let redirect = redirects
+        .iter()
+        .rfind(|r| r.operator.starts_with('<') && r.fd.as_deref().is_none_or(|fd| fd == "0"))?;
+    Some(match redirect.operator.as_str() {
+        "<<<" => redirect
+            .target
+            .as_ref()
+            .and_then(|t| Some((format!("{}\n", expanded(t, home)?), t.span))),
+        "<<" | "<<-" => redirect
+            .heredoc
+            .as_ref()
+            .and_then(|h| Some((h.static_text.clone()?, h.span))),
+        "<" => redirect
+            .target
+            .as_ref()
+            .and_then(|t| Some((files(t)?, t.span))),
+        _ => None,
+    })
 }
 
 /// True when `previous`, the record made just before `next`, is the pipeline stage
@@ -218,8 +244,14 @@ fn printf_output(args: &[&str]) -> Option<String> {
     }
 }
 
+/// A program's canonical name: any case, any folder, `.exe` stripped, an alias
+/// read as its program (`GTAR`, `/usr/bin/xargs.exe`).
+pub fn program_name(word: &str) -> &str {
+    crate::catalogue::canonical_or(super::command::basename(word))
+}
+
 /// The programs [`names_read`] knows, by name.
-const NAME_READERS: &[&str] = &["tar", "gtar", "bsdtar", "cpio", "zip", "wc", "du"];
+const NAME_READERS: &[&str] = &["tar", "cpio", "zip", "wc", "du"];
 
 /// True when `words` (a program's name and arguments) run a program that may read
 /// file names from stdin ([`names_read`]): a compare of its name.
@@ -227,7 +259,7 @@ pub fn may_read_names(words: &[Word]) -> bool {
     words
         .first()
         .and_then(Word::value)
-        .is_some_and(|name| NAME_READERS.contains(&super::command::basename(name)))
+        .is_some_and(|name| NAME_READERS.contains(&program_name(name)))
 }
 
 /// The files a program reads by name from its stdin, given the input: `tar -T -`
@@ -237,7 +269,7 @@ pub fn may_read_names(words: &[Word]) -> bool {
 ///
 /// To move into the program catalogue: which options name a list of files.
 pub fn names_read(words: &[Word], input: &str) -> Option<Vec<String>> {
-    let program = super::command::basename(words.first()?.value()?);
+    let program = program_name(words.first()?.value()?);
     let args: Vec<&str> = words.iter().skip(1).filter_map(Word::value).collect();
     let cluster_has = |letter: char| {
         args.iter().any(|a| {
@@ -256,7 +288,7 @@ pub fn names_read(words: &[Word], input: &str) -> Option<Vec<String>> {
             })
     };
     let nul = match program {
-        "tar" | "gtar" | "bsdtar" if given(&["-T", "--files-from"]) => false,
+        "tar" if given(&["-T", "--files-from"]) => false,
         "cpio"
             if cluster_has('o')
                 || cluster_has('p')

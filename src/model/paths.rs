@@ -79,6 +79,11 @@ impl Resolver {
         self.home.clone()
     }
 
+    /// The home directory as text, if known and valid UTF-8 (borrowed: no copy).
+    pub fn home_text(&self) -> Option<&str> {
+        self.home.as_deref().and_then(Path::to_str)
+    }
+
     /// The value of a path variable, from the environment given to the gate.
     fn variable(&self, name: &str, cwd: Option<&Path>) -> Option<PathBuf> {
         match name {

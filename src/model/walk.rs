@@ -892,7 +892,8 @@ impl<'s> Walker<'s> {
             let made = links::made_by(&record, here.as_deref(), self.env.resolver);
             self.links.extend(made);
         }
-        for write in written::writes(&record) {
+        let home = self.env.resolver.home_text();
+        for write in written::writes(&record, home) {
             if let Some(path) = self.scope().path_of(&write.name, self.env.cwd) {
                 self.written.note(path, write.text, write.append);
             }
@@ -973,14 +974,18 @@ impl<'s> Walker<'s> {
     /// The known text `record` reads on stdin (see [`input_arguments::known_stdin`]),
     /// the record before it being the stage piped into it.
     fn known_stdin(&self, record: &SimpleCommand) -> Option<(String, Span)> {
-        let home = self.env.resolver.home();
-        let home = home.as_deref().and_then(std::path::Path::to_str);
+        let home = self.env.resolver.home_text();
         let previous = self
             .out
             .commands
             .last()
             .filter(|p| input_arguments::piped_into(p, record, self.source));
-        input_arguments::known_stdin(&record.redirects, previous, home)
+        // A file the command wrote earlier, with its text known.
+        let files = |word: &Word| {
+            let path = self.scope().path_of(word.value()?, self.env.cwd)?;
+            self.written.get(&path)?.clone()
+        };
+        input_arguments::known_stdin(&record.redirects, previous, home, &files)
     }
 
     /// What `xargs` or GNU `parallel` in `record` runs with the arguments it is
@@ -999,7 +1004,7 @@ impl<'s> Walker<'s> {
             words
                 .get(at)
                 .and_then(Word::value)
-                .is_some_and(|v| matches!(super::command::basename(v), "xargs" | "parallel"))
+                .is_some_and(|v| matches!(input_arguments::program_name(v), "xargs" | "parallel"))
         }) else {
             let own = words.get(unwrapped.program?..)?;
             // Most records: a compare of the program's name, nothing more.
@@ -1012,9 +1017,8 @@ impl<'s> Walker<'s> {
             argv.extend(names.iter().map(|n| Word::literal(n, span)));
             return Some(InputRuns::Argvs(vec![argv]));
         };
-        let home = self.env.resolver.home();
-        let home = home.as_deref().and_then(std::path::Path::to_str);
-        let name = super::command::basename(words.get(at)?.value()?);
+        let home = self.env.resolver.home_text();
+        let name = input_arguments::program_name(words.get(at)?.value()?);
         if name == "xargs" {
             let end = unwrapped
                 .wrappers

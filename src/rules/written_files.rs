@@ -95,7 +95,7 @@ pub fn written_files(cmd: &SimpleCommand, cx: &Checker) -> Vec<WrittenFile> {
         return Vec::new();
     }
     let cwd = cx.paths.cwd_of(&cmd.context.cwd, cx.cwd);
-    let texts = written::writes(cmd);
+    let texts = written::writes(cmd, cx.paths.resolver().home_text());
     let mut out = Vec::new();
     let files = uses
         .iter()

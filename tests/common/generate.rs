@@ -349,10 +349,12 @@ fn value_flow() -> impl Strategy<Value = String> {
 fn input_flow() -> impl Strategy<Value = String> {
     (
         pick(PATHS),
-        0u8..9,
+        0u8..10,
         pick(&["cat", "head -n1", "ls", "touch", "wc -c"]),
     )
         .prop_map(|(path, how, user)| match how {
+            // Through a file the command writes first.
+            9 => format!("echo {path} > list.txt; xargs {user} < list.txt"),
             // Programs that read file names from stdin.
             7 => format!("echo {path} | tar -cf /dev/null -T -"),
             8 => format!("echo {path} | cpio -o > /dev/null"),
