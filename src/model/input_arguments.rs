@@ -185,16 +185,27 @@ fn shell_word(item: &str) -> String {
 }
 
 /// What `echo ARGS` prints; `None` with `-e` and a backslash (escapes not modelled).
+/// Its flags, and the one leaving the newline out (`no-newline`), are the
+/// catalogue's.
 fn echo_output(args: &[&str]) -> Option<String> {
+    let entry = crate::catalogue::lookup("echo")?;
+    let spelled = |flag: &str, c: char| flag.strip_prefix('-') == Some(c.encode_utf8(&mut [0; 4]));
+    let is_flag = |c: char| entry.flags.iter().any(|f| spelled(f, c));
+    let no_newline = |c: char| {
+        entry.flag_facts.iter().any(|ff| {
+            ff.facts.contains(&crate::catalogue::Fact::NoNewline)
+                && ff.flags.iter().any(|f| spelled(f, c))
+        })
+    };
     let mut newline = true;
     let mut escapes = false;
     let mut rest = args;
     while let Some((first, tail)) = rest.split_first() {
         let flags = first
             .strip_prefix('-')
-            .filter(|f| !f.is_empty() && f.chars().all(|c| matches!(c, 'n' | 'e' | 'E')));
+            .filter(|f| !f.is_empty() && f.chars().all(is_flag));
         let Some(flags) = flags else { break };
-        newline &= !flags.contains('n');
+        newline &= !flags.chars().any(no_newline);
         escapes |= flags.contains('e');
         rest = tail;
     }

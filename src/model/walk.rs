@@ -862,8 +862,7 @@ impl<'s> Walker<'s> {
             {
                 record.script = Some(InlineScript::Dynamic { span: at });
             }
-            Some(InputRuns::Unknown(_)) => {}
-            None => {}
+            Some(InputRuns::Unknown(_)) | None => {}
         }
         // Scripts run in this shell (their `cd` and assignments last): `eval`, and
         // callbacks run now (`mapfile -C`, `compgen -C`) or later in it (`trap`).

@@ -6,7 +6,7 @@
 //! the run is a script only known at run time.
 //!
 //! Which programs copy their input into files is the catalogue's (`copies-input`);
-//! `echo`, `printf` and `cat` are simulated here, for the text they print.
+//! the text `echo`, `printf` and `cat` print is `input_arguments::printed`'s.
 
 use super::command::SimpleCommand;
 use super::word::Word;
