@@ -42,6 +42,24 @@ fn trap(args: &[Word], source: &str) -> Vec<ScriptText> {
     }
 }
 
+/// True when `trap`'s `args` set code for the shell's exit alone (`EXIT`, `0`,
+/// `SIGEXIT`): it runs once, at the end. Any other signal, or one only known at
+/// run time, may interrupt the script anywhere after the trap is set.
+pub fn trap_on_exit_only(args: &[Word]) -> bool {
+    let operands = match args.first().and_then(Word::static_value).as_deref() {
+        Some("--") => args.get(1..).unwrap_or(&[]),
+        _ => args,
+    };
+    let signals = operands.get(1..).unwrap_or(&[]);
+    !signals.is_empty()
+        && signals.iter().all(|w| {
+            w.static_value().is_some_and(|v| {
+                let v = v.to_ascii_uppercase();
+                matches!(v.as_str(), "EXIT" | "0" | "SIGEXIT")
+            })
+        })
+}
+
 /// One option value of a builtin's getopt-style options.
 enum OptionValue<'w> {
     /// A word among the options only known at run time: it may be any option.

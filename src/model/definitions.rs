@@ -1,13 +1,16 @@
 //! Functions and aliases defined in the command shadow the programs and builtins of
 //! the same name after them: `ls() { …; }; ls` runs the body, `alias cd='…'; cd x`
 //! runs the alias text. The body is walked where it is defined (its commands are
-//! judged there); what a call of it changes for the commands after it — the working
-//! directory, variables, further definitions — is recorded here as its
+//! judged there, even if nothing calls it) and again at every call, from the state
+//! of the call (`repeat.rs`); what a call changes for the commands after it — the
+//! working directory, variables, further definitions — is recorded here as its
 //! [`Effects`], and applied at every call, so nothing after a call is judged on a
 //! state the call may have changed.
 
 use super::command::Cwd;
+use crate::parse::SpanMap;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 /// What running a definition changes in the shell that calls it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -27,6 +30,10 @@ pub struct Effects {
     /// An alias's text: a call is that text followed by the call's arguments,
     /// walked as a script in the calling shell.
     pub alias_text: Option<String>,
+    /// A function's body, with where it stands in the command: a call walks it
+    /// again from the caller's state (the body sees the variables, directory and
+    /// links of the call, not of the definition).
+    pub body: Option<(Rc<str>, SpanMap)>,
 }
 
 impl Effects {
@@ -60,6 +67,13 @@ impl Definitions {
             .rev()
             .find(|(n, _)| n == name)
             .map(|(_, e)| e)
+    }
+
+    /// True when the same names run the same definitions, whatever the order
+    /// they were made in.
+    pub fn same_as(&self, other: &Definitions) -> bool {
+        self.entries.len() == other.entries.len()
+            && self.entries.iter().all(|(n, e)| other.get(n) == Some(e))
     }
 
     /// Definitions made here that `before` did not have (or had differently).

@@ -26,6 +26,7 @@ pub mod path_roles;
 pub mod paths;
 mod printf_target;
 pub mod problem;
+mod repeat;
 mod scope;
 pub(crate) mod settings;
 mod shell_tables;

@@ -33,6 +33,14 @@ pub enum Problem {
         /// The limit.
         limit: u32,
     },
+    /// A body that runs more than once (a loop, a function at its calls) kept
+    /// changing what the gate knows after every pass it followed, or the command
+    /// asked for more repeated walking than the budget: later passes were not
+    /// analysed.
+    RepeatLimit {
+        /// The loop, or the call.
+        span: Span,
+    },
     /// A static brace list too large or deep to expand could hide any word.
     BraceTooLarge {
         /// The word.

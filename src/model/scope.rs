@@ -111,9 +111,82 @@ impl Scope {
             cwd: now != then || self.stack != before.stack,
             moves: then.zip(now),
             alias_text: None,
+            body: None,
             vars,
             unknown: false,
             defines: self.definitions.added_since(&before.definitions),
+        }
+    }
+
+    /// True when this scope knows the same as `other`: the same directory and
+    /// directory stack, and the same variables, values, marks and definitions,
+    /// in whatever order they were made (assigning moves a variable to the end).
+    /// A body run again from a scope the same as the one its last pass started
+    /// from does exactly what that pass did.
+    pub fn same_as(&self, other: &Scope) -> bool {
+        fn same_set<T: PartialEq>(a: &[T], b: &[T]) -> bool {
+            a.iter().all(|x| b.contains(x)) && b.iter().all(|x| a.contains(x))
+        }
+        let same_vars = |a: &Scope, b: &Scope| a.vars.iter().all(|(n, v)| b.var(n) == Some(v));
+        self.cwd == other.cwd
+            && self.previous == other.previous
+            && self.stack == other.stack
+            && self.ifs_changed == other.ifs_changed
+            && same_vars(self, other)
+            && same_vars(other, self)
+            && same_set(&self.confined, &other.confined)
+            && same_set(&self.numeric, &other.numeric)
+            && same_set(&self.namerefs, &other.namerefs)
+            && same_set(&self.integers, &other.integers)
+            && self.definitions.same_as(&other.definitions)
+    }
+
+    /// Forgets what changed since `before`: a variable whose value differs becomes
+    /// known only at run time, a directory that moved becomes unknown, and so do the
+    /// directory `cd -` goes to and the directory stack. Used when a body that runs
+    /// again and again keeps changing them (`x=$x/a` in a loop): whatever value
+    /// they reach, the next pass is judged for any of them.
+    pub fn widen_from(&mut self, before: &Scope) {
+        let changed: Vec<String> = self
+            .vars
+            .iter()
+            .filter(|(n, v)| before.var(n) != Some(v))
+            .map(|(n, _)| n.clone())
+            .collect();
+        for (name, value) in &mut self.vars {
+            if changed.contains(name) {
+                *value = None;
+            }
+        }
+        // A variable the pass unset may be set or not: unknown either way.
+        for (name, _) in &before.vars {
+            if self.var(name).is_none() {
+                self.vars.push((name.clone(), None));
+            }
+        }
+        if self.cwd != before.cwd {
+            self.cwd = Cwd::Unknown;
+        }
+        if self.previous != before.previous {
+            self.previous = Some(Cwd::Unknown);
+        }
+        if self.stack != before.stack {
+            self.stack = vec![Cwd::Unknown; self.stack.len().max(before.stack.len())];
+        }
+    }
+
+    /// Forgets every variable's value (each is only known at run time) and, when
+    /// it differs from `before`'s, the directory: the state at some unknown point
+    /// after `before` (where a signal may interrupt the script).
+    pub fn widen_all_from(&mut self, before: &Scope) {
+        self.widen_from(before);
+        for (_, value) in &mut self.vars {
+            *value = None;
+        }
+        for (name, _) in &before.vars {
+            if self.var(name).is_none() {
+                self.vars.push((name.clone(), None));
+            }
         }
     }
 

@@ -20,6 +20,7 @@ use super::links;
 use super::lower::{self, Source};
 use super::nested::{self, ScriptText};
 use super::problem::{Problem, ProblemKind};
+use super::repeat;
 use super::scope::Scope;
 use super::shell_tables;
 use super::split::{self, Sep};
@@ -44,23 +45,14 @@ pub(super) struct Walked {
 
 /// Walks a parsed command. `source` is the original command text (spans point into it).
 pub(super) fn walk(tree: &Tree, text: &str, source: &str, env: &Env<'_>) -> Walked {
-    let mut walker = Walker {
-        source,
-        env,
-        out: Walked::default(),
-        scopes: vec![Scope::default()],
-        handled: HashSet::new(),
-        written: written::Files::default(),
-        trailing: HashMap::new(),
-        dash_named: Vec::new(),
-        links: Vec::new(),
-    };
+    let mut walker = Walker::new(source, env);
     let src = Source {
         text,
         map: SpanMap::identity(source.len()),
         start: env.cwd,
     };
     walker.walk_tree(tree, src, 0, Frame::default());
+    walker.run_later();
     walker.out
 }
 
@@ -70,17 +62,7 @@ pub(super) fn walk(tree: &Tree, text: &str, source: &str, env: &Env<'_>) -> Walk
 /// code for arithmetic evaluation are found and walked by that step as well: they
 /// depend on the words, which the lexer builds exactly as lowering does.
 pub(super) fn walk_lexed(lexed: Vec<Lexed>, source: &str, env: &Env<'_>) -> Walked {
-    let mut walker = Walker {
-        source,
-        env,
-        out: Walked::default(),
-        scopes: vec![Scope::default()],
-        handled: HashSet::new(),
-        written: written::Files::default(),
-        trailing: HashMap::new(),
-        dash_named: Vec::new(),
-        links: Vec::new(),
-    };
+    let mut walker = Walker::new(source, env);
     // One record per lexed command at least: room for them up front.
     walker.out.commands.reserve(lexed.len());
     // A background job runs in a scope of its own, as the tree walk gives it.
@@ -119,6 +101,7 @@ pub(super) fn walk_lexed(lexed: Vec<Lexed>, source: &str, env: &Env<'_>) -> Walk
     if background {
         walker.pop_scope();
     }
+    walker.run_later();
     walker.out
 }
 
@@ -167,17 +150,7 @@ pub(super) fn walk_split(source: &str, env: &Env<'_>, min_parts: usize) -> Optio
 /// stage of a pipeline in its own scope, its stdin piped after the first — so the
 /// records are those of the whole parse.
 fn walk_parts(parts: &[ParsedPart], source: &str, env: &Env<'_>) -> Walked {
-    let mut walker = Walker {
-        source,
-        env,
-        out: Walked::default(),
-        scopes: vec![Scope::default()],
-        handled: HashSet::new(),
-        written: written::Files::default(),
-        trailing: HashMap::new(),
-        dash_named: Vec::new(),
-        links: Vec::new(),
-    };
+    let mut walker = Walker::new(source, env);
     for part in parts {
         // Node ids are addresses: they mean nothing across trees.
         walker.handled.clear();
@@ -203,6 +176,7 @@ fn walk_parts(parts: &[ParsedPart], source: &str, env: &Env<'_>) -> Walked {
             walker.pop_scope();
         }
     }
+    walker.run_later();
     walker.out
 }
 
@@ -233,8 +207,12 @@ enum Task<'t> {
     PushScope,
     PopScope,
     /// The end of a function body: defines the function, with what its body
-    /// changed, in the scope around it (run before that body's `PopScope`).
-    EndDefinition(Rc<str>),
+    /// changed and the body itself, in the scope around it (run before that body's
+    /// `PopScope`).
+    EndDefinition(Rc<str>, Option<(Rc<str>, SpanMap)>),
+    /// The end of one pass over a loop (`for`, `select`, `while`, `until`): walks
+    /// it again if the pass, numbered here, changed what the walker knew at the mark.
+    EndPass(Node<'t>, Frame, Box<repeat::Mark>, u32),
 }
 
 struct Walker<'s> {
@@ -254,6 +232,25 @@ struct Walker<'s> {
     /// Files named like options created so far (files outlive the subshell that
     /// made them, so this is not scoped).
     dash_named: Vec<Option<std::path::PathBuf>>,
+    /// Bytes walked again so far (see `repeat.rs`).
+    repeated: usize,
+    /// The functions whose bodies are being walked for a call, innermost last, each
+    /// with what the walker knew at its call.
+    expanding: Vec<(Rc<str>, repeat::Mark)>,
+    /// Traps set so far: their text runs again at the end (see [`Walker::run_later`]).
+    later: Vec<Later>,
+}
+
+/// A trap's text, walked where it is set and again when the command ends.
+struct Later {
+    text: String,
+    map: SpanMap,
+    frame: Frame,
+    nesting: u32,
+    /// The scope where the trap was set.
+    site: Scope,
+    /// Set for the shell's exit alone: it runs from the final state only.
+    on_exit_only: bool,
 }
 
 /// What the grammar hung on an enclosing statement that bash gives a command: its
@@ -292,6 +289,78 @@ fn top(scopes: &[Scope]) -> &Scope {
 }
 
 impl<'s> Walker<'s> {
+    fn new(source: &'s str, env: &'s Env<'s>) -> Walker<'s> {
+        Walker {
+            source,
+            env,
+            out: Walked::default(),
+            scopes: vec![Scope::default()],
+            handled: HashSet::new(),
+            written: written::Files::default(),
+            trailing: HashMap::new(),
+            dash_named: Vec::new(),
+            links: Vec::new(),
+            repeated: 0,
+            expanding: Vec::new(),
+            later: Vec::new(),
+        }
+    }
+
+    /// The end of the command: every trap set in it runs now at the latest. Its
+    /// text was walked where the trap was set; bash runs it when the shell exits
+    /// (from the state the command ends in) or on a signal (from any state after
+    /// the trap was set). So it is walked again from the final state and, unless
+    /// it is for `EXIT` alone, from a state where every variable is unknown (and
+    /// the directory, if it moved). `c=true; trap '$c' EXIT; c=reboot` runs
+    /// `reboot`. A trap set by a trap's text is run too, within the limits.
+    fn run_later(&mut self) {
+        let mut runs = 0;
+        while !self.later.is_empty() {
+            for later in std::mem::take(&mut self.later) {
+                let span = later.map.map(0, later.text.len());
+                runs += 1;
+                if runs > repeat::MAX_TRAP_RUNS {
+                    self.out.problems.push(Problem::RepeatLimit { span });
+                    self.later.clear();
+                    return;
+                }
+                if !self.may_repeat(2 * later.text.len(), span) {
+                    self.later.clear();
+                    return;
+                }
+                let (text, map, frame) = (&later.text, later.map, &later.frame);
+                self.nested(text, map, later.nesting, frame, true);
+                if !later.on_exit_only {
+                    self.push_scope();
+                    self.scope_mut().widen_all_from(&later.site);
+                    self.nested(text, map, later.nesting, frame, true);
+                    self.pop_scope();
+                }
+            }
+        }
+    }
+
+    /// What a later pass of a body would start from (see `repeat.rs`).
+    fn state(&self) -> repeat::State<'_> {
+        repeat::State {
+            scope: self.scope(),
+            written: &self.written,
+            links: &self.links,
+            dash_named: &self.dash_named,
+        }
+    }
+
+    /// Counts `bytes` walked again; false (with a finding at `span`) once the
+    /// command has asked for more than the budget.
+    fn may_repeat(&mut self, bytes: usize, span: Span) -> bool {
+        self.repeated += bytes;
+        if self.repeated > repeat::REPEAT_BUDGET {
+            self.out.problems.push(Problem::RepeatLimit { span });
+            return false;
+        }
+        true
+    }
+
     fn scope(&self) -> &Scope {
         top(&self.scopes)
     }
@@ -322,8 +391,9 @@ impl<'s> Walker<'s> {
     }
 
     /// Defines the function whose body was just walked in the scope around it.
-    fn end_definition(&mut self, name: &str) {
-        let effects = self.body_effects();
+    fn end_definition(&mut self, name: &str, body: Option<(Rc<str>, SpanMap)>) {
+        let mut effects = self.body_effects();
+        effects.body = body;
         let n = self.scopes.len();
         if n >= 2 {
             self.scopes[n - 2].definitions.define(name, effects);
@@ -336,7 +406,10 @@ impl<'s> Walker<'s> {
             match task {
                 Task::PushScope => self.push_scope(),
                 Task::PopScope => self.pop_scope(),
-                Task::EndDefinition(name) => self.end_definition(&name),
+                Task::EndDefinition(name, body) => self.end_definition(&name, body),
+                Task::EndPass(node, frame, mark, pass) => {
+                    self.end_pass(node, frame, &mark, pass, src, nesting, &mut stack)
+                }
                 Task::Visit(node, frame) => self.visit(node, frame, src, nesting, &mut stack),
             }
         }
@@ -449,7 +522,11 @@ impl<'s> Walker<'s> {
                 }
                 stack.push(Task::PopScope);
                 if let Some(name) = name {
-                    stack.push(Task::EndDefinition(name));
+                    let body = node.child_by_field_name("body").map(|body| {
+                        let (start, end) = (body.start_byte(), body.end_byte());
+                        (Rc::from(src.slice(body)), src.map.within(start, end))
+                    });
+                    stack.push(Task::EndDefinition(name, body));
                 }
                 push_children(node, &inner, stack);
                 stack.push(Task::PushScope);
@@ -537,24 +614,8 @@ impl<'s> Walker<'s> {
                 self.arithmetic(codes, &frame, nesting);
                 push_list(node, &frame, stack);
             }
-            "for_statement" | "c_style_for_statement" => {
-                if kind(node) == "c_style_for_statement" {
-                    let codes = arithmetic::in_node(node, src, self.scope());
-                    self.arithmetic(codes, &frame, nesting);
-                }
-                if let Some(name) = node.child_by_field_name("variable") {
-                    let name = src.slice(name);
-                    let confined = kind(node) == "for_statement" && self.loop_confined(node, src);
-                    let numeric = kind(node) == "for_statement" && loop_numeric(node, src);
-                    self.scope_mut().set_var(name, None);
-                    if confined {
-                        self.scope_mut().confine(name);
-                    }
-                    if numeric {
-                        self.scope_mut().mark_numeric(name);
-                    }
-                }
-                push_children(node, &frame, stack);
+            "for_statement" | "c_style_for_statement" | "while_statement" => {
+                self.loop_pass(node, frame, 1, src, nesting, stack);
             }
             "test_command" => {
                 let mut record =
@@ -575,6 +636,87 @@ impl<'s> Walker<'s> {
             }
             _ => push_list(node, &frame, stack),
         }
+    }
+
+    /// One pass over a loop: its header (the loop variable, a C-style loop's
+    /// arithmetic), then its children, then [`Task::EndPass`].
+    fn loop_pass<'t>(
+        &mut self,
+        node: Node<'t>,
+        frame: Frame,
+        pass: u32,
+        src: Source,
+        nesting: u32,
+        stack: &mut Vec<Task<'t>>,
+    ) {
+        if kind(node) == "c_style_for_statement" {
+            let codes = arithmetic::in_node(node, src, self.scope());
+            self.arithmetic(codes, &frame, nesting);
+        }
+        let variable = self.loop_variable(node, src);
+        enter_pass(self.scope_mut(), variable);
+        let mark = Box::new(repeat::Mark::of(self.state()));
+        stack.push(Task::EndPass(node, frame.clone(), mark, pass));
+        if kind(node) == "while_statement" {
+            push_list(node, &frame, stack);
+        } else {
+            push_children(node, &frame, stack);
+        }
+    }
+
+    /// A `for` or `select` loop's variable, with whether every value it takes is
+    /// a relative path below the working directory, and whether it is a number.
+    fn loop_variable<'n>(&mut self, node: Node, src: Source<'n>) -> Option<LoopVariable<'n>> {
+        if kind(node) != "for_statement" {
+            return None;
+        }
+        let name = src.slice(node.child_by_field_name("variable")?);
+        Some(LoopVariable {
+            name,
+            confined: self.loop_confined(node, src),
+            numeric: loop_numeric(node, src),
+        })
+    }
+
+    /// After a pass over a loop: the loop runs again from what this pass left, so
+    /// it is walked again unless the pass left everything as it found it (see
+    /// `repeat.rs`).
+    #[allow(clippy::too_many_arguments)]
+    fn end_pass<'t>(
+        &mut self,
+        node: Node<'t>,
+        frame: Frame,
+        mark: &repeat::Mark,
+        pass: u32,
+        src: Source,
+        nesting: u32,
+        stack: &mut Vec<Task<'t>>,
+    ) {
+        // The next pass starts with the header again (the loop variable takes its
+        // next value): it would do what this one did if, after the header, it
+        // starts where this one started.
+        let mut next = self.scope().clone();
+        enter_pass(&mut next, self.loop_variable(node, src));
+        let state = repeat::State {
+            scope: &next,
+            ..self.state()
+        };
+        if mark.settled(state) {
+            return;
+        }
+        let span = src.span(node);
+        if pass > repeat::MAX_PASSES + repeat::WIDENED_PASSES {
+            self.out.problems.push(Problem::RepeatLimit { span });
+            return;
+        }
+        if !self.may_repeat(node.end_byte() - node.start_byte(), span) {
+            return;
+        }
+        if pass >= repeat::MAX_PASSES {
+            self.scope_mut().widen_from(&mark.scope);
+            self.written.widen_from(&mark.written);
+        }
+        self.loop_pass(node, frame, pass + 1, src, nesting, stack);
     }
 
     /// What an ERROR node still says. The grammar's error recovery decides which
@@ -704,7 +846,7 @@ impl<'s> Walker<'s> {
         if may_create_dash_name(&record) {
             let cwd = self.scope().path_of(".", self.env.cwd);
             let created = dash_names::created_dash_name(&record, cwd.as_deref());
-            self.dash_named.extend(created);
+            repeat::add_dash_named(&mut self.dash_named, created);
         }
         self.out.commands.push(record);
     }
@@ -872,6 +1014,15 @@ impl<'s> Walker<'s> {
                 "eval" | "alias" | "trap" | "mapfile" | "readarray" | "compgen"
             )
         });
+        // A trap's text runs again later: when the shell ends, or on a signal.
+        let is_trap = record.program_str() == Some("trap");
+        let on_exit_only = is_trap
+            && super::callbacks::trap_on_exit_only(
+                record
+                    .words
+                    .get(record.program.map_or(1, |p| p + 1)..)
+                    .unwrap_or(&[]),
+            );
         // A file written earlier in the command and run now: its text is the script.
         if record.script.is_none()
             && let Some((name, at)) = written::script_run(&record)
@@ -889,7 +1040,7 @@ impl<'s> Walker<'s> {
         if record.program_str().and_then(crate::catalogue::canonical) == Some("ln") {
             let here = self.scope().path_of(".", self.env.cwd);
             let made = links::made_by(&record, here.as_deref(), self.env.resolver);
-            self.links.extend(made);
+            repeat::add_links(&mut self.links, made);
         }
         let home = self.env.resolver.home_text();
         for write in written::writes(&record, home) {
@@ -910,9 +1061,18 @@ impl<'s> Walker<'s> {
         if alias_call.is_some() {
             record.moves_cwd = false;
         }
+        // A call of a function defined earlier: its body runs now, from the state
+        // of the call (walked below, after the call's own record).
+        let function_call = match (&called, &alias_call) {
+            (Some(effects), None) => effects
+                .body
+                .clone()
+                .zip(record.words[0].value().map(Rc::from)),
+            _ => None,
+        };
         let known_before = self.scopes[top].cwd != Cwd::Unknown;
         match &called {
-            Some(_) if alias_call.is_some() => {}
+            Some(_) if alias_call.is_some() || function_call.is_some() => {}
             Some(effects) => self.scopes[top].apply_call(effects, start),
             None => self.scopes[top].apply_cd(&record, start, resolver),
         }
@@ -947,6 +1107,16 @@ impl<'s> Walker<'s> {
             // call of it applies what it changed.
             let own_scope = !is_eval || alias.is_some();
             let effects = self.nested(&text, map, nesting + 1, frame, own_scope);
+            if is_trap {
+                self.later.push(Later {
+                    text: text.clone(),
+                    map,
+                    frame: frame.clone(),
+                    nesting: nesting + 1,
+                    site: self.scope().clone(),
+                    on_exit_only,
+                });
+            }
             if let Some(alias) = alias {
                 let mut effects = effects.unwrap_or_else(Effects::unknown);
                 effects.alias_text = Some(text);
@@ -968,6 +1138,55 @@ impl<'s> Walker<'s> {
         if let Some(script) = alias_call {
             self.nested(&script, SpanMap::Whole(span), nesting + 1, frame, false);
         }
+        if let (Some((body, name)), Some(definition)) = (function_call, &called) {
+            self.call_function(name, &body, definition, frame, nesting);
+        }
+    }
+
+    /// A call of the function `name`: its body walked from the state of the call
+    /// (the definition's walk saw the state where it was defined, which a later
+    /// assignment, `cd` or link may have changed), then what the body changed
+    /// applied to the caller. A call inside a run of the same body (recursion) is
+    /// the body running again: walked again while the state it starts from is not
+    /// the one the enclosing run started from (see `repeat.rs`).
+    fn call_function(
+        &mut self,
+        name: Rc<str>,
+        body: &(Rc<str>, SpanMap),
+        definition: &Effects,
+        frame: &Frame,
+        nesting: u32,
+    ) {
+        let (text, map) = body;
+        let span = map.map(0, text.len());
+        let runs = self.expanding.iter().filter(|(n, _)| *n == name).count();
+        let settled = self
+            .expanding
+            .iter()
+            .rev()
+            .find(|(n, _)| *n == name)
+            .is_some_and(|(_, mark)| mark.settled(self.state()));
+        let effects = if settled {
+            None
+        } else if runs > repeat::MAX_PASSES as usize {
+            self.out.problems.push(Problem::RepeatLimit { span });
+            None
+        } else if !self.may_repeat(text.len(), span) {
+            None
+        } else {
+            self.expanding
+                .push((name.clone(), repeat::Mark::of(self.state())));
+            let inner = Frame {
+                function: Some(name),
+                ..frame.clone()
+            };
+            let effects = self.nested(text, *map, nesting, &inner, true);
+            self.expanding.pop();
+            effects
+        };
+        let start = self.env.cwd;
+        self.scope_mut()
+            .apply_call(effects.as_ref().unwrap_or(definition), start);
     }
 
     /// The known text `record` reads on stdin (see [`input_arguments::known_stdin`]),
@@ -1348,6 +1567,29 @@ fn numeric_value(node: Node, src: Source) -> bool {
             children.len() == 1 && numeric_value(children[0], src)
         }
         _ => false,
+    }
+}
+
+/// A `for` loop's variable: see [`Walker::loop_variable`].
+#[derive(Clone, Copy)]
+struct LoopVariable<'n> {
+    name: &'n str,
+    confined: bool,
+    numeric: bool,
+}
+
+/// What the start of a loop's pass does to `scope`: the loop variable takes a
+/// value only known at run time (proven confined or numeric when it is).
+fn enter_pass(scope: &mut Scope, variable: Option<LoopVariable>) {
+    let Some(variable) = variable else {
+        return;
+    };
+    scope.set_var(variable.name, None);
+    if variable.confined {
+        scope.confine(variable.name);
+    }
+    if variable.numeric {
+        scope.mark_numeric(variable.name);
     }
 }
 

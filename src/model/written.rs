@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 /// The files written so far in the whole command, by absolute path, with their
 /// text when known. Not scoped: a file written in a subshell stays on disk.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(super) struct Files(Vec<(PathBuf, Option<String>)>);
 
 impl Files {
@@ -37,6 +37,21 @@ impl Files {
             (true, None) => None,
         };
         self.0.push((path, text));
+    }
+
+    /// True when the same files are written with the same texts, in whatever order.
+    pub fn same_as(&self, other: &Files) -> bool {
+        self.0.len() == other.0.len() && self.0.iter().all(|(p, t)| other.get(p) == Some(t))
+    }
+
+    /// Forgets the text of every file whose text changed since `before` (a loop
+    /// that appends to a file again and again): only known at run time.
+    pub fn widen_from(&mut self, before: &Files) {
+        for (path, text) in &mut self.0 {
+            if before.get(path) != Some(text) {
+                *text = None;
+            }
+        }
     }
 
     /// What the command wrote to `path`: `None` if it did not write it.

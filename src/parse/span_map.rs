@@ -23,6 +23,18 @@ impl SpanMap {
         SpanMap::Offset { base: 0, end: len }
     }
 
+    /// The map of the part `start..end` of the nested text, parsed alone (a
+    /// function's body walked again at a call).
+    pub fn within(&self, start: usize, end: usize) -> SpanMap {
+        match *self {
+            SpanMap::Offset { base, end: limit } => SpanMap::Offset {
+                base: (base + start).min(limit),
+                end: (base + end).min(limit),
+            },
+            SpanMap::Whole(span) => SpanMap::Whole(span),
+        }
+    }
+
     /// Maps a span of the nested text to the original.
     pub fn map(&self, start: usize, end: usize) -> Span {
         match *self {

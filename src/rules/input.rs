@@ -33,8 +33,10 @@ declare_rule! {
 declare_rule! {
     /// ## What it does
     /// Asks when the command is longer than the input limit (64 KiB by default, set
-    /// with `max_input_bytes`), or when scripts are nested in scripts deeper than the
-    /// nesting limit (`max_nesting`, 8 by default). Over-long input is not parsed.
+    /// with `max_input_bytes`), when scripts are nested in scripts deeper than the
+    /// nesting limit (`max_nesting`, 8 by default), or when a loop or function body
+    /// that runs again and again had not settled by the last pass the gate follows.
+    /// Over-long input is not parsed.
     ///
     /// ## Why
     /// Every cap in the gate fails closed: a limit that allowed what it did not
@@ -42,6 +44,7 @@ declare_rule! {
     ///
     /// ## Example
     /// - `cat {/etc/passwd,x{1..1000}}` → ask: a brace list too large to expand could hide any path
+    /// - `x=a; f() { x=$x/a; f; }; f` → ask: each run of the recursion changes what the next one sees
     /// - `touch x{1..3}` → allow
     pub static INPUT_LIMIT = {
         code: "BG002",
@@ -110,6 +113,13 @@ pub fn problem_finding(problem: &Problem, source: &str) -> Finding {
             &INPUT_LIMIT,
             *span,
             format!("scripts nested more than {limit} levels deep are not analysed"),
+        ),
+        Problem::RepeatLimit { span } => (
+            &INPUT_LIMIT,
+            *span,
+            "a loop or function whose every run may change what the next one does, \
+             followed as far as the limits allow: its later runs are not analysed"
+                .to_string(),
         ),
         Problem::BraceTooLarge { span } => (
             &INPUT_LIMIT,

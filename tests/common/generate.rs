@@ -378,6 +378,29 @@ fn link_flow() -> impl Strategy<Value = String> {
         .prop_map(|(target, name, user)| format!("ln -s {target} l; {user} l/{name}"))
 }
 
+/// A path a body reaches on its second run: through a link or a value its first
+/// run (or the code between definition and call) made. Loops of each kind, a
+/// function called after the state changed, a function called twice.
+fn repeat_flow() -> impl Strategy<Value = String> {
+    (
+        pick(&["..", "/etc", "src", "~", "~/.ssh", "../..", "."]),
+        pick(&["hostname", "lib.rs", "id_rsa", "a.txt", "passwd", "x"]),
+        pick(&["cat", "ls", "wc -c", "touch"]),
+        0u8..6,
+    )
+        .prop_map(|(target, name, user, how)| {
+            let body = format!("{user} l/{name}; ln -sfn {target} l");
+            match how {
+                0 => format!("for i in 1 2; do {body}; done"),
+                1 => format!("n=0; while [ $n -lt 2 ]; do {body}; n=$((n+1)); done"),
+                2 => format!("for ((i=0; i<2; i++)); do {body}; done"),
+                3 => format!("f() {{ {user} l/{name}; }}; ln -s {target} l; f"),
+                4 => format!("f() {{ {body}; }}; f; f"),
+                _ => format!("p=a.txt; for i in 1 2; do {user} \"$p\"; p={target}/{name}; done"),
+            }
+        })
+}
+
 /// Files named like options, then a glob a program receives.
 fn option_glob() -> impl Strategy<Value = String> {
     (
@@ -710,6 +733,23 @@ pub fn command(heredocs: bool) -> BoxedStrategy<String> {
             inner
                 .clone()
                 .prop_map(|a| format!("ls() {{ {} }}; ls", with_semicolon(&a))),
+            // A body that runs again, at a call or at exit, from the state its last
+            // run or the code before left: the command arrives on that run.
+            (inner.clone(), 0u8..5).prop_map(|(a, how)| {
+                let code = single_quote(&format!("{a}\n#"));
+                match how {
+                    // A trap's text runs at exit, from the final state.
+                    4 => format!("c=:; trap 'eval \"$c\"' EXIT; c={code}"),
+                    0 => format!("c=:; for i in 1 2; do eval \"$c\"; c={code}; done"),
+                    1 => format!(
+                        "c=:; n=0; while [ $n -lt 2 ]; do eval \"$c\"; c={code}; n=$((n+1)); done"
+                    ),
+                    2 => format!("c=:; f() {{ eval \"$c\"; }}; c={code}; f"),
+                    _ => format!(
+                        "c=:; f() {{ eval \"$c\"; [ -e s ] && return; touch s; c={code}; f; }}; f"
+                    ),
+                }
+            }),
             // Shell code carried by the environment.
             inner.prop_map(|a| format!(
                 "env {} bash -c f",
@@ -719,6 +759,7 @@ pub fn command(heredocs: bool) -> BoxedStrategy<String> {
             value_flow(),
             input_flow(),
             link_flow(),
+            repeat_flow(),
             option_glob(),
             project_effect(),
             catalogue_class(),
