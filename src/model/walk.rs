@@ -52,6 +52,7 @@ pub(super) fn walk(tree: &Tree, text: &str, source: &str, env: &Env<'_>) -> Walk
         start: env.cwd,
     };
     walker.walk_tree(tree, src, 0, Frame::default());
+    walker.run_concurrent();
     walker.run_later();
     walker.out
 }
@@ -69,6 +70,7 @@ pub(super) fn walk_lexed(lexed: Vec<Lexed>, source: &str, env: &Env<'_>) -> Walk
     let background = lexed.first().is_some_and(|c| c.background);
     if background {
         walker.push_scope();
+        walker.fork();
     }
     for command in lexed {
         let frame = Frame {
@@ -79,6 +81,7 @@ pub(super) fn walk_lexed(lexed: Vec<Lexed>, source: &str, env: &Env<'_>) -> Walk
         };
         if command.in_pipeline {
             walker.push_scope();
+            walker.fork();
         }
         let words = command
             .words
@@ -95,12 +98,15 @@ pub(super) fn walk_lexed(lexed: Vec<Lexed>, source: &str, env: &Env<'_>) -> Walk
             0,
         );
         if command.in_pipeline {
+            walker.join();
             walker.pop_scope();
         }
     }
     if background {
+        walker.join();
         walker.pop_scope();
     }
+    walker.run_concurrent();
     walker.run_later();
     walker.out
 }
@@ -170,12 +176,15 @@ fn walk_parts(parts: &[ParsedPart], source: &str, env: &Env<'_>) -> Walked {
         };
         if part.in_pipeline {
             walker.push_scope();
+            walker.fork();
         }
         walker.walk_tree(&part.parsed.tree, src, 0, frame);
         if part.in_pipeline {
+            walker.join();
             walker.pop_scope();
         }
     }
+    walker.run_concurrent();
     walker.run_later();
     walker.out
 }
@@ -210,6 +219,12 @@ enum Task<'t> {
     /// changed and the body itself, in the scope around it (run before that body's
     /// `PopScope`).
     EndDefinition(Rc<str>, Option<(Rc<str>, SpanMap)>),
+    /// The start of a job that runs beside the rest of the command (a pipeline
+    /// stage, a background job, a process substitution), in its own scope: noted
+    /// with the links made so far (see [`Walker::run_concurrent`]).
+    Fork,
+    /// The end of the walk of the job the last open [`Task::Fork`] started.
+    Join,
     /// The end of one pass over a loop (`for`, `select`, `while`, `until`): walks
     /// it again if the pass, numbered here, changed what the walker knew at the mark.
     EndPass(Node<'t>, Frame, Box<repeat::Mark>, u32),
@@ -239,6 +254,15 @@ struct Walker<'s> {
     expanding: Vec<(Rc<str>, repeat::Mark)>,
     /// Traps set so far: their text runs again at the end (see [`Walker::run_later`]).
     later: Vec<Later>,
+    /// Jobs that run beside the rest of the command (see [`Walker::run_concurrent`]).
+    concurrent: Vec<Concurrent>,
+    /// The jobs whose walk has started and not ended, innermost last.
+    open_jobs: Vec<usize>,
+    /// Trap texts walked again so far (see [`Walker::run_traps`]).
+    trap_runs: usize,
+    /// The depths of the scopes of the function runs being walked (see
+    /// [`Walker::call_function`]): not shells of their own.
+    expansion_depths: Vec<usize>,
 }
 
 /// A trap's text, walked where it is set and again when the command ends.
@@ -251,6 +275,22 @@ struct Later {
     site: Scope,
     /// Set for the shell's exit alone: it runs from the final state only.
     on_exit_only: bool,
+    /// How deep the scope of the shell that set it is: the trap runs when that
+    /// scope ends.
+    depth: usize,
+}
+
+/// A job that runs beside the rest of the command: its records, and what the
+/// command had made when it started.
+struct Concurrent {
+    /// The job's records: `out.commands[from..to]`.
+    from: usize,
+    /// Set when its walk ends.
+    to: Option<usize>,
+    /// The links made when it started.
+    links: Vec<links::Link>,
+    /// How many files named like options had been made when it started.
+    dash_named: usize,
 }
 
 /// What the grammar hung on an enclosing statement that bash gives a command: its
@@ -303,7 +343,80 @@ impl<'s> Walker<'s> {
             repeated: 0,
             expanding: Vec::new(),
             later: Vec::new(),
+            concurrent: Vec::new(),
+            open_jobs: Vec::new(),
+            trap_runs: 0,
+            expansion_depths: Vec::new(),
         }
+    }
+
+    /// Notes a job starting here that runs beside the rest of the command.
+    fn fork(&mut self) {
+        self.open_jobs.push(self.concurrent.len());
+        self.concurrent.push(Concurrent {
+            from: self.out.commands.len(),
+            to: None,
+            links: self.links.clone(),
+            dash_named: self.dash_named.len(),
+        });
+    }
+
+    /// Notes that the innermost job started by [`Walker::fork`] has been walked.
+    fn join(&mut self) {
+        if let Some(job) = self
+            .open_jobs
+            .pop()
+            .and_then(|i| self.concurrent.get_mut(i))
+        {
+            job.to = Some(self.out.commands.len());
+        }
+    }
+
+    /// The end of the command, for the jobs that ran beside it: variables were
+    /// copied when a job started, but files are shared, so a link or a file named
+    /// like an option made after a job started (later in the command, or by a
+    /// later stage of its pipeline) may be what the job finds when it gets there:
+    /// `{ sleep 1; cat l/shadow; } & ln -s /etc l`. Each record of such a job is
+    /// judged again with every link and file the command made: a copy, its paths
+    /// led through the links, added when that changed it or the files.
+    fn run_concurrent(&mut self) {
+        let all_links = self.links.clone();
+        // Jobs nest (a stage that is itself a pipeline): each record once.
+        let mut judged = vec![false; self.out.commands.len()];
+        for job in std::mem::take(&mut self.concurrent) {
+            let dash_changed = job.dash_named != self.dash_named.len();
+            if job.links == all_links && !dash_changed {
+                continue;
+            }
+            let to = job.to.unwrap_or(self.out.commands.len());
+            for i in job.from..to.min(judged.len()) {
+                if std::mem::replace(&mut judged[i], true) {
+                    continue;
+                }
+                let mut record = self.out.commands[i].clone();
+                let cwd = match &record.context.cwd {
+                    Cwd::Start => Some(self.env.cwd.to_path_buf()),
+                    Cwd::Known(p) => Some(p.clone()),
+                    Cwd::Unknown => None,
+                };
+                let targets = record
+                    .redirects
+                    .iter_mut()
+                    .filter_map(|r| r.target.as_mut());
+                let mut moved = false;
+                for word in record.words.iter_mut().chain(targets) {
+                    if let Some(through) = links::through(word, cwd.as_deref(), &all_links) {
+                        *word = through;
+                        moved = true;
+                    }
+                }
+                if moved || dash_changed {
+                    record.context.dash_named = self.dash_named.clone();
+                    self.out.commands.push(record);
+                }
+            }
+        }
+        self.open_jobs.clear();
     }
 
     /// The end of the command: every trap set in it runs now at the latest. Its
@@ -314,28 +427,29 @@ impl<'s> Walker<'s> {
     /// the directory, if it moved). `c=true; trap '$c' EXIT; c=reboot` runs
     /// `reboot`. A trap set by a trap's text is run too, within the limits.
     fn run_later(&mut self) {
-        let mut runs = 0;
-        while !self.later.is_empty() {
-            for later in std::mem::take(&mut self.later) {
-                let span = later.map.map(0, later.text.len());
-                runs += 1;
-                if runs > repeat::MAX_TRAP_RUNS {
-                    self.out.problems.push(Problem::RepeatLimit { span });
-                    self.later.clear();
-                    return;
-                }
-                if !self.may_repeat(2 * later.text.len(), span) {
-                    self.later.clear();
-                    return;
-                }
-                let (text, map, frame) = (&later.text, later.map, &later.frame);
+        let pending = std::mem::take(&mut self.later);
+        self.run_traps(pending);
+    }
+
+    /// Walks trap texts as [`Walker::run_later`] says, and the traps they set.
+    fn run_traps(&mut self, pending: Vec<Later>) {
+        for later in pending {
+            let span = later.map.map(0, later.text.len());
+            if self.trap_runs >= repeat::MAX_TRAP_RUNS {
+                self.out.problems.push(Problem::RepeatLimit { span });
+                return;
+            }
+            self.trap_runs += 1;
+            if !self.may_repeat(2 * later.text.len(), span) {
+                return;
+            }
+            let (text, map, frame) = (&later.text, later.map, &later.frame);
+            self.nested(text, map, later.nesting, frame, true);
+            if !later.on_exit_only {
+                self.push_scope();
+                self.scope_mut().widen_all_from(&later.site);
                 self.nested(text, map, later.nesting, frame, true);
-                if !later.on_exit_only {
-                    self.push_scope();
-                    self.scope_mut().widen_all_from(&later.site);
-                    self.nested(text, map, later.nesting, frame, true);
-                    self.pop_scope();
-                }
+                self.pop_scope();
             }
         }
     }
@@ -377,8 +491,31 @@ impl<'s> Walker<'s> {
 
     fn pop_scope(&mut self) {
         if self.scopes.len() > 1 {
+            self.end_of_shell();
             self.scopes.pop();
         }
+    }
+
+    /// The innermost scope ends: the traps set in it belong to the shell that
+    /// ends with it (a subshell, a pipeline stage, `bash -c`), which runs them
+    /// now, from its last state (see [`Walker::run_later`]); a function's run
+    /// is not a shell, its traps stay set in the caller's.
+    fn end_of_shell(&mut self) {
+        let depth = self.scopes.len();
+        if !self.later.iter().any(|l| l.depth >= depth) {
+            return;
+        }
+        if self.expansion_depths.last() == Some(&depth) {
+            for later in &mut self.later {
+                later.depth = later.depth.min(depth - 1);
+            }
+            return;
+        }
+        let (ending, kept) = std::mem::take(&mut self.later)
+            .into_iter()
+            .partition(|l| l.depth >= depth);
+        self.later = kept;
+        self.run_traps(ending);
     }
 
     /// The effects of the body just walked in the innermost scope, compared with
@@ -407,6 +544,8 @@ impl<'s> Walker<'s> {
                 Task::PushScope => self.push_scope(),
                 Task::PopScope => self.pop_scope(),
                 Task::EndDefinition(name, body) => self.end_definition(&name, body),
+                Task::Fork => self.fork(),
+                Task::Join => self.join(),
                 Task::EndPass(node, frame, mark, pass) => {
                     self.end_pass(node, frame, &mark, pass, src, nesting, &mut stack)
                 }
@@ -477,15 +616,15 @@ impl<'s> Walker<'s> {
                     }
                 }
                 for (stage, piped) in stages.into_iter().rev() {
+                    let inner = Frame {
+                        in_pipeline: true,
+                        piped_stdin: piped,
+                        ..frame.clone()
+                    };
                     stack.push(Task::PopScope);
-                    stack.push(Task::Visit(
-                        stage,
-                        Frame {
-                            in_pipeline: true,
-                            piped_stdin: piped,
-                            ..frame.clone()
-                        },
-                    ));
+                    stack.push(Task::Join);
+                    stack.push(Task::Visit(stage, inner));
+                    stack.push(Task::Fork);
                     stack.push(Task::PushScope);
                 }
             }
@@ -501,8 +640,16 @@ impl<'s> Walker<'s> {
                     in_command: false,
                     ..frame
                 };
+                let process = kind(node) == "process_substitution";
                 stack.push(Task::PopScope);
-                push_children(node, &inner, stack);
+                if process {
+                    stack.push(Task::Join);
+                }
+                // `( a & b )`: a job in the background, as in any list.
+                push_list(node, &inner, stack);
+                if process {
+                    stack.push(Task::Fork);
+                }
                 stack.push(Task::PushScope);
             }
             "function_definition" => {
@@ -938,11 +1085,14 @@ impl<'s> Walker<'s> {
             scripts.extend(super::callbacks::scripts(name, args, self.source));
         }
         // A call of a function or alias defined earlier runs the definition.
-        let called = self.called_definition(&words, &origin);
+        let (called_at, called) = match self.called_definition(&words, &origin) {
+            Some((at, effects)) => (at, Some(effects)),
+            None => (0, None),
+        };
         // `alias NAME=TEXT…`: which definition each script is.
         let alias_names: Vec<Option<String>> = alias_names(&words, unwrapped.program);
         let mut record = SimpleCommand::new(origin, span, self.context(frame, nesting));
-        record.shadowed = called.is_some() && unwrapped.program == Some(0);
+        record.shadowed = called.is_some() && unwrapped.program == Some(called_at);
         record.moves_cwd = called.as_ref().is_some_and(|e| {
             let here = self.scope().path_of(".", self.env.cwd);
             super::definitions::cwd_after(e, &Cwd::Start, here.as_deref()) == Cwd::Unknown
@@ -1056,7 +1206,8 @@ impl<'s> Walker<'s> {
             let text = e.alias_text.as_deref()?;
             // Words as written are only in the command's own text at the top level.
             let source = (nesting == 0).then_some(self.source);
-            super::definitions::expand_alias(text, record.words.get(1..).unwrap_or(&[]), source)
+            let args = record.words.get(called_at + 1..).unwrap_or(&[]);
+            super::definitions::expand_alias(text, args, source)
         });
         if alias_call.is_some() {
             record.moves_cwd = false;
@@ -1067,7 +1218,7 @@ impl<'s> Walker<'s> {
             (Some(effects), None) => effects
                 .body
                 .clone()
-                .zip(record.words[0].value().map(Rc::from)),
+                .zip(record.words[called_at].value().map(Rc::from)),
             _ => None,
         };
         let known_before = self.scopes[top].cwd != Cwd::Unknown;
@@ -1115,6 +1266,7 @@ impl<'s> Walker<'s> {
                     nesting: nesting + 1,
                     site: self.scope().clone(),
                     on_exit_only,
+                    depth: self.scopes.len(),
                 });
             }
             if let Some(alias) = alias {
@@ -1180,7 +1332,9 @@ impl<'s> Walker<'s> {
                 function: Some(name),
                 ..frame.clone()
             };
+            self.expansion_depths.push(self.scopes.len() + 1);
             let effects = self.nested(text, *map, nesting, &inner, true);
+            self.expansion_depths.pop();
             self.expanding.pop();
             effects
         };
@@ -1271,17 +1425,34 @@ impl<'s> Walker<'s> {
         })
     }
 
-    /// The effects of the definition the first word of `words` calls, when it names
-    /// a function or alias defined earlier (an alias only when written plainly:
-    /// quoting or escaping a word stops alias expansion). `command`, `builtin`,
-    /// `exec` and other wrappers before the name bypass functions and aliases.
-    fn called_definition(&self, words: &[Word], origin: &Origin) -> Option<Effects> {
+    /// Where in `words` a call of a function or alias defined earlier is, and the
+    /// definition's effects: the first word, or the one after the `time` keyword
+    /// (an alias only when written plainly: quoting or escaping a word stops alias
+    /// expansion). `command`, `builtin`, `exec` and other wrappers before the name
+    /// bypass functions and aliases.
+    fn called_definition(&self, words: &[Word], origin: &Origin) -> Option<(usize, Effects)> {
         if *origin != Origin::Simple {
             return None;
         }
-        let first = words.first()?;
-        let name = first.value()?;
-        self.scope().definitions.get(name).cloned()
+        // `time [-p] NAME`: the keyword times the pipeline; NAME is still the
+        // command's first word, a call of a function or alias of that name.
+        // Only the plain word is the keyword: `'time' NAME` runs the program `time`,
+        // which runs the program NAME.
+        let plain = |word: Option<&Word>, text: &[&str]| {
+            word.is_some_and(
+                |w| matches!(w.parts.as_slice(), [Part::Literal(t)] if text.contains(&t.as_str())),
+            )
+        };
+        let mut at = 0;
+        if plain(words.first(), &["time"]) {
+            at = 1;
+            while plain(words.get(at), &["-p", "--"]) {
+                at += 1;
+            }
+        }
+        let name = words.get(at)?.value()?;
+        let effects = self.scope().definitions.get(name).cloned()?;
+        Some((at, effects))
     }
 
     /// Parses and walks a nested script; its own scope unless it runs in this shell
@@ -1688,14 +1859,14 @@ fn push_list<'t>(node: Node<'t>, frame: &Frame, stack: &mut Vec<Task<'t>>) {
     }
     for (child, background) in children.into_iter().rev() {
         if background {
+            let inner = Frame {
+                background: true,
+                ..frame.clone()
+            };
             stack.push(Task::PopScope);
-            stack.push(Task::Visit(
-                child,
-                Frame {
-                    background: true,
-                    ..frame.clone()
-                },
-            ));
+            stack.push(Task::Join);
+            stack.push(Task::Visit(child, inner));
+            stack.push(Task::Fork);
             stack.push(Task::PushScope);
         } else if child.child_count() > 0 {
             stack.push(Task::Visit(child, frame.clone()));

@@ -380,17 +380,24 @@ fn link_flow() -> impl Strategy<Value = String> {
 
 /// A path a body reaches on its second run: through a link or a value its first
 /// run (or the code between definition and call) made. Loops of each kind, a
-/// function called after the state changed, a function called twice.
+/// function called after the state changed, a function called twice; and jobs
+/// that run beside the command (background, pipeline stage, process
+/// substitution), which find a link made after they started.
 fn repeat_flow() -> impl Strategy<Value = String> {
     (
         pick(&["..", "/etc", "src", "~", "~/.ssh", "../..", "."]),
         pick(&["hostname", "lib.rs", "id_rsa", "a.txt", "passwd", "x"]),
         pick(&["cat", "ls", "wc -c", "touch"]),
-        0u8..6,
+        0u8..9,
     )
         .prop_map(|(target, name, user, how)| {
             let body = format!("{user} l/{name}; ln -sfn {target} l");
+            let late = format!("sleep 0.2; {user} l/{name}");
             match how {
+                // Jobs beside the command, which makes the link after they start.
+                6 => format!("{{ {late}; }} & ln -s {target} l; wait"),
+                7 => format!("({late}) | ln -s {target} l"),
+                8 => format!("cat <({late}); ln -s {target} l; wait"),
                 0 => format!("for i in 1 2; do {body}; done"),
                 1 => format!("n=0; while [ $n -lt 2 ]; do {body}; n=$((n+1)); done"),
                 2 => format!("for ((i=0; i<2; i++)); do {body}; done"),
