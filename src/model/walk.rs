@@ -380,6 +380,13 @@ impl<'s> Walker<'s> {
     /// judged again with every link and file the command made: a copy, its paths
     /// led through the links, added when that changed it or the files.
     fn run_concurrent(&mut self) {
+        let changed = |job: &Concurrent| {
+            job.links != self.links || job.dash_named != self.dash_named.len()
+        };
+        if !self.concurrent.iter().any(changed) {
+            self.concurrent.clear();
+            return;
+        }
         let all_links = self.links.clone();
         // Jobs nest (a stage that is itself a pipeline): each record once.
         let mut judged = vec![false; self.out.commands.len()];
