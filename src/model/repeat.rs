@@ -12,7 +12,7 @@
 //! the body is walked again ([`WIDENED_PASSES`]); if even that does not settle it,
 //! or the walk has repeated more text than [`REPEAT_BUDGET`], the command asks
 //! (BG002): a repetition the gate did not follow to its end is not one it allows.
-//! A recursive function is not widened: past [`MAX_PASSES`] runs it asks.
+//! A recursive function is not widened: past [`MAX_RUNS`] runs it asks.
 //!
 //! A trap's text is such a body too: set now, run at the end of the command (or
 //! on a signal, at any point after): the walker walks it again at the end.
@@ -22,8 +22,12 @@ use super::scope::Scope;
 use super::written;
 use std::path::PathBuf;
 
-/// Passes over one body before what keeps changing is widened.
-pub(super) const MAX_PASSES: u32 = 4;
+/// Passes over a loop's body before what keeps changing is widened: the first,
+/// and one from what it left (which sees every value the body assigns once).
+pub(super) const MAX_PASSES: u32 = 2;
+
+/// Runs of a recursive function's body, at most (not widened).
+pub(super) const MAX_RUNS: usize = 4;
 
 /// Passes after widening before the body is given up on: one to reach values
 /// only known at run time, one to see that they stay so (a link to `$x` made

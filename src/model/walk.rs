@@ -380,9 +380,8 @@ impl<'s> Walker<'s> {
     /// judged again with every link and file the command made: a copy, its paths
     /// led through the links, added when that changed it or the files.
     fn run_concurrent(&mut self) {
-        let changed = |job: &Concurrent| {
-            job.links != self.links || job.dash_named != self.dash_named.len()
-        };
+        let changed =
+            |job: &Concurrent| job.links != self.links || job.dash_named != self.dash_named.len();
         if !self.concurrent.iter().any(changed) {
             self.concurrent.clear();
             return;
@@ -1327,7 +1326,7 @@ impl<'s> Walker<'s> {
             .is_some_and(|(_, mark)| mark.settled(self.state()));
         let effects = if settled {
             None
-        } else if runs > repeat::MAX_PASSES as usize {
+        } else if runs > repeat::MAX_RUNS {
             self.out.problems.push(Problem::RepeatLimit { span });
             None
         } else if !self.may_repeat(text.len(), span) {
