@@ -217,19 +217,21 @@ fn dynamic(word: &Word) -> Word {
     )
 }
 
+/// A link at `path` to `target`, both known (for tests).
+#[cfg(test)]
+pub(super) fn known(path: &str, target: &str) -> Link {
+    Link {
+        path: Some(PathBuf::from(path)),
+        target: Some(PathBuf::from(target)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{Link, through};
+    use super::{Link, known as link, through};
     use crate::model::word::Word;
     use crate::verdict::Span;
     use std::path::{Path, PathBuf};
-
-    fn link(path: &str, target: &str) -> Link {
-        Link {
-            path: Some(PathBuf::from(path)),
-            target: Some(PathBuf::from(target)),
-        }
-    }
 
     fn value(word: &str, cwd: &str, links: &[Link]) -> Option<String> {
         through(

@@ -110,17 +110,10 @@ pub(super) fn add_dash_named(names: &mut Vec<Option<PathBuf>>, made: Vec<Option<
 #[cfg(test)]
 mod tests {
     use super::{Mark, State, add_links};
-    use crate::model::links::Link;
+    use crate::model::links::{Link, known as link};
     use crate::model::scope::Scope;
     use crate::model::written::Files;
     use std::path::PathBuf;
-
-    fn link(path: &str, target: &str) -> Link {
-        Link {
-            path: Some(PathBuf::from(path)),
-            target: Some(PathBuf::from(target)),
-        }
-    }
 
     fn state<'a>(scope: &'a Scope, written: &'a Files, links: &'a [Link]) -> State<'a> {
         State {
