@@ -227,7 +227,13 @@ enum Task<'t> {
     Join,
     /// The end of one pass over a loop (`for`, `select`, `while`, `until`): walks
     /// it again if the pass, numbered here, changed what the walker knew at the mark.
-    EndPass(Node<'t>, Frame, Box<repeat::Mark>, u32),
+    EndPass(
+        Node<'t>,
+        Frame,
+        Box<repeat::Mark>,
+        u32,
+        Option<LoopVariable>,
+    ),
 }
 
 struct Walker<'s> {
@@ -552,7 +558,11 @@ impl<'s> Walker<'s> {
                 Task::EndDefinition(name, body) => self.end_definition(&name, body),
                 Task::Fork => self.fork(),
                 Task::Join => self.join(),
-                Task::EndPass(node, frame, mark, pass) => {
+                Task::EndPass(node, frame, mark, pass, variable) => {
+                    let pass = Pass {
+                        number: pass,
+                        variable,
+                    };
                     self.end_pass(node, frame, &mark, pass, src, nesting, &mut stack)
                 }
                 Task::Visit(node, frame) => self.visit(node, frame, src, nesting, &mut stack),
@@ -768,7 +778,13 @@ impl<'s> Walker<'s> {
                 push_list(node, &frame, stack);
             }
             "for_statement" | "c_style_for_statement" | "while_statement" => {
-                self.loop_pass(node, frame, 1, src, nesting, stack);
+                // Bash expands the list of a `for` once, when the loop starts.
+                let variable = self.loop_variable(node, src);
+                let pass = Pass {
+                    number: 1,
+                    variable,
+                };
+                self.loop_pass(node, frame, pass, src, nesting, stack);
             }
             "test_command" => {
                 let mut record =
@@ -797,7 +813,7 @@ impl<'s> Walker<'s> {
         &mut self,
         node: Node<'t>,
         frame: Frame,
-        pass: u32,
+        pass: Pass,
         src: Source,
         nesting: u32,
         stack: &mut Vec<Task<'t>>,
@@ -806,10 +822,15 @@ impl<'s> Walker<'s> {
             let codes = arithmetic::in_node(node, src, self.scope());
             self.arithmetic(codes, &frame, nesting);
         }
-        let variable = self.loop_variable(node, src);
-        enter_pass(self.scope_mut(), variable);
+        enter_pass(self.scope_mut(), pass.variable, src.text);
         let mark = Box::new(repeat::Mark::of(self.state()));
-        stack.push(Task::EndPass(node, frame.clone(), mark, pass));
+        stack.push(Task::EndPass(
+            node,
+            frame.clone(),
+            mark,
+            pass.number,
+            pass.variable,
+        ));
         if kind(node) == "while_statement" {
             push_list(node, &frame, stack);
         } else {
@@ -819,13 +840,13 @@ impl<'s> Walker<'s> {
 
     /// A `for` or `select` loop's variable, with whether every value it takes is
     /// a relative path below the working directory, and whether it is a number.
-    fn loop_variable<'n>(&mut self, node: Node, src: Source<'n>) -> Option<LoopVariable<'n>> {
+    fn loop_variable(&mut self, node: Node, src: Source) -> Option<LoopVariable> {
         if kind(node) != "for_statement" {
             return None;
         }
-        let name = src.slice(node.child_by_field_name("variable")?);
+        let name = node.child_by_field_name("variable")?;
         Some(LoopVariable {
-            name,
+            name: (name.start_byte(), name.end_byte()),
             confined: self.loop_confined(node, src),
             numeric: loop_numeric(node, src),
         })
@@ -840,7 +861,7 @@ impl<'s> Walker<'s> {
         node: Node<'t>,
         frame: Frame,
         mark: &repeat::Mark,
-        pass: u32,
+        pass: Pass,
         src: Source,
         nesting: u32,
         stack: &mut Vec<Task<'t>>,
@@ -849,7 +870,7 @@ impl<'s> Walker<'s> {
         // next value): it would do what this one did if, after the header, it
         // starts where this one started.
         let mut next = self.scope().clone();
-        enter_pass(&mut next, self.loop_variable(node, src));
+        enter_pass(&mut next, pass.variable, src.text);
         let state = repeat::State {
             scope: &next,
             ..self.state()
@@ -858,18 +879,22 @@ impl<'s> Walker<'s> {
             return;
         }
         let span = src.span(node);
-        if pass > repeat::MAX_PASSES + repeat::WIDENED_PASSES {
+        if pass.number > repeat::MAX_PASSES + repeat::WIDENED_PASSES {
             self.out.problems.push(Problem::RepeatLimit { span });
             return;
         }
         if !self.may_repeat(node.end_byte() - node.start_byte(), span) {
             return;
         }
-        if pass >= repeat::MAX_PASSES {
+        if pass.number >= repeat::MAX_PASSES {
             self.scope_mut().widen_from(&mark.scope);
             self.written.widen_from(&mark.written);
         }
-        self.loop_pass(node, frame, pass + 1, src, nesting, stack);
+        let next = Pass {
+            number: pass.number + 1,
+            ..pass
+        };
+        self.loop_pass(node, frame, next, src, nesting, stack);
     }
 
     /// What an ERROR node still says. The grammar's error recovery decides which
@@ -1749,24 +1774,36 @@ fn numeric_value(node: Node, src: Source) -> bool {
 
 /// A `for` loop's variable: see [`Walker::loop_variable`].
 #[derive(Clone, Copy)]
-struct LoopVariable<'n> {
-    name: &'n str,
+struct LoopVariable {
+    /// Where its name is in the text.
+    name: (usize, usize),
     confined: bool,
     numeric: bool,
 }
 
+/// One pass over a loop: its number (the first is 1) and the loop's variable,
+/// read once when the loop starts.
+#[derive(Clone, Copy)]
+struct Pass {
+    number: u32,
+    variable: Option<LoopVariable>,
+}
+
 /// What the start of a loop's pass does to `scope`: the loop variable takes a
 /// value only known at run time (proven confined or numeric when it is).
-fn enter_pass(scope: &mut Scope, variable: Option<LoopVariable>) {
+fn enter_pass(scope: &mut Scope, variable: Option<LoopVariable>, text: &str) {
     let Some(variable) = variable else {
         return;
     };
-    scope.set_var(variable.name, None);
+    let Some(name) = text.get(variable.name.0..variable.name.1) else {
+        return;
+    };
+    scope.set_var(name, None);
     if variable.confined {
-        scope.confine(variable.name);
+        scope.confine(name);
     }
     if variable.numeric {
-        scope.mark_numeric(variable.name);
+        scope.mark_numeric(name);
     }
 }
 
