@@ -4,7 +4,7 @@
 
 use super::word::Word;
 use crate::verdict::Span;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Standard system binary folders: a program named by a path in one of these is the
 /// same program as its basename (`/bin/rm` is `rm`). Any other path is a different
@@ -179,6 +179,17 @@ pub enum Cwd {
     Known(PathBuf),
     /// A `cd` went somewhere the walker cannot know.
     Unknown,
+}
+
+impl Cwd {
+    /// The directory, when known: `start` (the gate's cwd) for [`Cwd::Start`].
+    pub fn place<'a>(&'a self, start: &'a Path) -> Option<&'a Path> {
+        match self {
+            Cwd::Start => Some(start),
+            Cwd::Known(p) => Some(p),
+            Cwd::Unknown => None,
+        }
+    }
 }
 
 impl SimpleCommand {

@@ -9,7 +9,6 @@
 //! To move into the program catalogue: which programs print a value computable from
 //! their operands.
 
-use super::command::Cwd;
 use super::paths::normalize_lexically;
 use super::scope::Scope;
 use super::word::build_word;
@@ -54,11 +53,7 @@ pub(super) fn output(node: Node, text: &str, scope: &Scope, start: &Path) -> Opt
         words.push(word.static_value()?);
     }
     let (program, args) = words.split_first()?;
-    let cwd = match &scope.cwd {
-        Cwd::Start => Some(start.to_path_buf()),
-        Cwd::Known(p) => Some(p.clone()),
-        Cwd::Unknown => None,
-    };
+    let cwd = scope.cwd.place(start).map(Path::to_path_buf);
     let out = match program.as_str() {
         "echo" => echo(args)?,
         "printf" => printf(args)?,

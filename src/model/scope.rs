@@ -94,11 +94,7 @@ impl Scope {
     /// What happened in this scope since `before` (the scope it was copied from):
     /// the effects of running a definition whose body was walked in it.
     pub fn effects_since(&self, before: &Scope, start: &Path) -> Effects {
-        let place = |cwd: &Cwd| match cwd {
-            Cwd::Start => Some(start.to_path_buf()),
-            Cwd::Known(p) => Some(p.clone()),
-            Cwd::Unknown => None,
-        };
+        let place = |cwd: &Cwd| cwd.place(start).map(Path::to_path_buf);
         let (now, then) = (place(&self.cwd), place(&before.cwd));
         let mut vars: Vec<String> = Vec::new();
         for (name, value) in &self.vars {
@@ -183,23 +179,13 @@ impl Scope {
         for (_, value) in &mut self.vars {
             *value = None;
         }
-        for (name, _) in &before.vars {
-            if self.var(name).is_none() {
-                self.vars.push((name.clone(), None));
-            }
-        }
     }
 
     /// Applies a call of a definition: the directory it may move becomes unknown,
     /// the variables it may assign become unknown (all of them when its text is
     /// unknown), and the definitions it makes are made.
     pub fn apply_call(&mut self, effects: &Effects, start: &Path) {
-        let here = match &self.cwd {
-            Cwd::Start => Some(start.to_path_buf()),
-            Cwd::Known(p) => Some(p.clone()),
-            Cwd::Unknown => None,
-        };
-        self.cwd = super::definitions::cwd_after(effects, &self.cwd, here.as_deref());
+        self.cwd = super::definitions::cwd_after(effects, &self.cwd, self.cwd.place(start));
         if effects.cwd {
             self.previous = Some(Cwd::Unknown);
         }
@@ -441,11 +427,7 @@ impl Scope {
         if !changes && !stack {
             return;
         }
-        let current = match &self.cwd {
-            Cwd::Start => Some(start.to_path_buf()),
-            Cwd::Known(p) => Some(p.clone()),
-            Cwd::Unknown => None,
-        };
+        let current = self.cwd.place(start).map(Path::to_path_buf);
         let operands: Vec<&Word> = record
             .args()
             .iter()

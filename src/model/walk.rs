@@ -255,9 +255,8 @@ struct Walker<'s> {
     dash_named: Vec<Option<std::path::PathBuf>>,
     /// Bytes walked again so far (see `repeat.rs`).
     repeated: usize,
-    /// The functions whose bodies are being walked for a call, innermost last, each
-    /// with what the walker knew at its call.
-    expanding: Vec<(Rc<str>, repeat::Mark)>,
+    /// The functions whose bodies are being walked for a call, innermost last.
+    expanding: Vec<Expansion>,
     /// Traps set so far: their text runs again at the end (see [`Walker::run_later`]).
     later: Vec<Later>,
     /// Jobs that run beside the rest of the command (see [`Walker::run_concurrent`]).
@@ -266,9 +265,15 @@ struct Walker<'s> {
     open_jobs: Vec<usize>,
     /// Trap texts walked again so far (see [`Walker::run_traps`]).
     trap_runs: usize,
-    /// The depths of the scopes of the function runs being walked (see
-    /// [`Walker::call_function`]): not shells of their own.
-    expansion_depths: Vec<usize>,
+}
+
+/// A function's body being walked for a call (see [`Walker::call_function`]).
+struct Expansion {
+    name: Rc<str>,
+    /// What the walker knew at the call.
+    mark: repeat::Mark,
+    /// The depth of the scope the body is walked in: not a shell of its own.
+    depth: usize,
 }
 
 /// A trap's text, walked where it is set and again when the command ends.
@@ -352,7 +357,6 @@ impl<'s> Walker<'s> {
             concurrent: Vec::new(),
             open_jobs: Vec::new(),
             trap_runs: 0,
-            expansion_depths: Vec::new(),
         }
     }
 
@@ -386,38 +390,33 @@ impl<'s> Walker<'s> {
     /// judged again with every link and file the command made: a copy, its paths
     /// led through the links, added when that changed it or the files.
     fn run_concurrent(&mut self) {
-        let changed =
-            |job: &Concurrent| job.links != self.links || job.dash_named != self.dash_named.len();
-        if !self.concurrent.iter().any(changed) {
-            self.concurrent.clear();
+        self.open_jobs.clear();
+        let jobs: Vec<Concurrent> = std::mem::take(&mut self.concurrent)
+            .into_iter()
+            .filter(|job| job.links != self.links || job.dash_named != self.dash_named.len())
+            .collect();
+        if jobs.is_empty() {
             return;
         }
         let all_links = self.links.clone();
         // Jobs nest (a stage that is itself a pipeline): each record once.
         let mut judged = vec![false; self.out.commands.len()];
-        for job in std::mem::take(&mut self.concurrent) {
+        for job in jobs {
             let dash_changed = job.dash_named != self.dash_named.len();
-            if job.links == all_links && !dash_changed {
-                continue;
-            }
             let to = job.to.unwrap_or(self.out.commands.len());
             for i in job.from..to.min(judged.len()) {
                 if std::mem::replace(&mut judged[i], true) {
                     continue;
                 }
                 let mut record = self.out.commands[i].clone();
-                let cwd = match &record.context.cwd {
-                    Cwd::Start => Some(self.env.cwd.to_path_buf()),
-                    Cwd::Known(p) => Some(p.clone()),
-                    Cwd::Unknown => None,
-                };
+                let cwd = record.context.cwd.place(self.env.cwd);
                 let targets = record
                     .redirects
                     .iter_mut()
                     .filter_map(|r| r.target.as_mut());
                 let mut moved = false;
                 for word in record.words.iter_mut().chain(targets) {
-                    if let Some(through) = links::through(word, cwd.as_deref(), &all_links) {
+                    if let Some(through) = links::through(word, cwd, &all_links) {
                         *word = through;
                         moved = true;
                     }
@@ -428,7 +427,6 @@ impl<'s> Walker<'s> {
                 }
             }
         }
-        self.open_jobs.clear();
     }
 
     /// The end of the command: every trap set in it runs now at the latest. Its
@@ -517,7 +515,7 @@ impl<'s> Walker<'s> {
         if !self.later.iter().any(|l| l.depth >= depth) {
             return;
         }
-        if self.expansion_depths.last() == Some(&depth) {
+        if self.expanding.last().is_some_and(|e| e.depth == depth) {
             for later in &mut self.later {
                 later.depth = later.depth.min(depth - 1);
             }
@@ -869,10 +867,18 @@ impl<'s> Walker<'s> {
         // The next pass starts with the header again (the loop variable takes its
         // next value): it would do what this one did if, after the header, it
         // starts where this one started.
-        let mut next = self.scope().clone();
-        enter_pass(&mut next, pass.variable, src.text);
+        let next;
+        let scope = match pass.variable {
+            None => self.scope(),
+            Some(_) => {
+                let mut scope = self.scope().clone();
+                enter_pass(&mut scope, pass.variable, src.text);
+                next = scope;
+                &next
+            }
+        };
         let state = repeat::State {
-            scope: &next,
+            scope,
             ..self.state()
         };
         if mark.settled(state) {
@@ -1197,13 +1203,7 @@ impl<'s> Walker<'s> {
         });
         // A trap's text runs again later: when the shell ends, or on a signal.
         let is_trap = record.program_str() == Some("trap");
-        let on_exit_only = is_trap
-            && super::callbacks::trap_on_exit_only(
-                record
-                    .words
-                    .get(record.program.map_or(1, |p| p + 1)..)
-                    .unwrap_or(&[]),
-            );
+        let on_exit_only = is_trap && super::callbacks::trap_on_exit_only(record.args());
         // A file written earlier in the command and run now: its text is the script.
         if record.script.is_none()
             && let Some((name, at)) = written::script_run(&record)
@@ -1342,13 +1342,13 @@ impl<'s> Walker<'s> {
     ) {
         let (text, map) = body;
         let span = map.map(0, text.len());
-        let runs = self.expanding.iter().filter(|(n, _)| *n == name).count();
+        let runs = self.expanding.iter().filter(|e| e.name == name).count();
         let settled = self
             .expanding
             .iter()
             .rev()
-            .find(|(n, _)| *n == name)
-            .is_some_and(|(_, mark)| mark.settled(self.state()));
+            .find(|e| e.name == name)
+            .is_some_and(|e| e.mark.settled(self.state()));
         let effects = if settled {
             None
         } else if runs > repeat::MAX_RUNS {
@@ -1357,15 +1357,17 @@ impl<'s> Walker<'s> {
         } else if !self.may_repeat(text.len(), span) {
             None
         } else {
-            self.expanding
-                .push((name.clone(), repeat::Mark::of(self.state())));
+            self.expanding.push(Expansion {
+                name: name.clone(),
+                mark: repeat::Mark::of(self.state()),
+                // `nested` walks the body in a scope of its own, one deeper.
+                depth: self.scopes.len() + 1,
+            });
             let inner = Frame {
                 function: Some(name),
                 ..frame.clone()
             };
-            self.expansion_depths.push(self.scopes.len() + 1);
             let effects = self.nested(text, *map, nesting, &inner, true);
-            self.expansion_depths.pop();
             self.expanding.pop();
             effects
         };
