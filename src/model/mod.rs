@@ -22,6 +22,7 @@ mod lower;
 mod mounts;
 pub mod name_glob;
 pub(crate) mod nested;
+mod parse_cache;
 pub mod path_roles;
 pub mod paths;
 mod printf_target;
@@ -125,6 +126,23 @@ pub fn split_model(source: &str, env: &Env<'_>) -> Option<Model> {
     })
 }
 
+/// Notes the parse problem `found` (of a parsed text), if any, at the place `map`
+/// gives it.
+fn note_problem(
+    found: Option<parse::ParseProblem>,
+    map: SpanMap,
+    nested: bool,
+    problems: &mut Vec<Problem>,
+) {
+    if let Some(p) = found {
+        problems.push(Problem::Parse {
+            kind: p.kind,
+            span: map.map(p.start, p.end),
+            nested,
+        });
+    }
+}
+
 /// Parses `text` (the command, or a nested script whose positions `map` places in the
 /// command), noting its parse problem if any. `None` when no tree came out.
 fn parse_into(
@@ -133,16 +151,21 @@ fn parse_into(
     nested: bool,
     problems: &mut Vec<Problem>,
 ) -> Option<Parsed> {
+    parse_noting(text, map, nested, problems).map(|(parsed, _)| parsed)
+}
+
+/// [`parse_into`], also giving the parse problem found (to note again later).
+fn parse_noting(
+    text: &str,
+    map: SpanMap,
+    nested: bool,
+    problems: &mut Vec<Problem>,
+) -> Option<(Parsed, Option<parse::ParseProblem>)> {
     match parse::parse(text) {
         Ok(parsed) => {
-            if let Some(p) = parse::problem(&parsed) {
-                problems.push(Problem::Parse {
-                    kind: p.kind,
-                    span: map.map(p.start, p.end),
-                    nested,
-                });
-            }
-            Some(parsed)
+            let found = parse::problem(&parsed);
+            note_problem(found, map, nested, problems);
+            Some((parsed, found))
         }
         Err(_) => {
             problems.push(Problem::Unparsed {

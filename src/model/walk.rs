@@ -265,6 +265,8 @@ struct Walker<'s> {
     open_jobs: Vec<usize>,
     /// Trap texts walked again so far (see [`Walker::run_traps`]).
     trap_runs: usize,
+    /// The trees of the nested texts parsed so far.
+    parses: super::parse_cache::ParseCache,
 }
 
 /// A function's body being walked for a call (see [`Walker::call_function`]).
@@ -357,6 +359,7 @@ impl<'s> Walker<'s> {
             concurrent: Vec::new(),
             open_jobs: Vec::new(),
             trap_runs: 0,
+            parses: Default::default(),
         }
     }
 
@@ -1507,7 +1510,7 @@ impl<'s> Walker<'s> {
             });
             return None;
         }
-        let parsed = super::parse_into(text, map, true, &mut self.out.problems)?;
+        let parsed = self.parses.parse(text, map, &mut self.out.problems)?;
         if own_scope {
             self.push_scope();
         }
