@@ -166,6 +166,9 @@ pub fn through(word: &Word, cwd: Option<&Path>, links: &[Link]) -> Option<Word> 
         });
         return named.then(|| dynamic(word));
     }
+    if !may_lead_through(value, cwd, links) {
+        return None;
+    }
     let mut current = if path.is_absolute() {
         normalize_lexically(path)
     } else {
@@ -182,6 +185,14 @@ pub fn through(word: &Word, cwd: Option<&Path>, links: &[Link]) -> Option<Word> 
         let Some((at, link)) = hop else {
             break;
         };
+        // Two links made at the same place: which one is there depends on whether
+        // the second replaced the first (`-f`) or failed, and on a job's timing.
+        if links
+            .iter()
+            .any(|l| l.path.as_deref() == Some(at) && l.target != link.target)
+        {
+            return Some(dynamic(word));
+        }
         let Some(target) = &link.target else {
             return Some(dynamic(word));
         };
@@ -206,6 +217,105 @@ pub fn through(word: &Word, cwd: Option<&Path>, links: &[Link]) -> Option<Word> 
     })
 }
 
+/// False when `value`, from `cwd`, cannot reach a link of `links` (most words of
+/// most commands): a path reaches a link's place only if the link's last name is
+/// one of its components, and each component of the path is one of the word or
+/// of the folder it starts from. A cheap test before the lexical walk.
+fn may_lead_through(value: &str, cwd: Option<&Path>, links: &[Link]) -> bool {
+    let cwd = cwd.and_then(Path::to_str).unwrap_or("");
+    links.iter().any(|l| {
+        match l
+            .path
+            .as_deref()
+            .and_then(Path::file_name)
+            .and_then(|n| n.to_str())
+        {
+            Some(name) => value.contains(name) || cwd.contains(name),
+            // The root, or a link whose place is only known at run time.
+            None => true,
+        }
+    })
+}
+
+/// [`through`] for a name whose last component is replaced, not followed (`ln
+/// -sfn T NAME`: a link already at NAME is replaced by the new one): only the
+/// folders on the way go through links.
+pub fn through_folders(word: &Word, cwd: Option<&Path>, links: &[Link]) -> Option<Word> {
+    if links.is_empty() {
+        return None;
+    }
+    let value = word.value()?.trim_end_matches('/');
+    let (folder, last) = match value.rsplit_once('/') {
+        Some(("", last)) => ("/", last),
+        Some(split) => split,
+        None => (".", value),
+    };
+    if last.is_empty() || last == "." || last == ".." {
+        return through(word, cwd, links);
+    }
+    let moved = through(&Word::literal(folder, word.span), cwd, links)?;
+    Some(match moved.value() {
+        Some(folder) => Word::literal(&Path::new(folder).join(last).to_string_lossy(), word.span),
+        None => dynamic(word),
+    })
+}
+
+/// The index, in `words`, of the name `ln -n`/`ln -T` replaces: its last operand,
+/// when the words are an `ln` making symbolic links into no folder. `None` for
+/// any other command.
+pub fn replaced_name(words: &[Word], program: Option<usize>) -> Option<usize> {
+    let at = program?;
+    let name = words.get(at)?.value()?;
+    if catalogue::canonical(super::command::basename(name)) != Some("ln") {
+        return None;
+    }
+    let entry = catalogue::lookup("ln")?;
+    let args = &words[at + 1..];
+    let values: Values = args.iter().map(Word::value).collect();
+    if !catalogue::usage(entry, &values).has(Fact::NoTargetDirectory) {
+        return None;
+    }
+    let roles = catalogue::classify(entry, &values);
+    let last = roles
+        .iter()
+        .filter(|a| !a.option_value)
+        .map(|a| a.index)
+        .max()?;
+    let operands = roles.iter().filter(|a| !a.option_value).count();
+    let into_folder = roles.iter().any(|a| a.option_value && a.role.writes());
+    (operands >= 2 && !into_folder).then_some(at + 1 + last)
+}
+
+/// Leads every word of a command (`words`, its program at `program`) and its
+/// redirect `targets` through `links`, from `cwd`: each path through a link is
+/// rewritten to where it leads; the name `ln -n` replaces only through its
+/// folders. True when a word changed.
+pub fn lead_through<'w>(
+    words: &'w mut [Word],
+    program: Option<usize>,
+    targets: impl Iterator<Item = &'w mut Word>,
+    cwd: Option<&Path>,
+    links: &[Link],
+) -> bool {
+    if links.is_empty() {
+        return false;
+    }
+    let replaced = replaced_name(words, program);
+    let mut changed = false;
+    for (k, word) in words.iter_mut().chain(targets).enumerate() {
+        let moved = if Some(k) == replaced {
+            through_folders(word, cwd, links)
+        } else {
+            through(word, cwd, links)
+        };
+        if let Some(moved) = moved {
+            *word = moved;
+            changed = true;
+        }
+    }
+    changed
+}
+
 /// The word as a value only known at run time.
 fn dynamic(word: &Word) -> Word {
     Word::new(
@@ -228,7 +338,7 @@ pub(super) fn known(path: &str, target: &str) -> Link {
 
 #[cfg(test)]
 mod tests {
-    use super::{Link, known as link, through};
+    use super::{Link, known as link, lead_through, through, through_folders};
     use crate::model::word::Word;
     use crate::verdict::Span;
     use std::path::{Path, PathBuf};
@@ -262,5 +372,105 @@ mod tests {
             target: None,
         }];
         assert_eq!(value("l/x", "/p", &unknown).as_deref(), Some("<dynamic>"));
+    }
+
+    fn words(text: &str) -> Vec<Word> {
+        text.split(' ')
+            .map(|w| Word::literal(w, Span::default()))
+            .collect()
+    }
+
+    fn led(text: &str, cwd: &str, links: &[Link]) -> Vec<String> {
+        let mut words = words(text);
+        lead_through(
+            &mut words,
+            Some(0),
+            std::iter::empty(),
+            Some(Path::new(cwd)),
+            links,
+        );
+        words
+            .iter()
+            .map(|w| w.value().unwrap_or("<dynamic>").to_string())
+            .collect()
+    }
+
+    #[test]
+    fn the_name_ln_n_replaces_is_not_followed_through_the_link_there() {
+        let links = [link("/p/latest", "/p/out/1")];
+        // `ln -sfn out/2 latest` replaces the link: `latest` stays.
+        assert_eq!(
+            led("ln -sfn out/2 latest", "/p", &links),
+            ["ln", "-sfn", "out/2", "latest"]
+        );
+        // Without `-n` the name is a folder the new link goes into.
+        assert_eq!(
+            led("ln -sf out/2 latest", "/p", &links),
+            ["ln", "-sf", "out/2", "/p/out/1"]
+        );
+        // The folders on the way to the name are still followed.
+        let home = [link("/p/l", "/home/u")];
+        assert_eq!(
+            led("ln -sfn x l/.bashrc", "/p", &home),
+            ["ln", "-sfn", "x", "/home/u/.bashrc"]
+        );
+        assert_eq!(
+            through_folders(
+                &Word::literal("l", Span::default()),
+                Some(Path::new("/p")),
+                &home
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn two_links_at_one_place_make_a_path_through_it_unknown() {
+        let links = [link("/p/l", "/p/src"), link("/p/l", "/home/u")];
+        assert_eq!(
+            value("l/.ssh/id_rsa", "/p", &links).as_deref(),
+            Some("<dynamic>")
+        );
+        let same = [link("/p/l", "/p/src"), link("/p/l", "/p/src")];
+        assert_eq!(value("l/x", "/p", &same).as_deref(), Some("/p/src/x"));
+    }
+
+    #[test]
+    fn the_quick_test_never_skips_a_word_that_goes_through_a_link() {
+        let links = [
+            link("/p/up", "/"),
+            link("/p/a/b", "/etc"),
+            link("/p/src/l", "/home/u"),
+        ];
+        for cwd in ["/p", "/p/a", "/p/a/b", "/p/src", "/q", "/p/src/l/x"] {
+            for word in [
+                "up",
+                "up/x",
+                "a/b/passwd",
+                "b/passwd",
+                "../b/x",
+                "l/.ssh",
+                "../up/x",
+                "x",
+                "src/lx",
+                "..",
+                ".",
+                "../..",
+                "/p/up/etc",
+                "upx",
+                "/p/src/l",
+            ] {
+                let path = Path::new(cwd).join(word);
+                let path = crate::model::paths::normalize_lexically(&path);
+                let reaches = links
+                    .iter()
+                    .any(|l| l.path.as_deref().is_some_and(|p| path.starts_with(p)));
+                assert_eq!(
+                    value(word, cwd, &links).is_some(),
+                    reaches,
+                    "{word} from {cwd}"
+                );
+            }
+        }
     }
 }

@@ -1079,15 +1079,13 @@ impl<'s> Walker<'s> {
         frame: &Frame,
         nesting: u32,
     ) {
-        // Paths through links made earlier lead where the links do.
+        // Paths through links made earlier lead where the links do (the name `ln
+        // -n` replaces: only its folders).
         if !self.links.is_empty() {
             let here = self.scope().path_of(".", self.env.cwd);
+            let program = wrappers::unwrap(&words).program;
             let targets = redirects.iter_mut().filter_map(|r| r.target.as_mut());
-            for word in words.iter_mut().chain(targets) {
-                if let Some(moved) = links::through(word, here.as_deref(), &self.links) {
-                    *word = moved;
-                }
-            }
+            links::lead_through(&mut words, program, targets, here.as_deref(), &self.links);
         }
         let unwrapped = wrappers::unwrap(&words);
         for &i in &unwrapped.env_assignments {

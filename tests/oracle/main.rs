@@ -394,16 +394,36 @@ fn covered(path: &Path, inspection: &Inspection) -> bool {
     })
 }
 
-/// Where a touch lands. Making a symlink writes the link itself, not what it
-/// points to (which the link, made by then, would lead the resolution to): only
-/// its folder is resolved.
+/// The calls that act on the last component of their paths itself, never on what
+/// a link there leads to: making a link, renaming (`ln -sf` replaces a link by
+/// renaming a new one over it), removing, making a folder or a node.
+const NO_FOLLOW_CALLS: &[&str] = &[
+    "symlink(",
+    "symlinkat(",
+    "rename(",
+    "renameat(",
+    "renameat2(",
+    "unlink(",
+    "unlinkat(",
+    "rmdir(",
+    "mkdir(",
+    "mkdirat(",
+    "mknod(",
+    "mknodat(",
+    "lchown(",
+];
+
+/// Where a touch lands. A call that does not follow a link in its last component
+/// (making a symlink, renaming over one, removing one) writes the link itself, not
+/// what it points to (which the link, made by then, would lead the resolution
+/// to): only its folder is resolved.
 fn written_path(touch: &Touch) -> PathBuf {
     let path = Path::new(&touch.path);
-    let makes_link = touch
+    let no_follow = touch
         .line
         .split_whitespace()
-        .any(|word| word.starts_with("symlink(") || word.starts_with("symlinkat("));
-    match (makes_link, path.parent(), path.file_name()) {
+        .any(|word| NO_FOLLOW_CALLS.iter().any(|call| word.starts_with(call)));
+    match (no_follow, path.parent(), path.file_name()) {
         (true, Some(parent), Some(name)) => canonical(parent).join(name),
         _ => canonical(path),
     }
