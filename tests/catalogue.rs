@@ -43,6 +43,7 @@ const NOT_PROGRAMS: &[&str] = &[
     "build",
     "f.sh",
     "run.sh",
+    "x.sh",
     // programs nobody knows, in cases about what the gate does with them (an
     // unknown wrapper given a shell with inline code, an unknown tool's subcommand)
     "mytool",

@@ -451,6 +451,11 @@ pub enum Fact {
     /// this machine (`python -m http.server`, busybox `httpd`): what it serves,
     /// the working folder or the project's app, is reachable from other machines.
     Listens,
+    /// Starts its command and returns before that command ends (`screen -dm`,
+    /// `setsid -f`, `tmux new -d`, `sudo -b`): the command runs beside the rest of
+    /// the command line, like a job started with `&`, and finds the links and
+    /// files made after it started.
+    Detaches,
 }
 
 impl Fact {
@@ -505,6 +510,7 @@ impl Fact {
         Fact::NoNewline,
         Fact::SkipsVerification,
         Fact::Listens,
+        Fact::Detaches,
     ];
 
     /// The fact's bit in [`Entry::flag_fact_mask`]: its position in [`Fact::ALL`].
@@ -570,6 +576,7 @@ impl Fact {
             Fact::NoNewline => "no-newline",
             Fact::SkipsVerification => "skips-verification",
             Fact::Listens => "listens",
+            Fact::Detaches => "detaches",
         }
     }
 }

@@ -132,6 +132,7 @@ pub const FACTS: &[(&str, &str)] = &[
     ("no-newline", "NoNewline"),
     ("skips-verification", "SkipsVerification"),
     ("listens", "Listens"),
+    ("detaches", "Detaches"),
 ];
 
 /// A mistake in an entry: the dotted key inside the entry (`options."--x"`,

@@ -19,6 +19,7 @@ use super::input_arguments;
 use super::links;
 use super::lower::{self, Source};
 use super::nested::{self, ScriptText};
+use super::paths::normalize_lexically;
 use super::problem::{Problem, ProblemKind};
 use super::repeat;
 use super::scope::Scope;
@@ -304,6 +305,8 @@ struct Concurrent {
     links: Vec<links::Link>,
     /// How many files named like options had been made when it started.
     dash_named: usize,
+    /// The files written when it started, with their text.
+    written: written::Files,
 }
 
 /// What the grammar hung on an enclosing statement that bash gives a command: its
@@ -371,6 +374,7 @@ impl<'s> Walker<'s> {
             to: None,
             links: self.links.clone(),
             dash_named: self.dash_named.len(),
+            written: self.written.clone(),
         });
     }
 
@@ -391,12 +395,18 @@ impl<'s> Walker<'s> {
     /// later stage of its pipeline) may be what the job finds when it gets there:
     /// `{ sleep 1; cat l/shadow; } & ln -s /etc l`. Each record of such a job is
     /// judged again with every link and file the command made: a copy, its paths
-    /// led through the links, added when that changed it or the files.
+    /// led through the links, added when that changed it or the files. A script
+    /// file the job runs that the command wrote after the job started is walked
+    /// with its last text: `{ sleep 1; sh x.sh; } & echo 'rm -rf ~' > x.sh`.
     fn run_concurrent(&mut self) {
         self.open_jobs.clear();
         let jobs: Vec<Concurrent> = std::mem::take(&mut self.concurrent)
             .into_iter()
-            .filter(|job| job.links != self.links || job.dash_named != self.dash_named.len())
+            .filter(|job| {
+                job.links != self.links
+                    || job.dash_named != self.dash_named.len()
+                    || !job.written.same_as(&self.written)
+            })
             .collect();
         if jobs.is_empty() {
             return;
@@ -417,16 +427,36 @@ impl<'s> Walker<'s> {
                     .redirects
                     .iter_mut()
                     .filter_map(|r| r.target.as_mut());
-                let mut moved = false;
-                for word in record.words.iter_mut().chain(targets) {
-                    if let Some(through) = links::through(word, cwd, &all_links) {
-                        *word = through;
-                        moved = true;
-                    }
-                }
+                let moved = links::lead_through(
+                    &mut record.words,
+                    record.program,
+                    targets,
+                    cwd,
+                    &all_links,
+                );
+                let script = written::script_run(&record).and_then(|(name, at)| {
+                    let path = normalize_lexically(&cwd?.join(name));
+                    let now = self.written.get(&path)?;
+                    (job.written.get(&path) != Some(now)).then(|| (now.clone(), at))
+                });
                 if moved || dash_changed {
                     record.context.dash_named = self.dash_named.clone();
                     self.out.commands.push(record);
+                }
+                match script {
+                    Some((Some(text), at)) => {
+                        let frame = Frame {
+                            background: true,
+                            ..Frame::default()
+                        };
+                        self.nested(&text, SpanMap::Whole(at), 1, &frame, true);
+                    }
+                    Some((None, at)) => {
+                        let mut record = self.out.commands[i].clone();
+                        record.script = Some(InlineScript::Dynamic { span: at });
+                        self.out.commands.push(record);
+                    }
+                    None => {}
                 }
             }
         }
@@ -1272,6 +1302,12 @@ impl<'s> Walker<'s> {
         }
         let codes = arithmetic::in_record(&record, &self.scopes[top]);
         let hashed = shell_tables::hashed(&record);
+        // `setsid -f CMD`, `screen -dm sh -c TEXT`: what runs is a job beside the
+        // rest of the command, like `CMD &` (see [`Walker::run_concurrent`]).
+        let detached = unwrapped.detached;
+        if detached {
+            self.fork();
+        }
         self.push_record(record);
         self.arithmetic(codes, frame, nesting);
         for (by, words) in embedded {
@@ -1306,6 +1342,9 @@ impl<'s> Walker<'s> {
                 effects.alias_text = Some(text);
                 self.scope_mut().definitions.define(&alias, effects);
             }
+        }
+        if detached {
+            self.join();
         }
         // `hash -p PATH NAME` (and `BASH_CMDS[NAME]=PATH`): a call of NAME runs PATH.
         for (name, path) in hashed {

@@ -31,6 +31,10 @@ pub struct Unwrapped {
     /// Bytes of the first script word's value that are the option, not the script
     /// (`-Scmd`: 2, `--split-string=cmd`: 15); 0 when the script is a word of its own.
     pub script_offset: usize,
+    /// A wrapper or the embedding program returns before what it runs ends (the
+    /// catalogue's `detaches`: `setsid -f`, `screen -dm`, `sudo -b`): the program,
+    /// embedded commands and script run beside the rest of the command line.
+    pub detached: bool,
 }
 
 /// How one wrapper takes its options: read from its catalogue entry.
@@ -68,7 +72,14 @@ fn spec_of(name: &str) -> Option<Spec> {
     if name.contains('/') {
         return None;
     }
-    let entry = catalogue::lookup(name).filter(|e| e.has(Fact::Wrapper))?;
+    spec_of_entry(catalogue::lookup(name)?)
+}
+
+/// [`spec_of`] for an entry already looked up.
+fn spec_of_entry(entry: &'static Entry) -> Option<Spec> {
+    if !entry.has(Fact::Wrapper) {
+        return None;
+    }
     let operands = entry
         .operands
         .iter()
@@ -230,20 +241,27 @@ pub fn unwrap(words: &[Word]) -> Unwrapped {
             out.program = Some(i);
             return out;
         };
-        if !name.contains('/')
-            && let Some(entry) = catalogue::lookup(name).filter(|e| !e.embedded_commands.is_empty())
-        {
+        // One lookup per word: a name with a `/` is a path, never the catalogue's.
+        let found = if name.contains('/') {
+            None
+        } else {
+            catalogue::lookup(name)
+        };
+        if let Some(entry) = found.filter(|e| !e.embedded_commands.is_empty()) {
             out.program = Some(i);
             out.embedded = embedded_ranges(entry, words, i + 1);
+            out.detached |= entry.has(Fact::Detaches);
             return out;
         }
-        let Some(spec) = spec_of(name) else {
+        let Some(spec) = found.and_then(spec_of_entry) else {
             out.program = Some(i);
             out.embedded = command_option_ranges(words, i);
+            out.detached |= found.is_some_and(|e| e.has(Fact::Detaches));
             return out;
         };
         let entry = spec.entry;
         out.wrappers.push(i);
+        out.detached |= entry.has(Fact::Detaches);
         // `coproc` is a shell keyword (shell semantics, not a program's option):
         // its optional NAME before a compound command stays named here.
         if entry.name == "coproc"
@@ -269,6 +287,10 @@ pub fn unwrap(words: &[Word]) -> Unwrapped {
                 }
             }
         };
+        out.detached |= entry
+            .flag_facts
+            .iter()
+            .any(|f| f.facts.contains(&Fact::Detaches) && f.flags.iter().any(|flag| given(flag)));
         // A mode flag whose operands run nothing (`sudo -l`, `command -v`, `chrt -p`).
         let mode = entry
             .modes
@@ -474,4 +496,45 @@ fn embedded_ranges(
         i = end + 1;
     }
     ranges
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unwrap;
+    use crate::model::word::Word;
+    use crate::verdict::Span;
+
+    fn detached(text: &str) -> bool {
+        let words: Vec<Word> = text
+            .split(' ')
+            .map(|w| Word::literal(w, Span::default()))
+            .collect();
+        unwrap(&words).detached
+    }
+
+    #[test]
+    fn programs_that_return_before_what_they_start_ends_are_detached() {
+        for text in [
+            "setsid -f sh -c x",
+            "setsid cat x",
+            "nice -n 5 setsid make",
+            "sudo -b cat x",
+            "screen -dm sh -c x",
+            "tmux new -d x",
+            "coproc cat x",
+            "tsp make",
+        ] {
+            assert!(detached(text), "{text}");
+        }
+        for text in [
+            "nice -n 5 make",
+            "sudo cat x",
+            "timeout 5 sh -c x",
+            "nohup make",
+            "cat x",
+            "sh -c x",
+        ] {
+            assert!(!detached(text), "{text}");
+        }
+    }
 }

@@ -130,27 +130,29 @@ pub(crate) fn writes(record: &SimpleCommand, home: Option<&str>) -> Vec<Write> {
 }
 
 /// The file `record` runs as a shell script, and the word naming it: `bash F`,
-/// `sh F`, `source F`, `. F`, or the program named by a path (`./F`).
+/// `sh F` (any shell), `source F`, `. F`, or the program named by a path (`./F`).
 pub(super) fn script_run(record: &SimpleCommand) -> Option<(String, Span)> {
     let name = record.name()?;
     let value = name.value()?;
-    match record.base_name()? {
-        "bash" | "sh" | "dash" | "zsh" | "ksh" | "source" | "." => {
-            let options_with_c = record.args().iter().any(|w| {
-                w.value()
-                    .is_none_or(|v| v.starts_with('-') && !v.starts_with("--") && v.contains('c'))
-            });
-            if options_with_c {
-                // `bash -c TEXT`: a script string, judged elsewhere.
-                return None;
-            }
-            let first = record
-                .args()
-                .iter()
-                .find(|w| !w.value().is_some_and(|v| v.starts_with('-')))?;
-            Some((first.value()?.to_string(), first.span))
-        }
-        _ if value.contains('/') => Some((value.to_string(), name.span)),
-        _ => None,
+    let base = record.base_name()?;
+    // Any shell of the catalogue, spelled as a case-blind file system or Windows
+    // finds it (`SH`, `bash.exe`), and the builtins that read a file in this shell.
+    let shell = matches!(base, "source" | ".")
+        || crate::catalogue::has_fact(base, crate::catalogue::Fact::Shell);
+    if !shell {
+        return value.contains('/').then(|| (value.to_string(), name.span));
     }
+    let options_with_c = record.args().iter().any(|w| {
+        w.value()
+            .is_none_or(|v| v.starts_with('-') && !v.starts_with("--") && v.contains('c'))
+    });
+    if options_with_c {
+        // `bash -c TEXT`: a script string, judged elsewhere.
+        return None;
+    }
+    let first = record
+        .args()
+        .iter()
+        .find(|w| !w.value().is_some_and(|v| v.starts_with('-')))?;
+    Some((first.value()?.to_string(), first.span))
 }

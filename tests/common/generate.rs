@@ -388,7 +388,7 @@ fn repeat_flow() -> impl Strategy<Value = String> {
         pick(&["..", "/etc", "src", "~", "~/.ssh", "../..", "."]),
         pick(&["hostname", "lib.rs", "id_rsa", "a.txt", "passwd", "x"]),
         pick(&["cat", "ls", "wc -c", "touch"]),
-        0u8..9,
+        0u8..12,
     )
         .prop_map(|(target, name, user, how)| {
             let body = format!("{user} l/{name}; ln -sfn {target} l");
@@ -398,6 +398,14 @@ fn repeat_flow() -> impl Strategy<Value = String> {
                 6 => format!("{{ {late}; }} & ln -s {target} l; wait"),
                 7 => format!("({late}) | ln -s {target} l"),
                 8 => format!("cat <({late}); ln -s {target} l; wait"),
+                // A program that returns before what it starts ends.
+                9 => format!("setsid -f sh -c '{late}'; ln -s {target} l; sleep 0.5"),
+                // A job that runs a script the command writes after it started.
+                10 => format!(
+                    "{{ sleep 0.2; sh x.sh; }} & echo '{user} {target}/{name}' > x.sh; wait"
+                ),
+                // Two links at one place: the second replaces the first.
+                11 => format!("ln -s src l; ln -sfn {target} l; {user} l/{name}"),
                 0 => format!("for i in 1 2; do {body}; done"),
                 1 => format!("n=0; while [ $n -lt 2 ]; do {body}; n=$((n+1)); done"),
                 2 => format!("for ((i=0; i<2; i++)); do {body}; done"),
