@@ -369,7 +369,7 @@ fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, Mask
         "Entry {{ name: {name:?}, family: {family:?}, summary: {summary:?}, aliases: &{aliases:?}, \
          facts: {facts}, options: {options}, flags: &{flags:?}, operands: {operands}, last: {last}, \
          modes: {modes}, assignments: {assignments}, clustering: {clustering}, \
-         options_after_operands: {after}, interpreter: {interpreter}, runs_files: &{runs_files:?}, \
+         options_after_operands: {after}, global_options: {global}, interpreter: {interpreter}, runs_files: &{runs_files:?}, \
          config_keys: {config_keys}, env_keys: {env_keys}, flag_facts: {flag_facts}, flag_fact_mask: {flag_mask}, subcommands: {subcommands}, role_mask: {all}, \
          word_role_mask: {words}, fact_mask: {facts_mask}, \
          in_place: &{in_place:?}, mode_options: {mode_options}, old_style_flags: {old_style}, \
@@ -378,6 +378,7 @@ fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, Mask
         assignments = spec.assignments.unwrap_or(false),
         clustering = spec.clustering.unwrap_or(true),
         after = spec.options_after_operands.unwrap_or(true),
+        global = spec.global_options.unwrap_or(false),
         flag_mask = flag_fact_mask(spec),
         all = masks.all,
         words = masks.words,

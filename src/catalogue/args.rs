@@ -40,7 +40,7 @@ pub fn classify(entry: &Entry, args: &[Option<&str>]) -> Vec<Arg> {
     if let Some(found) = memo::recall(entry, args) {
         return found;
     }
-    let mut out = read(entry, args);
+    let mut out = read(entry, args, None);
     for arg in &mut out {
         if arg.role == Role::PathWriteOrPipe {
             piped_or_written(arg, args);
@@ -67,8 +67,29 @@ fn piped_or_written(arg: &mut Arg, args: &[Option<&str>]) {
     }
 }
 
-/// [`classify`] without the memo.
-fn read(entry: &Entry, args: &[Option<&str>]) -> Vec<Arg> {
+/// [`classify`] without the memo. `global`: the nearest program above whose
+/// options count after its subcommands' names too ([`Entry::global_options`]).
+fn read(entry: &Entry, args: &[Option<&str>], global: Option<&Entry>) -> Vec<Arg> {
+    // An option the subcommand does not know, nor lists as a flag of its own
+    // (`kubectl logs -f`: follow), may be one of the program's.
+    let option = |name: &str| {
+        entry.option(name).or_else(|| {
+            global
+                .filter(|_| !entry.flags.contains(&name))?
+                .option(name)
+        })
+    };
+    let short_option = |c: char| {
+        let own_flag = || {
+            entry
+                .flags
+                .iter()
+                .any(|f| f.len() == 2 && f.starts_with('-') && f.ends_with(c))
+        };
+        entry
+            .short_option(c)
+            .or_else(|| global.filter(|_| !own_flag())?.short_option(c))
+    };
     let mut out = Vec::new();
     let mut operands: Vec<usize> = Vec::new();
     let mut options_done = false;
@@ -106,7 +127,12 @@ fn read(entry: &Entry, args: &[Option<&str>]) -> Vec<Arg> {
                     offset: 0,
                     option_value: false,
                 });
-                let rest = read(sub, &args[index + 1..]);
+                let global = if entry.global_options {
+                    Some(entry)
+                } else {
+                    global
+                };
+                let rest = read(sub, &args[index + 1..], global);
                 out.extend(rest.into_iter().map(|a| Arg {
                     index: a.index + index + 1,
                     ..a
@@ -153,16 +179,16 @@ fn read(entry: &Entry, args: &[Option<&str>]) -> Vec<Arg> {
             // `mvn -Dkey=value`, `gcc -B/tmp`, `gcc -ofile`: a one-letter option
             // with its value attached, in a program whose options do not cluster
             // (a longer option of the same letter is matched whole first).
-            let mut found = entry.option(name);
+            let mut found = option(name);
             if found.is_none()
                 && !w.starts_with("--")
                 && w.starts_with('-')
                 && let Some(short) = w.get(..2)
                 && w.len() > 2
-                && let Some(option) = entry.option(short)
+                && let Some(short) = option(short)
             {
                 attached = Some(2);
-                found = Some(option);
+                found = Some(short);
             }
             if let Some(option) = found {
                 let role = option.role;
@@ -197,7 +223,7 @@ fn read(entry: &Entry, args: &[Option<&str>]) -> Vec<Arg> {
             }) {
                 mode = Some(m.operands);
             }
-            if let Some(option) = entry.short_option(c) {
+            if let Some(option) = short_option(c) {
                 let role = option.role;
                 let rest = at + c.len_utf8();
                 if rest < w.len() {
@@ -449,6 +475,18 @@ mod tests {
             .into_iter()
             .map(|a| (a.index, a.role.as_str()))
             .collect()
+    }
+
+    #[test]
+    fn a_global_option_counts_after_the_subcommand() {
+        // `npm install x --prefix DIR`: npm's option, read in the subcommand.
+        let after = roles("npm", &["install", "x", "--prefix", "/tmp/p"]);
+        assert!(after.contains(&(3, "directory")), "{after:?}");
+        let before = roles("npm", &["--prefix", "/tmp/p", "install", "x"]);
+        assert!(before.contains(&(1, "directory")), "{before:?}");
+        // git's options do not: `git log -C` is the log's own flag.
+        let git = roles("git", &["log", "-C", "/tmp/p"]);
+        assert!(!git.iter().any(|&(_, role)| role == "directory"), "{git:?}");
     }
 
     #[test]

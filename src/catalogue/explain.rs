@@ -94,6 +94,12 @@ fn write_entry(out: &mut String, entry: &Entry, depth: usize) {
     if !entry.options_after_operands {
         let _ = writeln!(out, "{pad}  options end at the first operand");
     }
+    if entry.global_options {
+        let _ = writeln!(
+            out,
+            "{pad}  its options count after a subcommand's name too"
+        );
+    }
     if !entry.config_keys.is_empty() {
         let _ = writeln!(out, "{pad}  settings:");
         for (key, role) in entry.config_keys {

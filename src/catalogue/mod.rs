@@ -662,6 +662,10 @@ pub struct Entry {
     pub clustering: bool,
     /// Options may follow operands (GNU getopt); false: the first operand ends them.
     pub options_after_operands: bool,
+    /// Its options count after a subcommand's name too, where the subcommand has
+    /// no option of that name (`npm install --prefix DIR`, `kubectl get pods
+    /// --kubeconfig F`): global options, read anywhere on the line.
+    pub global_options: bool,
     /// The language of the code it runs, for interpreters.
     pub interpreter: Option<&'static str>,
     /// Project files it runs (`make` runs `Makefile`).

@@ -20,6 +20,8 @@ pub const ENTRY_KEYS: &[&str] = &[
     "assignments",
     "clustering",
     "options_after_operands",
+    // Its options count after a subcommand's name too (`npm install --prefix DIR`).
+    "global_options",
     "interpreter",
     "runs_files",
     "subcommands",
@@ -201,6 +203,8 @@ pub struct Spec {
     pub clustering: Option<bool>,
     /// Options may follow operands.
     pub options_after_operands: Option<bool>,
+    /// Its options count after a subcommand's name too.
+    pub global_options: Option<bool>,
     /// The language of the code it runs.
     pub interpreter: Option<String>,
     /// Project files it runs.
@@ -288,6 +292,7 @@ pub fn parse_entry(table: &toml::Table, extra_keys: &[&str]) -> Result<Spec, Sch
             "assignments" => spec.assignments = Some(boolean(value, k)?),
             "clustering" => spec.clustering = Some(boolean(value, k)?),
             "options_after_operands" => spec.options_after_operands = Some(boolean(value, k)?),
+            "global_options" => spec.global_options = Some(boolean(value, k)?),
             "interpreter" => match value.as_str() {
                 Some(s) if !s.is_empty() => spec.interpreter = Some(s.to_string()),
                 _ => return Err(SchemaError::at(&[k], "`interpreter` names a language")),

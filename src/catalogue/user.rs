@@ -366,6 +366,9 @@ fn merge(name: &str, base: Option<&'static Entry>, spec: &Spec) -> Result<Entry,
         options_after_operands: spec
             .options_after_operands
             .unwrap_or(base.is_none_or(|b| b.options_after_operands)),
+        global_options: spec
+            .global_options
+            .unwrap_or(base.is_some_and(|b| b.global_options)),
         interpreter: match &spec.interpreter {
             Some(i) => Some(leak_str(i)),
             None => base.and_then(|b| b.interpreter),
