@@ -1237,6 +1237,7 @@ impl<'s> Walker<'s> {
         let on_exit_only = is_trap && super::callbacks::trap_on_exit_only(record.args());
         // A file written earlier in the command and run now: its text is the script.
         if record.script.is_none()
+            && !self.written.is_empty()
             && let Some((name, at)) = written::script_run(&record)
             && let Some(path) = self.scope().path_of(&name, self.env.cwd)
             && let Some(text) = self.written.get(&path).cloned()

@@ -54,6 +54,11 @@ impl Files {
         }
     }
 
+    /// True when the command has written no file so far.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     /// What the command wrote to `path`: `None` if it did not write it.
     pub fn get(&self, path: &Path) -> Option<&Option<String>> {
         self.0.iter().rev().find(|(p, _)| p == path).map(|(_, t)| t)
