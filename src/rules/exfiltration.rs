@@ -142,7 +142,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
 /// command; or the files (`path-read` operands) an upload names.
 fn sent(inv: &Invocation, leaf: &'static Entry, cmd: &SimpleCommand, cx: &mut Checker) {
     if leaf.last.is_some() {
-        copy_to_host(inv, leaf, cmd, cx);
+        copy_to_host(inv, leaf, cx);
         return;
     }
     if leaf.operands.first() == Some(&Role::Url) {
@@ -271,8 +271,11 @@ fn upload(entry: &Entry, cmd: &SimpleCommand, cx: &mut Checker) {
 }
 
 /// `scp`/`rsync` whose last operand is another host.
-fn copy_to_host(inv: &Invocation, entry: &Entry, cmd: &SimpleCommand, cx: &mut Checker) {
-    let values: Values = cmd.args().iter().map(Word::value).collect();
+fn copy_to_host(inv: &Invocation, entry: &Entry, cx: &mut Checker) {
+    // The words after the subcommand's name (`aws s3 cp SRC DEST`): the ones the
+    // leaf's entry reads.
+    let args = inv.rest;
+    let values: Values = args.iter().map(Word::value).collect();
     let operands: Vec<usize> = crate::catalogue::classify(entry, &values)
         .into_iter()
         .filter(|a| !a.option_value && matches!(a.role, Role::PathRead | Role::PathWrite))
@@ -284,7 +287,7 @@ fn copy_to_host(inv: &Invocation, entry: &Entry, cmd: &SimpleCommand, cx: &mut C
     let Some(&last) = operands.last() else {
         return;
     };
-    let Some(dest) = cmd.args().get(last) else {
+    let Some(dest) = args.get(last) else {
         return;
     };
     let remote = dest.value().is_none_or(is_remote_location);
