@@ -19,7 +19,6 @@ use super::input_arguments;
 use super::links;
 use super::lower::{self, Source};
 use super::nested::{self, ScriptText};
-use super::paths::normalize_lexically;
 use super::problem::{Problem, ProblemKind};
 use super::repeat;
 use super::scope::Scope;
@@ -264,6 +263,8 @@ struct Walker<'s> {
     concurrent: Vec<Concurrent>,
     /// The jobs whose walk has started and not ended, innermost last.
     open_jobs: Vec<usize>,
+    /// The script files run inside jobs (see [`Walker::run_concurrent`]).
+    job_scripts: Vec<JobScript>,
     /// Trap texts walked again so far (see [`Walker::run_traps`]).
     trap_runs: usize,
     /// The trees of the nested texts parsed so far.
@@ -305,8 +306,20 @@ struct Concurrent {
     links: Vec<links::Link>,
     /// How many files named like options had been made when it started.
     dash_named: usize,
-    /// The files written when it started, with their text.
-    written: written::Files,
+}
+
+/// A script file a job runs (`sh F`, `./F`), with the text the command had written
+/// to it when the job's record was walked: the job may read it later, after the
+/// command wrote it again.
+struct JobScript {
+    /// The record that runs it: `out.commands[record]`.
+    record: usize,
+    /// The file.
+    path: std::path::PathBuf,
+    /// What the command had written to it then (`None`: nothing).
+    seen: Option<Option<String>>,
+    /// The word naming it.
+    span: Span,
 }
 
 /// What the grammar hung on an enclosing statement that bash gives a command: its
@@ -361,6 +374,7 @@ impl<'s> Walker<'s> {
             later: Vec::new(),
             concurrent: Vec::new(),
             open_jobs: Vec::new(),
+            job_scripts: Vec::new(),
             trap_runs: 0,
             parses: Default::default(),
         }
@@ -374,7 +388,6 @@ impl<'s> Walker<'s> {
             to: None,
             links: self.links.clone(),
             dash_named: self.dash_named.len(),
-            written: self.written.clone(),
         });
     }
 
@@ -402,12 +415,33 @@ impl<'s> Walker<'s> {
         self.open_jobs.clear();
         let jobs: Vec<Concurrent> = std::mem::take(&mut self.concurrent)
             .into_iter()
-            .filter(|job| {
-                job.links != self.links
-                    || job.dash_named != self.dash_named.len()
-                    || !job.written.same_as(&self.written)
+            .filter(|job| job.links != self.links || job.dash_named != self.dash_named.len())
+            .collect();
+        // Script files run in jobs whose text the command changed after the walk
+        // of the record that runs them.
+        let scripts: Vec<(Option<String>, Span, usize)> = std::mem::take(&mut self.job_scripts)
+            .into_iter()
+            .filter_map(|run| {
+                let now = self.written.get(&run.path)?;
+                (run.seen.as_ref() != Some(now)).then(|| (now.clone(), run.span, run.record))
             })
             .collect();
+        for (text, at, record) in scripts {
+            match text {
+                Some(text) => {
+                    let frame = Frame {
+                        background: true,
+                        ..Frame::default()
+                    };
+                    self.nested(&text, SpanMap::Whole(at), 1, &frame, true);
+                }
+                None => {
+                    let mut record = self.out.commands[record].clone();
+                    record.script = Some(InlineScript::Dynamic { span: at });
+                    self.out.commands.push(record);
+                }
+            }
+        }
         if jobs.is_empty() {
             return;
         }
@@ -434,29 +468,9 @@ impl<'s> Walker<'s> {
                     cwd,
                     &all_links,
                 );
-                let script = written::script_run(&record).and_then(|(name, at)| {
-                    let path = normalize_lexically(&cwd?.join(name));
-                    let now = self.written.get(&path)?;
-                    (job.written.get(&path) != Some(now)).then(|| (now.clone(), at))
-                });
                 if moved || dash_changed {
                     record.context.dash_named = self.dash_named.clone();
                     self.out.commands.push(record);
-                }
-                match script {
-                    Some((Some(text), at)) => {
-                        let frame = Frame {
-                            background: true,
-                            ..Frame::default()
-                        };
-                        self.nested(&text, SpanMap::Whole(at), 1, &frame, true);
-                    }
-                    Some((None, at)) => {
-                        let mut record = self.out.commands[i].clone();
-                        record.script = Some(InlineScript::Dynamic { span: at });
-                        self.out.commands.push(record);
-                    }
-                    None => {}
                 }
             }
         }
@@ -1308,6 +1322,20 @@ impl<'s> Walker<'s> {
         let detached = unwrapped.detached;
         if detached {
             self.fork();
+        }
+        // A script file run inside a job: the command may write it again before
+        // the job reads it.
+        if !self.open_jobs.is_empty()
+            && let Some((name, at)) = written::script_run(&record)
+            && let Some(path) = self.scope().path_of(&name, self.env.cwd)
+        {
+            let seen = self.written.get(&path).cloned();
+            self.job_scripts.push(JobScript {
+                record: self.out.commands.len(),
+                path,
+                seen,
+                span: at,
+            });
         }
         self.push_record(record);
         self.arithmetic(codes, frame, nesting);
