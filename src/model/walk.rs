@@ -409,8 +409,9 @@ impl<'s> Walker<'s> {
     /// `{ sleep 1; cat l/shadow; } & ln -s /etc l`. Each record of such a job is
     /// judged again with every link and file the command made: a copy, its paths
     /// led through the links, added when that changed it or the files. A script
-    /// file the job runs that the command wrote after the job started is walked
-    /// with its last text: `{ sleep 1; sh x.sh; } & echo 'rm -rf ~' > x.sh`.
+    /// file a job runs whose text the command changed after the job's record was
+    /// walked is walked with its last text: `{ sleep 1; sh x.sh; } & echo 'rm -rf
+    /// ~' > x.sh`.
     fn run_concurrent(&mut self) {
         self.open_jobs.clear();
         let jobs: Vec<Concurrent> = std::mem::take(&mut self.concurrent)
