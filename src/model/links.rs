@@ -266,10 +266,7 @@ pub fn through_folders(word: &Word, cwd: Option<&Path>, links: &[Link]) -> Optio
 pub fn replaced_name(words: &[Word], program: Option<usize>) -> Option<usize> {
     let at = program?;
     let name = words.get(at)?.value()?;
-    if catalogue::canonical(super::command::basename(name)) != Some("ln") {
-        return None;
-    }
-    let entry = catalogue::lookup("ln")?;
+    let entry = catalogue::lookup(super::command::basename(name)).filter(|e| e.name == "ln")?;
     let args = &words[at + 1..];
     let values: Values = args.iter().map(Word::value).collect();
     if !catalogue::usage(entry, &values).has(Fact::NoTargetDirectory) {

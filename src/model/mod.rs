@@ -89,7 +89,7 @@ pub fn build(source: &str, env: &Env<'_>) -> Model {
     }
     let mut problems = Vec::new();
     let map = SpanMap::identity(source.len());
-    let Some(parsed) = parse_into(source, map, false, &mut problems) else {
+    let Some((parsed, _)) = parse_into(source, map, false, &mut problems) else {
         return Model {
             commands: Vec::new(),
             problems,
@@ -144,18 +144,9 @@ fn note_problem(
 }
 
 /// Parses `text` (the command, or a nested script whose positions `map` places in the
-/// command), noting its parse problem if any. `None` when no tree came out.
+/// command), noting its parse problem if any; gives the tree and that problem (a
+/// tree walked again notes it again). `None` when no tree came out.
 fn parse_into(
-    text: &str,
-    map: SpanMap,
-    nested: bool,
-    problems: &mut Vec<Problem>,
-) -> Option<Parsed> {
-    parse_noting(text, map, nested, problems).map(|(parsed, _)| parsed)
-}
-
-/// [`parse_into`], also giving the parse problem found (to note again later).
-fn parse_noting(
     text: &str,
     map: SpanMap,
     nested: bool,

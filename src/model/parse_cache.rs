@@ -40,7 +40,7 @@ impl ParseCache {
             super::note_problem(entry.problem, map, true, problems);
             return Some(entry.parsed.clone());
         }
-        let (parsed, problem) = super::parse_noting(text, map, true, problems)?;
+        let (parsed, problem) = super::parse_into(text, map, true, problems)?;
         let parsed = Rc::new(parsed);
         if self.entries.len() < MAX_ENTRIES {
             self.entries.push(Entry {

@@ -1250,13 +1250,20 @@ impl<'s> Walker<'s> {
         // A trap's text runs again later: when the shell ends, or on a signal.
         let is_trap = record.program_str() == Some("trap");
         let on_exit_only = is_trap && super::callbacks::trap_on_exit_only(record.args());
+        // The script file the record runs, when the command wrote files or the
+        // record is in a job (whose file the command may write later).
+        let script_file = if self.written.is_empty() && self.open_jobs.is_empty() {
+            None
+        } else {
+            written::script_run(&record)
+                .and_then(|(name, at)| Some((self.scope().path_of(&name, self.env.cwd)?, at)))
+        };
         // A file written earlier in the command and run now: its text is the script.
         if record.script.is_none()
-            && !self.written.is_empty()
-            && let Some((name, at)) = written::script_run(&record)
-            && let Some(path) = self.scope().path_of(&name, self.env.cwd)
-            && let Some(text) = self.written.get(&path).cloned()
+            && let Some((path, at)) = &script_file
+            && let Some(text) = self.written.get(path).cloned()
         {
+            let at = *at;
             match text {
                 Some(text) => {
                     record.script = Some(InlineScript::Parsed { span: at });
@@ -1327,8 +1334,7 @@ impl<'s> Walker<'s> {
         // A script file run inside a job: the command may write it again before
         // the job reads it.
         if !self.open_jobs.is_empty()
-            && let Some((name, at)) = written::script_run(&record)
-            && let Some(path) = self.scope().path_of(&name, self.env.cwd)
+            && let Some((path, at)) = script_file
         {
             let seen = self.written.get(&path).cloned();
             self.job_scripts.push(JobScript {
