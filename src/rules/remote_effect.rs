@@ -120,23 +120,33 @@ fn options<'a>(args: &'a [Option<&'a str>]) -> impl Iterator<Item = &'a str> {
 /// The positional words of `args` with their indexes: options and the values of
 /// the entry's value options removed; everything after `--` is positional.
 fn positionals<'a>(entry: &Entry, args: &[Option<&'a str>]) -> Vec<(usize, Option<&'a str>)> {
-    let mut out = Vec::new();
+    positional_words(entry, args).collect()
+}
+
+/// [`positionals`], one at a time (the first operand needs no list).
+fn positional_words<'a, 'b>(
+    entry: &'b Entry,
+    args: &'b [Option<&'a str>],
+) -> impl Iterator<Item = (usize, Option<&'a str>)> + 'b {
     let mut i = 0;
     let mut options_end = false;
-    while i < args.len() {
-        match args[i] {
-            None => out.push((i, None)),
-            Some("--") if !options_end => options_end = true,
-            Some(a) if !options_end && a.starts_with('-') && a.len() > 1 => {
-                if entry.takes_next_word(a) {
-                    i += 1;
+    std::iter::from_fn(move || {
+        while i < args.len() {
+            let at = i;
+            i += 1;
+            match args[at] {
+                None => return Some((at, None)),
+                Some("--") if !options_end => options_end = true,
+                Some(a) if !options_end && a.starts_with('-') && a.len() > 1 => {
+                    if entry.takes_next_word(a) {
+                        i += 1;
+                    }
                 }
+                Some(a) => return Some((at, Some(a))),
             }
-            Some(a) => out.push((i, Some(a))),
         }
-        i += 1;
-    }
-    out
+        None
+    })
 }
 
 /// Does the positional word `got` match the effect word `want` (`a|b`, `*`,
@@ -154,17 +164,22 @@ fn word_matches(want: &str, got: Option<&str>) -> bool {
     })
 }
 
-/// Whether `effect` (of the entry at this level) applies to `args`: `Some(false)`
-/// when its conditions hold, `Some(true)` when only a word known at run time may
-/// make them hold, `None` when it does not apply.
-fn applies(entry: &'static Entry, effect: &EffectSpec, args: &[Option<&str>]) -> Option<bool> {
-    let all = positionals(entry, args);
+/// Whether `effect` (of the entry at this level) applies to `args`, whose
+/// positional words are `all` (see [`positionals`]): `Some(false)` when its
+/// conditions hold, `Some(true)` when only a word known at run time may make them
+/// hold, `None` when it does not apply.
+fn applies(
+    entry: &'static Entry,
+    effect: &EffectSpec,
+    args: &[Option<&str>],
+    all: &[(usize, Option<&str>)],
+) -> Option<bool> {
     let n = effect.words.len();
     if all.len() < n
         || !effect
             .words
             .iter()
-            .zip(&all)
+            .zip(all)
             .all(|(want, (_, got))| word_matches(want, *got))
     {
         return None;
@@ -194,7 +209,7 @@ fn applies(entry: &'static Entry, effect: &EffectSpec, args: &[Option<&str>]) ->
 /// The index of the first operand of `entry` in `args` at or after `from`.
 fn first_operand(entry: &Entry, args: &[Option<&str>], from: usize) -> Option<usize> {
     let rest = args.get(from..)?;
-    positionals(entry, rest).first().map(|(i, _)| from + i)
+    positional_words(entry, rest).next().map(|(i, _)| from + i)
 }
 
 /// The effect that applies to `cmd`, and whether a word only known at run time
@@ -206,7 +221,7 @@ fn effect_of(cmd: &SimpleCommand, entry: &'static Entry) -> Option<(&'static Eff
         return None;
     }
     let args: Values = cmd.args().iter().map(Word::value).collect();
-    let mut levels = vec![(entry, 0usize)];
+    let mut levels: smallvec::SmallVec<[(&Entry, usize); 4]> = smallvec::smallvec![(entry, 0usize)];
     let mut level = entry;
     let mut from = 0;
     while !level.subcommands.is_empty()
@@ -218,9 +233,14 @@ fn effect_of(cmd: &SimpleCommand, entry: &'static Entry) -> Option<(&'static Eff
         levels.push((sub, from));
     }
     for (entry, from) in levels.into_iter().rev() {
+        if entry.effects.is_empty() {
+            continue;
+        }
         let words = &args[from..];
+        // The positional words once per level, not once per effect.
+        let all = positionals(entry, words);
         for effect in entry.effects {
-            if let Some(dynamic) = applies(entry, effect, words) {
+            if let Some(dynamic) = applies(entry, effect, words, &all) {
                 return Some((effect, dynamic));
             }
         }
