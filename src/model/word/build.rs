@@ -2,7 +2,7 @@
 //! splitting as bash does them, with every run-time expansion kept as a dynamic part.
 
 use super::decode::{decode_ansi_c, decode_double_quoted};
-use super::{Part, Word};
+use super::{Part, Parts, Word};
 use crate::parse::{around_dollar, expansion_name, kind};
 use crate::verdict::Span;
 use tree_sitter::Node;
@@ -22,7 +22,7 @@ pub type Evaluate<'e> = &'e dyn Fn(Node) -> Option<String>;
 /// by that output (as bash would after running them).
 pub fn build_word_with(nodes: &[Node], text: &str, span: Span, evaluate: Evaluate) -> Word {
     let mut builder = WordBuilder {
-        parts: Vec::new(),
+        parts: Parts::new(),
         has_quotes: false,
         ansi_next: false,
         variable_next: false,
@@ -46,8 +46,8 @@ impl PartsBuilder {
     /// An empty word.
     pub fn new() -> PartsBuilder {
         PartsBuilder(WordBuilder {
-            // Most words are one part: room for it, without a growth step.
-            parts: Vec::with_capacity(1),
+            // Most words are one part: room for it in the word itself.
+            parts: Parts::new(),
             has_quotes: false,
             ansi_next: false,
             variable_next: false,
@@ -98,7 +98,7 @@ impl PartsBuilder {
 }
 
 struct WordBuilder<'e> {
-    parts: Vec<Part>,
+    parts: Parts,
     /// Knows the output of some command substitutions.
     evaluate: Evaluate<'e>,
     has_quotes: bool,
@@ -345,7 +345,7 @@ impl WordBuilder<'_> {
                 ":-" | "-" | ":=" | "=" | ":+" | "+" if name.is_some() && plain => {
                     plain = false;
                     alternative = Some(WordBuilder {
-                        parts: Vec::new(),
+                        parts: Parts::new(),
                         has_quotes: false,
                         ansi_next: false,
                         variable_next: false,
@@ -358,7 +358,7 @@ impl WordBuilder<'_> {
         let alternative = alternative.map(|alt| {
             let mut parts = alt.parts;
             split_leading_tilde(&mut parts);
-            parts
+            parts.into_vec()
         });
         match (plain, name) {
             (true, Some(name)) => self.parts.push(Part::Variable { name, quoted }),
@@ -409,7 +409,7 @@ pub fn split_tilde(word: &mut Word) {
 /// like an assignment (`PREFIX=~/x`), and after each `:` in it (`P=a:~/b`). Splits
 /// such a tilde into its own part so path rules see the home directory. Only the
 /// first literal part is examined.
-fn split_assignment_tilde(parts: &mut Vec<Part>) {
+fn split_assignment_tilde(parts: &mut Parts) {
     let Some(Part::Literal(first)) = parts.first() else {
         return;
     };
@@ -442,13 +442,14 @@ fn split_assignment_tilde(parts: &mut Vec<Part>) {
     if end < text.len() {
         replacement.push(Part::Literal(text[end..].to_string()));
     }
-    parts.splice(0..1, replacement);
+    parts.remove(0);
+    parts.insert_many(0, replacement);
 }
 
 /// Splits a leading `~prefix` off the first literal part, as bash's tilde expansion
 /// does: only when the whole prefix up to the first `/` (or the word's end) is
 /// unquoted.
-fn split_leading_tilde(parts: &mut Vec<Part>) {
+fn split_leading_tilde(parts: &mut Parts) {
     let Some(Part::Literal(first)) = parts.first() else {
         return;
     };

@@ -70,6 +70,10 @@ impl Part {
     }
 }
 
+/// A word's parts. Most words are one part, kept in the word itself: a word costs
+/// one allocation (its text), not two.
+pub type Parts = smallvec::SmallVec<[Part; 1]>;
+
 /// A shell word: its parts and where it stands in the original command.
 ///
 /// The static value is computed once, when the word is built: build words with
@@ -77,7 +81,7 @@ impl Part {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Word {
     /// The pieces, in order.
-    pub parts: Vec<Part>,
+    pub parts: Parts,
     /// Byte range in the original command.
     pub span: Span,
     /// Some part came from single quotes, double quotes or `$'...'`.
@@ -99,9 +103,9 @@ enum StaticValue {
 
 impl Word {
     /// A word from its parts; computes its static value.
-    pub fn new(parts: Vec<Part>, span: Span, has_quotes: bool) -> Word {
+    pub fn new(parts: impl Into<Parts>, span: Span, has_quotes: bool) -> Word {
         let mut word = Word {
-            parts,
+            parts: parts.into(),
             span,
             has_quotes,
             value: StaticValue::None,
@@ -112,7 +116,11 @@ impl Word {
 
     /// A word made of one static literal (used for words produced by expansion).
     pub fn literal(text: &str, span: Span) -> Word {
-        Word::new(vec![Part::Literal(text.to_string())], span, false)
+        Word::new(
+            smallvec::smallvec![Part::Literal(text.to_string())],
+            span,
+            false,
+        )
     }
 
     /// The value bash gives this word without running anything: `None` when any part
