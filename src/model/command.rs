@@ -86,6 +86,13 @@ pub enum InlineScript {
         /// The shell's word.
         span: Span,
     },
+    /// A file this command wrote, run as code in a language the gate does not
+    /// read (`cat > x.py <<EOF … EOF; python3 x.py`): code given as text, as
+    /// `python3 -c CODE` is.
+    WrittenCode {
+        /// The word naming the file.
+        span: Span,
+    },
 }
 
 /// `NAME=value` (or `NAME+=value`).

@@ -1272,6 +1272,20 @@ impl<'s> Walker<'s> {
                 None => record.script = Some(InlineScript::Dynamic { span: at }),
             }
         }
+        // Another program running a file the command wrote (`python3 x.py`), or a
+        // script only known at run time that may be one (`sh "$f"`, `sh *.sh`).
+        if record.script.is_none() && !self.written.is_empty() {
+            record.script = written::code_files(&record)
+                .into_iter()
+                .find_map(|file| match file {
+                    written::CodeFile::Named(name, at) => self
+                        .scope()
+                        .path_of(name, self.env.cwd)
+                        .filter(|path| self.written.get(path).is_some())
+                        .map(|_| InlineScript::WrittenCode { span: at }),
+                    written::CodeFile::Unknown(at) => Some(InlineScript::Dynamic { span: at }),
+                });
+        }
         if record.program_str().and_then(crate::catalogue::canonical) == Some("ln") {
             let here = self.scope().path_of(".", self.env.cwd);
             let made = links::made_by(&record, here.as_deref(), self.env.resolver);

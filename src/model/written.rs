@@ -3,7 +3,11 @@
 //! known: a redirected `echo`/`printf` with static text, a static heredoc into `cat`
 //! or `tee`), and when a later command runs that file (`bash f`, `sh f`, `source f`,
 //! `. f`, `./f`) the text is walked as a nested script; when the text is not known
-//! the run is a script only known at run time.
+//! the run is a script only known at run time. A written file run as code the gate
+//! does not read (`python3 f.py`, `node f.js`, `xdg-open f`: the catalogue's
+//! `path-exec` words) is code given as text, as `python3 -c CODE` is; and a
+//! script only known at run time or globbed (`sh "$f"`, `sh *.sh`) may be any
+//! file the command wrote.
 //!
 //! Which programs copy their input into files is the catalogue's (`copies-input`);
 //! the text `echo`, `printf` and `cat` print is `input_arguments::printed`'s.
@@ -147,17 +151,70 @@ pub(super) fn script_run(record: &SimpleCommand) -> Option<(String, Span)> {
     if !shell {
         return value.contains('/').then(|| (value.to_string(), name.span));
     }
+    let first = shell_script_operand(record)?;
+    Some((first.value()?.to_string(), first.span))
+}
+
+/// The word naming the script file a shell runs: its first operand, unless an
+/// option cluster holds `c` (`bash -c TEXT`: a script string, judged elsewhere).
+fn shell_script_operand(record: &SimpleCommand) -> Option<&Word> {
     let options_with_c = record.args().iter().any(|w| {
         w.value()
             .is_none_or(|v| v.starts_with('-') && !v.starts_with("--") && v.contains('c'))
     });
     if options_with_c {
-        // `bash -c TEXT`: a script string, judged elsewhere.
         return None;
     }
-    let first = record
+    record
         .args()
         .iter()
-        .find(|w| !w.value().is_some_and(|v| v.starts_with('-')))?;
-    Some((first.value()?.to_string(), first.span))
+        .find(|w| !w.value().is_some_and(|v| v.starts_with('-')))
 }
+
+/// A file a record runs as code, as far as [`code_files`] can name it.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum CodeFile<'r> {
+    /// Named by a static word.
+    Named(&'r str, Span),
+    /// Only known at run time, or a glob: any file the command wrote may be it.
+    Unknown(Span),
+}
+
+/// The files `record` runs as code other than the shell script [`script_run`]
+/// walks: every `path-exec` word of its catalogue entry (the script of an
+/// interpreter, `python3 f.py`, `node --require f.js`; the file `xdg-open`
+/// runs), and a shell's script operand that is only known at run time or
+/// globbed (`sh "$f"`, `bash *.sh`). Each is a file this command may have
+/// written.
+pub(super) fn code_files(record: &SimpleCommand) -> Vec<CodeFile<'_>> {
+    let mut out = Vec::new();
+    let Some(base) = record.base_name() else {
+        return out;
+    };
+    let Some(entry) = catalogue::lookup(base) else {
+        return out;
+    };
+    let args = record.args();
+    let values: Values = args.iter().map(Word::value).collect();
+    for arg in catalogue::classify(entry, &values) {
+        let (Role::PathExec, Some(word)) = (arg.role, args.get(arg.index)) else {
+            continue;
+        };
+        match word.value().and_then(|v| v.get(arg.offset..)) {
+            Some(name) if name != FOUND_NAME => out.push(CodeFile::Named(name, word.span)),
+            _ => out.push(CodeFile::Unknown(word.span)),
+        }
+    }
+    if entry.has(Fact::Shell)
+        && out.is_empty()
+        && let Some(word) = shell_script_operand(record)
+        && word.value().is_none_or(|v| v == FOUND_NAME)
+    {
+        out.push(CodeFile::Unknown(word.span));
+    }
+    out
+}
+
+/// The placeholder `find -exec` and `xargs -I {}` replace with a name found at
+/// run time.
+const FOUND_NAME: &str = "{}";

@@ -19,7 +19,10 @@ declare_rule! {
     /// heredoc; awk programs that call `system()` or load extensions (`@load`), pipe to or read from a
     /// command, or redirect output to a file; sed scripts with the `e` command or
     /// flag or the `w` command or flag. In trusted mode these pass unless the code
-    /// names an absolute, home or `..` path.
+    /// names an absolute, home or `..` path. A file the same command wrote and then
+    /// runs as code (`cat > x.py <<EOF … EOF; python3 x.py`, `node x.js`,
+    /// `xdg-open x.sh`) is code given on the command line too: it asks in every
+    /// mode (a shell script written and run is walked instead).
     ///
     /// ## Why
     /// Inline code is a second language the shell analysis cannot see into:
@@ -27,6 +30,8 @@ declare_rule! {
     ///
     /// ## Example
     /// - `python3 -c 'print(1)'` → ask
+    /// - `echo 'print(1)' > x.py; python3 x.py` → ask
+    /// - `echo 'print(1)' > x.py; python3 main.py` → allow
     /// - `python3 -m pytest` → allow
     /// - `awk '{print $1}' f` → allow
     pub static INLINE_SCRIPT = {
@@ -400,7 +405,13 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             format!("`{program}` runs {lang} commands given inline, which can run programs"),
         );
     }
-    let _ = InlineScript::Dynamic { span: name.span };
+    if let Some(InlineScript::WrittenCode { span }) = cmd.script {
+        cx.report(
+            &INLINE_SCRIPT,
+            span,
+            format!("`{program}` runs a file this command wrote: code the gate cannot analyse"),
+        );
+    }
 }
 
 /// A language judged by what its code does: its name, the test that its code runs
