@@ -1272,19 +1272,69 @@ impl<'s> Walker<'s> {
                 None => record.script = Some(InlineScript::Dynamic { span: at }),
             }
         }
-        // Another program running a file the command wrote (`python3 x.py`), or a
-        // script only known at run time that may be one (`sh "$f"`, `sh *.sh`).
-        if record.script.is_none() && !self.written.is_empty() {
-            record.script = written::code_files(&record)
-                .into_iter()
-                .find_map(|file| match file {
-                    written::CodeFile::Named(name, at) => self
-                        .scope()
-                        .path_of(name, self.env.cwd)
-                        .filter(|path| self.written.get(path).is_some())
-                        .map(|_| InlineScript::WrittenCode { span: at }),
-                    written::CodeFile::Unknown(at) => Some(InlineScript::Dynamic { span: at }),
-                });
+        // Another file the record runs that the command wrote: a shell's rcfile
+        // (`bash --rcfile f -ic true`) is walked too; code in a language the gate
+        // does not read (`python3 x.py`) asks, as does a script only known at run
+        // time that may be such a file (`sh "$f"`, `sh *.sh`).
+        if !self.written.is_empty() {
+            let shell = record
+                .base_name()
+                .is_some_and(|b| crate::catalogue::has_fact(b, crate::catalogue::Fact::Shell));
+            let walked = script_file.as_ref().map(|(_, at)| *at);
+            let mut asks = None;
+            for file in written::code_files(&record) {
+                match file {
+                    written::CodeFile::Named(name, at) if Some(at) != walked => {
+                        let Some(text) = self
+                            .scope()
+                            .path_of(&name, self.env.cwd)
+                            .and_then(|path| self.written.get(&path).cloned())
+                        else {
+                            continue;
+                        };
+                        match (shell, text) {
+                            (true, Some(text)) => {
+                                parsed_scripts.push((text, SpanMap::Whole(at), None));
+                            }
+                            (true, None) => {
+                                asks.get_or_insert(InlineScript::Dynamic { span: at });
+                            }
+                            (false, _) => {
+                                asks.get_or_insert(InlineScript::WrittenCode { span: at });
+                            }
+                        }
+                    }
+                    written::CodeFile::Named(..) => {}
+                    written::CodeFile::Unknown(at) => {
+                        asks.get_or_insert(InlineScript::Dynamic { span: at });
+                    }
+                }
+            }
+            // Text walked stays walked; the record's own finding is the ask.
+            if let Some(script) = asks
+                && matches!(record.script, None | Some(InlineScript::Parsed { .. }))
+            {
+                record.script = Some(script);
+            }
+        }
+        // `PATH=.:$PATH ls`, `export PATH=bin:$PATH; git`: a program found through a
+        // PATH the command changed may be a file it wrote under that name; it runs
+        // as `./ls` would.
+        if record.script.is_none()
+            && !self.written.is_empty()
+            && let Some(name) = record.program_str().filter(|n| !n.contains('/'))
+            && (record.assignments.iter().any(|a| a.name == "PATH")
+                || self.scope().lookup("PATH").is_some())
+            && let Some(text) = self.written.named(name).cloned()
+        {
+            let at = record.name().map_or(record.span, |w| w.span);
+            match text {
+                Some(text) => {
+                    record.script = Some(InlineScript::Parsed { span: at });
+                    parsed_scripts.push((text, SpanMap::Whole(at), None));
+                }
+                None => record.script = Some(InlineScript::Dynamic { span: at }),
+            }
         }
         if record.program_str().and_then(crate::catalogue::canonical) == Some("ln") {
             let here = self.scope().path_of(".", self.env.cwd);

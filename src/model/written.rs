@@ -67,6 +67,15 @@ impl Files {
     pub fn get(&self, path: &Path) -> Option<&Option<String>> {
         self.0.iter().rev().find(|(p, _)| p == path).map(|(_, t)| t)
     }
+
+    /// What the command last wrote to a file called `name`, in any folder.
+    pub fn named(&self, name: &str) -> Option<&Option<String>> {
+        self.0
+            .iter()
+            .rev()
+            .find(|(p, _)| p.file_name().is_some_and(|f| f == name))
+            .map(|(_, t)| t)
+    }
 }
 
 /// One file a command writes: its name as written and its text when known.
@@ -155,27 +164,38 @@ pub(super) fn script_run(record: &SimpleCommand) -> Option<(String, Span)> {
     Some((first.value()?.to_string(), first.span))
 }
 
-/// The word naming the script file a shell runs: its first operand, unless an
-/// option cluster holds `c` (`bash -c TEXT`: a script string, judged elsewhere).
+/// The word naming the script file a shell runs: its first operand, past the
+/// values of its options (`bash -O extglob f`), unless an option cluster holds
+/// `c` (`bash -c TEXT`: a script string, judged elsewhere).
 fn shell_script_operand(record: &SimpleCommand) -> Option<&Word> {
-    let options_with_c = record.args().iter().any(|w| {
+    let args = record.args();
+    let options_with_c = args.iter().any(|w| {
         w.value()
             .is_none_or(|v| v.starts_with('-') && !v.starts_with("--") && v.contains('c'))
     });
     if options_with_c {
         return None;
     }
-    record
-        .args()
-        .iter()
-        .find(|w| !w.value().is_some_and(|v| v.starts_with('-')))
+    let entry = record.base_name().and_then(catalogue::lookup);
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        match word.value() {
+            Some(v) if v.starts_with(['-', '+']) && v.len() > 1 => {
+                if entry.is_some_and(|e| e.takes_next_word(v)) {
+                    words.next();
+                }
+            }
+            _ => return Some(word),
+        }
+    }
+    None
 }
 
 /// A file a record runs as code, as far as [`code_files`] can name it.
 #[derive(Debug, PartialEq, Eq)]
 pub(super) enum CodeFile<'r> {
-    /// Named by a static word.
-    Named(&'r str, Span),
+    /// Named by a static word (a module's file: `x.py` for `python3 -m x`).
+    Named(std::borrow::Cow<'r, str>, Span),
     /// Only known at run time, or a glob: any file the command wrote may be it.
     Unknown(Span),
 }
@@ -197,12 +217,26 @@ pub(super) fn code_files(record: &SimpleCommand) -> Vec<CodeFile<'_>> {
     let args = record.args();
     let values: Values = args.iter().map(Word::value).collect();
     for arg in catalogue::classify(entry, &values) {
-        let (Role::PathExec, Some(word)) = (arg.role, args.get(arg.index)) else {
+        let Some(word) = args.get(arg.index) else {
             continue;
         };
-        match word.value().and_then(|v| v.get(arg.offset..)) {
-            Some(name) if name != FOUND_NAME => out.push(CodeFile::Named(name, word.span)),
-            _ => out.push(CodeFile::Unknown(word.span)),
+        let value = word.value().and_then(|v| v.get(arg.offset..));
+        match (arg.role, value) {
+            (Role::PathExec, Some(name)) if name != FOUND_NAME => {
+                out.push(CodeFile::Named(name.into(), word.span))
+            }
+            (Role::PathExec, _) => out.push(CodeFile::Unknown(word.span)),
+            // `python3 -m x` runs x.py (or the package x's __main__.py) from the
+            // working folder first.
+            (Role::Module, Some(module)) => {
+                let file = module.replace('.', "/");
+                out.push(CodeFile::Named(format!("{file}.py").into(), word.span));
+                out.push(CodeFile::Named(
+                    format!("{file}/__main__.py").into(),
+                    word.span,
+                ));
+            }
+            _ => {}
         }
     }
     if entry.has(Fact::Shell)

@@ -347,11 +347,12 @@ fn value_flow() -> impl Strategy<Value = String> {
 /// A path given as an argument through input: `xargs` reading an `echo`, a
 /// here-string or a heredoc, `parallel` with `:::` arguments or reading stdin;
 /// or a command in a file the command writes and then runs as code the gate does
-/// not read (a Python script) or as a script it cannot name (`sh *.sh`).
+/// not read (a Python script), as a script it cannot name (`sh *.sh`) or as a
+/// program found through the PATH it changed (`PATH=.:$PATH ls`).
 fn input_flow() -> impl Strategy<Value = String> {
     (
         pick(PATHS),
-        0u8..12,
+        0u8..13,
         pick(&["cat", "head -n1", "ls", "touch", "wc -c"]),
     )
         .prop_map(|(path, how, user)| match how {
@@ -359,6 +360,7 @@ fn input_flow() -> impl Strategy<Value = String> {
             9 => format!("echo {path} > list.txt; xargs {user} < list.txt"),
             10 => format!("echo 'import os; os.system(\"{user} {path}\")' > t.py; python3 t.py"),
             11 => format!("echo '{user} {path}' > t.sh; sh *.sh"),
+            12 => format!("echo '{user} {path}' > ls; chmod +x ls; PATH=.:$PATH ls"),
             // Programs that read file names from stdin.
             7 => format!("echo {path} | tar -cf /dev/null -T -"),
             8 => format!("echo {path} | cpio -o > /dev/null"),
