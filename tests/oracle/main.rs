@@ -79,12 +79,26 @@ fn is_shell(image: &str) -> bool {
     matches!(image, "bash" | "sh" | "dash")
 }
 
-/// `bash -l`, `bash -lc`, `bash --login`, `bash -i`: a shell that reads startup files.
+/// `bash -l`, `bash -lc`, `bash --login`, `bash -i`, `bash --rcfile F -i`: a shell
+/// that reads startup files.
 fn starts_login_shell(argv: &[String]) -> bool {
-    argv.iter()
-        .skip(1)
-        .take_while(|a| a.starts_with('-'))
-        .any(|a| a == "--login" || (!a.starts_with("--") && (a.contains('l') || a.contains('i'))))
+    let mut args = argv.iter().skip(1);
+    while let Some(a) = args.next() {
+        if !a.starts_with(['-', '+']) {
+            return false;
+        }
+        if a == "--login" || (!a.starts_with("--") && (a.contains('l') || a.contains('i'))) {
+            return true;
+        }
+        // Options whose value is the next word (`bash --rcfile F -i`, `-O extglob`).
+        if matches!(
+            a.as_str(),
+            "--rcfile" | "--init-file" | "-o" | "+o" | "-O" | "+O"
+        ) {
+            args.next();
+        }
+    }
+    false
 }
 
 /// Files the loader and C library read for themselves (character sets, locales,
