@@ -50,6 +50,13 @@ fn calls_with(fact: Fact) -> Vec<String> {
 const CREDENTIAL_PRINTERS: &[(&str, &str)] = &[
     ("aws auth:token", ""),
     ("aws config", "-a app"),
+    ("ansible-vault view", "vault.yml"),
+    ("chamber read", "svc key"),
+    ("doppler secrets", "get X --plain"),
+    ("pulumi --show-secrets", "config"),
+    ("railway variables", ""),
+    ("terraform output -json", ""),
+    ("terraform state pull", ""),
     ("aws secretsmanager get-secret-value", "--secret-id x"),
     ("aws ssm get-parameter --with-decryption", "--name x"),
     ("az keyvault secret show", "--name x --vault-name v"),
