@@ -1263,23 +1263,14 @@ impl<'s> Walker<'s> {
             && let Some((path, at)) = &script_file
             && let Some(text) = self.written.get(path).cloned()
         {
-            let at = *at;
-            match text {
-                Some(text) => {
-                    record.script = Some(InlineScript::Parsed { span: at });
-                    parsed_scripts.push((text, SpanMap::Whole(at), None));
-                }
-                None => record.script = Some(InlineScript::Dynamic { span: at }),
-            }
+            run_written(&mut record, text, *at, &mut parsed_scripts);
         }
         // Another file the record runs that the command wrote: a shell's rcfile
         // (`bash --rcfile f -ic true`) is walked too; code in a language the gate
         // does not read (`python3 x.py`) asks, as does a script only known at run
         // time that may be such a file (`sh "$f"`, `sh *.sh`).
         if !self.written.is_empty() {
-            let shell = record
-                .base_name()
-                .is_some_and(|b| crate::catalogue::has_fact(b, crate::catalogue::Fact::Shell));
+            let shell = record.base_name().is_some_and(nested::is_shell);
             let walked = script_file.as_ref().map(|(_, at)| *at);
             let mut asks = None;
             for file in written::code_files(&record) {
@@ -1328,13 +1319,7 @@ impl<'s> Walker<'s> {
             && let Some(text) = self.written.named(name).cloned()
         {
             let at = record.name().map_or(record.span, |w| w.span);
-            match text {
-                Some(text) => {
-                    record.script = Some(InlineScript::Parsed { span: at });
-                    parsed_scripts.push((text, SpanMap::Whole(at), None));
-                }
-                None => record.script = Some(InlineScript::Dynamic { span: at }),
-            }
+            run_written(&mut record, text, at, &mut parsed_scripts);
         }
         if record.program_str().and_then(crate::catalogue::canonical) == Some("ln") {
             let here = self.scope().path_of(".", self.env.cwd);
@@ -2056,5 +2041,23 @@ fn push_list<'t>(node: Node<'t>, frame: &Frame, stack: &mut Vec<Task<'t>>) {
         } else if child.child_count() > 0 {
             stack.push(Task::Visit(child, frame.clone()));
         }
+    }
+}
+
+/// A file the command wrote, run now as a shell script from the word at `at`: its
+/// text is walked as a nested script; unknown text is a script only known at run
+/// time.
+fn run_written<A>(
+    record: &mut SimpleCommand,
+    text: Option<String>,
+    at: Span,
+    scripts: &mut Vec<(String, SpanMap, Option<A>)>,
+) {
+    match text {
+        Some(text) => {
+            record.script = Some(InlineScript::Parsed { span: at });
+            scripts.push((text, SpanMap::Whole(at), None));
+        }
+        None => record.script = Some(InlineScript::Dynamic { span: at }),
     }
 }
