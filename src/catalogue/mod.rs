@@ -917,21 +917,61 @@ impl Entry {
     /// The role of a settings key (`core.pager`), matching `*` in the catalogue's
     /// keys against one dotted segment (`filter.*.clean`).
     pub fn config_key_role(&self, key: &str) -> Option<Role> {
-        let key = key.to_ascii_lowercase();
+        // Most entries and subcommands have no keys: asked for each of a tree's.
+        if self.config_keys.is_empty() {
+            return None;
+        }
+        let key = lowercase(key);
+        let head = first_segment(&key);
         self.config_keys
             .iter()
-            .find(|(pattern, _)| key_matches(pattern, &key))
+            .find(|(pattern, _)| may_match(pattern, head) && key_matches(pattern, &key))
             .map(|(_, role)| *role)
     }
 
     /// The facts setting `key` adds (`key_facts`), matched as in
     /// [`Entry::config_key_role`].
     pub fn key_facts_of(&self, key: &str) -> impl Iterator<Item = Fact> + '_ {
-        let key = key.to_ascii_lowercase();
+        let key = lowercase(key).into_owned();
         self.key_facts
             .iter()
-            .filter(move |k| k.flags.iter().any(|p| key_matches(p, &key)))
+            .filter(move |k| {
+                let head = first_segment(&key);
+                k.flags
+                    .iter()
+                    .any(|p| may_match(p, head) && key_matches(p, &key))
+            })
             .flat_map(|k| k.facts.iter().copied())
+    }
+}
+
+/// `key` in lower case, copied only when it has an upper-case letter.
+fn lowercase(key: &str) -> std::borrow::Cow<'_, str> {
+    if key.bytes().any(|b| b.is_ascii_uppercase()) {
+        key.to_ascii_lowercase().into()
+    } else {
+        key.into()
+    }
+}
+
+/// The text of `key` before its first dot (all of it when it has none).
+fn first_segment(key: &str) -> &str {
+    key.split_once('.').map_or(key, |(head, _)| head)
+}
+
+/// Whether `pattern` can match a key whose first segment is `head`: it starts with
+/// a `*` or with that segment whole. A byte comparison that rules out almost every
+/// pattern of a long list (git's) before [`key_matches`] reads the segments.
+fn may_match(pattern: &str, head: &str) -> bool {
+    let (bytes, head) = (pattern.as_bytes(), head.as_bytes());
+    match bytes.first() {
+        Some(b'*') => true,
+        // The first byte before the comparison: most patterns differ there.
+        first => {
+            first == head.first()
+                && bytes.starts_with(head)
+                && matches!(bytes.get(head.len()), None | Some(b'.'))
+        }
     }
 }
 
@@ -1520,6 +1560,43 @@ mod tests {
                 .any(|f| f == Fact::ChangesPackageSource)
         );
         assert_eq!(config.key_facts_of("save-exact").count(), 0);
+    }
+
+    /// The byte filter in front of [`key_matches`] never rules out a key the
+    /// pattern matches: every pattern of the catalogue, against keys made from
+    /// every pattern (each `*` spelled as one and as two segments) and a few more.
+    #[test]
+    fn the_key_filter_keeps_every_match() {
+        let patterns: Vec<&str> = entries()
+            .iter()
+            .flat_map(|e| {
+                e.config_keys
+                    .iter()
+                    .map(|(p, _)| *p)
+                    .chain(e.key_facts.iter().flat_map(|k| k.flags.iter().copied()))
+            })
+            .collect();
+        assert!(patterns.len() > 100, "{} patterns", patterns.len());
+        let mut keys: Vec<String> = ["user.name", "x", "@acme:registry", "core"]
+            .map(String::from)
+            .to_vec();
+        for p in &patterns {
+            keys.push(p.replace("**", "a.b").replace('*', "s"));
+            keys.push(p.replace("**", "q").replace('*', "a.b"));
+        }
+        let mut matched = 0;
+        for p in &patterns {
+            for k in &keys {
+                if key_matches(p, k) {
+                    matched += 1;
+                    assert!(may_match(p, first_segment(k)), "{p} rules out {k}");
+                }
+            }
+        }
+        assert!(matched >= patterns.len(), "{matched} matches");
+        let git = lookup("git").unwrap();
+        assert_eq!(git.config_key_role("Core.Pager"), Some(Role::Shell));
+        assert_eq!(git.config_key_role("user.name"), None);
     }
 
     #[test]
