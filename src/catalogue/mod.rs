@@ -30,7 +30,7 @@ mod user;
 
 pub use args::{Arg, Values, classify};
 pub use explain::describe;
-pub use usage::{Usage, usage};
+pub use usage::{Usage, dynamic_subcommand, usage};
 use user::intern;
 pub use user::{Catalogue, Scope};
 
@@ -966,9 +966,10 @@ fn may_match(pattern: &str, head: &str) -> bool {
     let (bytes, head) = (pattern.as_bytes(), head.as_bytes());
     match bytes.first() {
         Some(b'*') => true,
-        // The first byte before the comparison: most patterns differ there.
+        // The first byte before the comparison: most patterns differ there. A
+        // first segment may be empty (make's `.SHELLFLAGS`).
         first => {
-            first == head.first()
+            (head.is_empty() || first == head.first())
                 && bytes.starts_with(head)
                 && matches!(bytes.get(head.len()), None | Some(b'.'))
         }

@@ -76,6 +76,34 @@ pub fn usage(entry: &'static Entry, args: &[Option<&str>]) -> Usage {
     }
 }
 
+/// The level of `entry` whose subcommand is named by a word only known at run time
+/// (`git $CMD --force`, `terraform "$1"`, `git --work-tree=$D push`: a dynamic
+/// option word where the subcommand may stand is read the same way), with that
+/// word's index in `args`; `None` when every subcommand word is static or the
+/// entry has none. Every reading of the words keys on the subcommand.
+///
+/// ## Example
+/// `kubectl $VERB ns prod` → kubectl's level, index 0; `kubectl get $KIND` →
+/// `None` (`get` has no subcommands).
+pub fn dynamic_subcommand(
+    entry: &'static Entry,
+    args: &[Option<&str>],
+) -> Option<(&'static Entry, usize)> {
+    let mut level = entry;
+    let mut from = 0;
+    while !level.subcommands.is_empty() {
+        let at = first_operand(level, args, from)?;
+        match args.get(at).copied().flatten() {
+            None => return Some((level, at)),
+            Some(name) => {
+                level = level.subcommand(name)?;
+                from = at + 1;
+            }
+        }
+    }
+    None
+}
+
 /// The index of the first operand of `entry` at or after `from`: options and their
 /// values skipped, `--` ends the options.
 fn first_operand(entry: &Entry, args: &[Option<&str>], from: usize) -> Option<usize> {

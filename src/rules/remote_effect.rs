@@ -48,7 +48,8 @@ declare_rule! {
     ///   `chmod`/`chown`/`chgrp`.
     ///
     /// A conditional entry whose argument is only known at run time (`git push origin
-    /// "$REF"`: the ref could be `+main`) asks as well. Each finding carries a safer
+    /// "$REF"`: the ref could be `+main`) asks as well, and so does a word only known
+    /// at run time where an effect names one (`git stash $OP`: it could be `drop`). Each finding carries a safer
     /// alternative (`suggestion`, shown as `help:`).
     ///
     /// ## Why
@@ -173,17 +174,28 @@ fn applies(
     effect: &EffectSpec,
     args: &[Option<&str>],
     all: &[(usize, Option<&str>)],
+    deepest: bool,
 ) -> Option<bool> {
     let n = effect.words.len();
+    // A word only known at run time where the effect names one may be it (`git
+    // stash $OP`: `drop`), at the deepest level the words name; above it only
+    // after named words that match (`git reflog $X`: `expire`), as the words
+    // after a subcommand are read there without that subcommand's options (`docker
+    // run -v $V img`: the `*` of `docker * prune` is `run`, `$V` no operand).
+    let named = |i: usize| i > 0 && effect.words[..i].iter().all(|w| !w.contains('*'));
     if all.len() < n
         || !effect
             .words
             .iter()
             .zip(all)
-            .all(|(want, (_, got))| word_matches(want, *got))
+            .enumerate()
+            .all(|(i, (want, (_, got)))| {
+                ((deepest || named(i)) && got.is_none()) || word_matches(want, *got)
+            })
     {
         return None;
     }
+    let dynamic_word = all[..n].iter().any(|(_, got)| got.is_none());
     let call = Call {
         entry,
         args,
@@ -200,7 +212,7 @@ fn applies(
         return None;
     }
     if effect.flags.is_empty() || call.has(effect.flags) {
-        return Some(false);
+        return Some(dynamic_word);
     }
     // A flag hidden in a word only known at run time could be the one.
     (effect.dynamic_asks && args.iter().any(Option::is_none)).then_some(true)
@@ -232,7 +244,11 @@ fn effect_of(cmd: &SimpleCommand, entry: &'static Entry) -> Option<(&'static Eff
         from = at + 1;
         levels.push((sub, from));
     }
+    // A dynamic word naming the subcommand is BG203's; one naming an effect's word
+    // at the deepest level, which has no subcommands, may be that word.
+    let mut deepest = level.subcommands.is_empty();
     for (entry, from) in levels.into_iter().rev() {
+        let dynamic_words = std::mem::take(&mut deepest);
         if entry.effects.is_empty() {
             continue;
         }
@@ -240,7 +256,7 @@ fn effect_of(cmd: &SimpleCommand, entry: &'static Entry) -> Option<(&'static Eff
         // The positional words once per level, not once per effect.
         let all = positionals(entry, words);
         for effect in entry.effects {
-            if let Some(dynamic) = applies(entry, effect, words, &all) {
+            if let Some(dynamic) = applies(entry, effect, words, &all, dynamic_words) {
                 return Some((effect, dynamic));
             }
         }

@@ -607,6 +607,14 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "doppler run -- cargo test",
         "terraform output -json",
         "terraform output",
+        "git $OP --force origin main",
+        "git --git-dir=$D push --force origin main",
+        "git commit -m \"$MSG\"",
+        "terraform \"$1\" -auto-approve",
+        "kubectl --context=$C delete ns prod",
+        "kubectl logs \"$POD\"",
+        "git stash $OP",
+        "git stash list",
     ];
     (pick(USES), pick(&["", "timeout 5 ", "nice ", "env "])).prop_map(|(u, w)| format!("{w}{u}"))
 }
