@@ -8,6 +8,7 @@ use crate::model::command::{Origin, SimpleCommand};
 use crate::model::paths::Resolved;
 use crate::model::word::{Part, Word};
 use crate::rules::Checker;
+use crate::verdict::Decision;
 
 declare_rule! {
     /// ## What it does
@@ -32,7 +33,11 @@ declare_rule! {
     /// pager or editor (`cat`, `less`, `more`, `true`, `vim`...); search paths
     /// (`PATH`, `LD_LIBRARY_PATH`, `PYTHONPATH`, `PYTHONHOME`, `RUBYLIB`, `PERL5LIB`,
     /// `CLASSPATH`, `GEM_PATH`, `LUA_PATH`,
-    /// `NODE_PATH`) that put anything but project folders first.
+    /// `NODE_PATH`) that put anything but project folders first. Asks when a
+    /// variable moves where programs read settings files whose keys run programs
+    /// (`HOME`, `XDG_CONFIG_HOME`, `ZDOTDIR`, `CARGO_HOME`, `DOCKER_CONFIG`,
+    /// `NPM_CONFIG_USERCONFIG`, `PSQLRC`...): a `.gitconfig` the command wrote
+    /// would run its `core.fsmonitor`.
     ///
     /// ## Why
     /// These are the quiet ways to run code: every later program loads the library,
@@ -44,6 +49,7 @@ declare_rule! {
     /// - `LD_PRELOAD=/tmp/x.so ls` → deny
     /// - `GIT_PAGER=cat git log` → allow
     /// - `PYTHONPATH=src python -m app` → allow
+    /// - `HOME=. git status` → ask
     pub static LOADER_ENV = {
         code: "BG301",
         name: "loader-or-startup-env",
@@ -172,6 +178,35 @@ const LOADERS: &[&str] = &[
     "DOTNET_STARTUP_HOOKS",
     // Mercurial reads these settings files, whose hooks run programs.
     "HGRCPATH",
+    // vim and ex run these commands at start (`:!CMD` runs a shell).
+    "VIMINIT",
+    "EXINIT",
+];
+
+/// Variables that move where programs read their settings and startup files
+/// (`.gitconfig`, `.bashrc`, `.npmrc`, `~/.cargo/config.toml`, a kubeconfig's
+/// `exec` plugin, docker's `credsStore`), whose keys run programs: set, the files
+/// read are ones the agent can write (or this command wrote). BG301 asks.
+const SETTINGS_HOMES: &[&str] = &[
+    "HOME",
+    "XDG_CONFIG_HOME",
+    "ZDOTDIR",
+    "CARGO_HOME",
+    "DOCKER_CONFIG",
+    "GNUPGHOME",
+    "NPM_CONFIG_USERCONFIG",
+    "npm_config_userconfig",
+    "NPM_CONFIG_GLOBALCONFIG",
+    "npm_config_globalconfig",
+    "BUNDLE_APP_CONFIG",
+    "RIPGREP_CONFIG_PATH",
+    "MYVIMRC",
+    "PSQLRC",
+    "IRBRC",
+    "R_PROFILE_USER",
+    "PYTHONUSERBASE",
+    "CURL_HOME",
+    "WGETRC",
 ];
 const PAGERS: &[&str] = &[
     "PAGER",
@@ -257,6 +292,25 @@ fn loads_code(
         return search_path(name, value?, cmd, cx);
     }
     None
+}
+
+/// Why setting `name` to `value` moves where programs read settings that run
+/// programs ([`SETTINGS_HOMES`]), if it does: any value but the variable's own
+/// (`CARGO_HOME="$CARGO_HOME"`).
+fn moves_settings(name: &str, value: Option<&Word>) -> Option<String> {
+    if !SETTINGS_HOMES.contains(&name) {
+        return None;
+    }
+    let own = value.is_some_and(
+        |w| matches!(w.parts.as_slice(), [Part::Variable { name: n, .. }] if n == name),
+    );
+    if own {
+        return None;
+    }
+    let text = value.map(Word::display).unwrap_or_default();
+    Some(format!(
+        "`{name}={text}` moves where programs read their settings and startup files, whose keys run programs (`core.fsmonitor`, `script-shell`, a kubeconfig's `exec`): they would be files the agent can write"
+    ))
 }
 
 /// A search path must put only project folders before the inherited value (and,
@@ -821,6 +875,8 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     for assignment in &cmd.assignments {
         if let Some(reason) = loads_code(&assignment.name, assignment.value.as_ref(), cmd, cx) {
             cx.report(&LOADER_ENV, assignment.span, reason);
+        } else if let Some(reason) = moves_settings(&assignment.name, assignment.value.as_ref()) {
+            cx.report_as(&LOADER_ENV, Decision::Ask, assignment.span, reason);
         }
     }
     program_settings(cmd, cx);

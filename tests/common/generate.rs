@@ -445,7 +445,8 @@ fn option_glob() -> impl Strategy<Value = String> {
 /// spec that is a folder, a language search path, a file sent by `@FILE`, a
 /// response file, a program named by a build setting, standard input carried to
 /// another machine (a TLS client, mail, a broker), a secrets manager's runner or
-/// printer — each with a look-alike that is harmless, written in any of the option
+/// printer, a subcommand only known at run time, a settings folder moved into the
+/// project — each with a look-alike that is harmless, written in any of the option
 /// spellings the programs accept.
 fn catalogue_class() -> impl Strategy<Value = String> {
     const USES: &[&str] = &[
@@ -615,6 +616,9 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "kubectl logs \"$POD\"",
         "git stash $OP",
         "git stash list",
+        "HOME=. git status",
+        "CARGO_HOME=. cargo build",
+        "TZ=UTC git status",
     ];
     (pick(USES), pick(&["", "timeout 5 ", "nice ", "env "])).prop_map(|(u, w)| format!("{w}{u}"))
 }
