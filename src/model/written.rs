@@ -203,7 +203,8 @@ pub(super) enum CodeFile<'r> {
 /// The files `record` runs as code other than the shell script [`script_run`]
 /// walks: every `path-exec` word of its catalogue entry (the script of an
 /// interpreter, `python3 f.py`, `node --require f.js`; the file `xdg-open`
-/// runs), and a shell's script operand that is only known at run time or
+/// runs), a settings file named on the command line (`git -c include.path=F`,
+/// `cargo --config F`), and a shell's script operand that is only known at run time or
 /// globbed (`sh "$f"`, `bash *.sh`). Each is a file this command may have
 /// written.
 pub(super) fn code_files(record: &SimpleCommand) -> Vec<CodeFile<'_>> {
@@ -226,6 +227,17 @@ pub(super) fn code_files(record: &SimpleCommand) -> Vec<CodeFile<'_>> {
                 out.push(CodeFile::Named(name.into(), word.span))
             }
             (Role::PathExec, _) => out.push(CodeFile::Unknown(word.span)),
+            // A setting whose key names a file the program loads as settings or
+            // code (`git -c include.path=F`), or a settings file itself (`cargo
+            // --config F`): its keys run programs (`core.fsmonitor`, a runner).
+            (Role::Config, Some(setting)) => match catalogue::setting(setting) {
+                Some((key, file)) => {
+                    if entry.config_key_role(key) == Some(Role::PathExec) && !file.is_empty() {
+                        out.push(CodeFile::Named(file.into(), word.span));
+                    }
+                }
+                None => out.push(CodeFile::Named(setting.into(), word.span)),
+            },
             // `python3 -m x` runs x.py (or the package x's __main__.py) from the
             // working folder first.
             (Role::Module, Some(module)) => {

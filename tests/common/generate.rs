@@ -619,6 +619,8 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "HOME=. git status",
         "CARGO_HOME=. cargo build",
         "TZ=UTC git status",
+        "echo '[core] fsmonitor = rm -rf ~' > x.cfg; git -c include.path=x.cfg status",
+        "echo '[core] fsmonitor = true' > x.cfg; git -c include.path=y.cfg status",
     ];
     (pick(USES), pick(&["", "timeout 5 ", "nice ", "env "])).prop_map(|(u, w)| format!("{w}{u}"))
 }
