@@ -20,7 +20,10 @@ declare_rule! {
     /// (and pnpm, yarn); `Makefile`/`*.mk` then `make`; `build.rs`, `Cargo.toml`,
     /// `.cargo/config.toml` then `cargo build|test|run`; `conftest.py`, `setup.py`,
     /// `pyproject.toml` then `pytest`/`pip install`; `Rakefile`, `Gemfile`, gradle
-    /// files, `justfile`, `Taskfile.yml` then their runners. Any write counts:
+    /// files, `justfile`, `Taskfile.yml`, `build.sbt`, `deno.json`, `shell.nix`,
+    /// `bunfig.toml` then their runners; `*.tf` then `terraform` (a `data
+    /// "external"` source runs its program at `plan`); a compose file then `docker
+    /// compose`. Any write counts:
     /// redirects, `tee`, `cp`/`mv` destinations, `sed -i`, `perl -pi`.
     ///
     /// When the whole text written is known and is shell text the gate can read — a

@@ -621,6 +621,8 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "TZ=UTC git status",
         "echo '[core] fsmonitor = rm -rf ~' > x.cfg; git -c include.path=x.cfg status",
         "echo '[core] fsmonitor = true' > x.cfg; git -c include.path=y.cfg status",
+        "echo 'data \"external\" \"x\" { program = [\"id\"] }' > main.tf; terraform plan",
+        "echo notes > notes.txt; terraform plan",
     ];
     (pick(USES), pick(&["", "timeout 5 ", "nice ", "env "])).prop_map(|(u, w)| format!("{w}{u}"))
 }
