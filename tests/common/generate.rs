@@ -623,6 +623,10 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "echo '[core] fsmonitor = true' > x.cfg; git -c include.path=y.cfg status",
         "echo 'data \"external\" \"x\" { program = [\"id\"] }' > main.tf; terraform plan",
         "echo notes > notes.txt; terraform plan",
+        "gem install rails",
+        "gem list",
+        "nvm install 20",
+        "nvm ls",
     ];
     (pick(USES), pick(&["", "timeout 5 ", "nice ", "env "])).prop_map(|(u, w)| format!("{w}{u}"))
 }
