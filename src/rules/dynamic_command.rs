@@ -32,7 +32,7 @@ declare_rule! {
         name: "dynamic-command-name",
         default: Ask,
         capability: DynamicCommand,
-        summary: "the program's name is only known at run time",
+        summary: "the program's name, or its subcommand, is only known at run time",
     };
 }
 
