@@ -933,13 +933,13 @@ impl Entry {
     /// [`Entry::config_key_role`].
     pub fn key_facts_of(&self, key: &str) -> impl Iterator<Item = Fact> + '_ {
         let key = lowercase(key).into_owned();
+        let head = first_segment(&key).len();
         self.key_facts
             .iter()
             .filter(move |k| {
-                let head = first_segment(&key);
                 k.flags
                     .iter()
-                    .any(|p| may_match(p, head) && key_matches(p, &key))
+                    .any(|p| may_match(p, &key[..head]) && key_matches(p, &key))
             })
             .flat_map(|k| k.facts.iter().copied())
     }

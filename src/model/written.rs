@@ -204,8 +204,8 @@ pub(super) enum CodeFile<'r> {
 /// walks: every `path-exec` word of its catalogue entry (the script of an
 /// interpreter, `python3 f.py`, `node --require f.js`; the file `xdg-open`
 /// runs), a settings file named on the command line (`git -c include.path=F`,
-/// `cargo --config F`), and a shell's script operand that is only known at run time or
-/// globbed (`sh "$f"`, `bash *.sh`). Each is a file this command may have
+/// `cargo --config F`), and a shell's script operand that is only known at run
+/// time or globbed (`sh "$f"`, `bash *.sh`). Each is a file this command may have
 /// written.
 pub(super) fn code_files(record: &SimpleCommand) -> Vec<CodeFile<'_>> {
     let mut out = Vec::new();

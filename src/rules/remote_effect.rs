@@ -49,8 +49,8 @@ declare_rule! {
     ///
     /// A conditional entry whose argument is only known at run time (`git push origin
     /// "$REF"`: the ref could be `+main`) asks as well, and so does a word only known
-    /// at run time where an effect names one (`git stash $OP`: it could be `drop`). Each finding carries a safer
-    /// alternative (`suggestion`, shown as `help:`).
+    /// at run time where an effect names one (`git stash $OP`: it could be `drop`).
+    /// Each finding carries a safer alternative (`suggestion`, shown as `help:`).
     ///
     /// ## Why
     /// No finding from the other rules does not make such a command safe: these act
@@ -190,7 +190,7 @@ fn applies(
             .zip(all)
             .enumerate()
             .all(|(i, (want, (_, got)))| {
-                ((deepest || named(i)) && got.is_none()) || word_matches(want, *got)
+                (got.is_none() && (deepest || named(i))) || word_matches(want, *got)
             })
     {
         return None;
@@ -246,9 +246,9 @@ fn effect_of(cmd: &SimpleCommand, entry: &'static Entry) -> Option<(&'static Eff
     }
     // A dynamic word naming the subcommand is BG203's; one naming an effect's word
     // at the deepest level, which has no subcommands, may be that word.
-    let mut deepest = level.subcommands.is_empty();
-    for (entry, from) in levels.into_iter().rev() {
-        let dynamic_words = std::mem::take(&mut deepest);
+    let leaf = level.subcommands.is_empty();
+    for (k, (entry, from)) in levels.into_iter().rev().enumerate() {
+        let dynamic_words = leaf && k == 0;
         if entry.effects.is_empty() {
             continue;
         }
