@@ -238,6 +238,9 @@ pub(super) fn code_files(record: &SimpleCommand) -> Vec<CodeFile<'_>> {
                 }
                 None => out.push(CodeFile::Named(setting.into(), word.span)),
             },
+            // A setting only known at run time may name any file (`cargo --config
+            // "$F"`).
+            (Role::Config, None) => out.push(CodeFile::Unknown(word.span)),
             // `python3 -m x` runs x.py (or the package x's __main__.py) from the
             // working folder first.
             (Role::Module, Some(module)) => {

@@ -621,6 +621,7 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "TZ=UTC git status",
         "echo '[core] fsmonitor = rm -rf ~' > x.cfg; git -c include.path=x.cfg status",
         "echo '[core] fsmonitor = true' > x.cfg; git -c include.path=y.cfg status",
+        "echo x > a.cfg; cargo --config \"$F\" run",
         "echo 'data \"external\" \"x\" { program = [\"id\"] }' > main.tf; terraform plan",
         "echo notes > notes.txt; terraform plan",
         "gem install rails",
