@@ -285,7 +285,16 @@ fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, Mask
         .config_keys
         .iter()
         .flatten()
-        .map(|(key, r)| format!("({key:?}, {})", role(r, &mut all_mask)))
+        .map(|(key, r)| {
+            // Keys are matched one pattern each, in lower case: a `|` or a capital
+            // would make a key that never matches.
+            if key.contains('|') || key.chars().any(|c| c.is_ascii_uppercase()) {
+                ctx.fail(format!(
+                    "config key `{key}`: one key per line, in lower case (no `|`)"
+                ));
+            }
+            format!("({key:?}, {})", role(r, &mut all_mask))
+        })
         .collect();
     let config_keys = format!("&[{}]", config_keys.join(", "));
     let env_keys: Vec<String> = spec

@@ -11,6 +11,7 @@ mod arithmetic;
 mod builtin_assignments;
 mod callbacks;
 pub mod command;
+mod command_names;
 pub mod dash_names;
 mod definitions;
 pub mod descriptors;

@@ -131,6 +131,7 @@ pub fn scripts_of(
             _ => {
                 catalogue_scripts(base, args, source, &mut out);
                 settings_scripts(base, args, &mut out);
+                super::command_names::option_scripts(base, args, source, &mut out);
             }
         }
     }
@@ -566,7 +567,7 @@ pub(super) fn single(word: &Word, source: &str) -> ScriptText {
 }
 
 /// Several words joined with spaces, as `eval` and `watch` do.
-fn joined(words: &[Word], source: &str) -> ScriptText {
+pub(super) fn joined(words: &[Word], source: &str) -> ScriptText {
     let (Some(first), Some(last)) = (words.first(), words.last()) else {
         return ScriptText::Dynamic(Span::default());
     };

@@ -577,8 +577,19 @@ pub fn looks_like_path(v: &str) -> bool {
 /// role (`include.path=/tmp/x` for git): the subcommand's keys first, then the
 /// program's.
 fn config_path<'a>(entry: Option<&Entry>, sub: Option<&Entry>, word: &Word) -> Option<PathUse<'a>> {
-    let text = word.value()?;
-    let (key, file) = catalogue::setting(text)?;
+    // `cargo --config FILE`, `~/FILE` too: a settings file, read.
+    let text = match word.value() {
+        Some(text) => text,
+        None if matches!(word.parts.first(), Some(Part::Tilde(_))) => "",
+        None => return None,
+    };
+    let Some((key, file)) = catalogue::setting(text) else {
+        return Some(PathUse {
+            word: Cow::Owned(word.clone()),
+            access: Access::Read,
+            role: Role::OptionValue,
+        });
+    };
     let key_role = sub
         .and_then(|s| s.config_key_role(key))
         .or_else(|| entry.and_then(|e| e.config_key_role(key)))?;

@@ -790,10 +790,24 @@ impl<'s> Walker<'s> {
                 );
                 record.program = (!words.is_empty()).then_some(0);
                 record.words = words;
+                // `export FOO_COMMAND='CMD'`: a value some program runs.
+                let scripts = super::command_names::variable_scripts(&assignments, self.source);
                 record.assignments = assignments;
                 self.shell_tables(&record.assignments, &frame, nesting);
                 let codes = arithmetic::in_record(&record, self.scope());
+                let mut parsed = Vec::new();
+                for script in scripts {
+                    match script {
+                        ScriptText::Static { text, map } => parsed.push((text, map)),
+                        ScriptText::Dynamic(span) | ScriptText::UnknownStdin(span) => {
+                            record.script = Some(InlineScript::Dynamic { span })
+                        }
+                    }
+                }
                 self.push_record(record);
+                for (text, map) in parsed {
+                    self.nested(&text, map, nesting + 1, &frame, true);
+                }
                 self.track_arrays(node, src);
                 self.track_numeric(node, src);
                 self.arithmetic(codes, &frame, nesting);
@@ -1146,6 +1160,11 @@ impl<'s> Walker<'s> {
             .filter_map(|&i| words.get(i))
             .filter_map(super::callbacks::exported_function)
             .collect();
+        // `FOO_COMMAND='CMD' foo`: a variable whose name says a program runs it.
+        scripts.extend(super::command_names::variable_scripts(
+            &assignments,
+            self.source,
+        ));
         let exported = scripts.len();
         scripts.extend(nested::scripts_of(
             &words,

@@ -26,7 +26,8 @@ declare_rule! {
     ///
     /// - `.git/hooks/*` and `.husky/*` (git runs them on commit, checkout, push);
     /// - `.git/config` (settings that run programs: `core.fsmonitor`, `core.pager`,
-    ///   aliases, filters);
+    ///   aliases, filters), a submodule's `.git/modules/*` (its hooks and
+    ///   settings), Mercurial's `.hg/hgrc` (hooks);
     /// - `.envrc` (direnv runs it in every shell that enters the folder);
     /// - `.vscode/tasks.json`, `.vscode/settings.json` (tasks run on folder open,
     ///   settings name programs), `.devcontainer/`, `.devcontainer.json`;
@@ -134,6 +135,16 @@ pub static PERSISTENCE_PLACES: &[PersistencePlace] = &[
         Shape::File(".git/config"),
         When::Always,
         "git settings can run programs (core.fsmonitor, core.pager, aliases, filters)",
+    ),
+    place(
+        Shape::Under(".git/modules"),
+        When::Always,
+        "a submodule's hooks and settings run when git works in it",
+    ),
+    place(
+        Shape::File(".hg/hgrc"),
+        When::Always,
+        "Mercurial settings run programs (hooks on status, commit and pull; ui.editor, aliases)",
     ),
     place(
         Shape::Under(".husky"),

@@ -1,0 +1,218 @@
+//! Options and variables whose name says their value is a command, where the
+//! catalogue does not describe them: `yt-dlp --exec 'CMD'`, `aria2c
+//! --on-download-complete=CMD`, `foo --post-hook CMD`, `FOO_COMMAND='CMD' foo`.
+//!
+//! The catalogue names the options that run something for the programs it knows
+//! (`tar --to-command`, `git grep -O`); every other program's option is a flag or
+//! text to it, so a tool nobody listed could run any command it was handed and the
+//! gate would read the command as a word. Programs name such options the same way
+//! everywhere (`--exec`, `--*-command`, `--*-program`, `--on-*`), so an option of
+//! that name the entry does not describe is read as one: its value is judged as
+//! shell text, and the words after it as an argv (`--exec rm -rf ~`, the way `fd`
+//! and `find` take theirs). A value that is no command (`--exec tests`) names a
+//! program nobody knows and passes; one only known at run time is a script only
+//! known at run time (the nested-shell rule asks).
+
+use super::command::Assignment;
+use super::nested::{ScriptText, joined, single};
+use super::word::{Part, Word};
+use crate::catalogue::{Entry, Fact};
+use crate::parse::SpanMap;
+
+/// True when an option's name says its value is a command to run: `--exec`,
+/// `--cmd`, `--run`, `--script`, `--pager`, `--editor`, `--hook`, a name ending in
+/// `-exec`, `-command`, `-cmd`, `-program`, `-prog`, `-hook`, `-pager`, `-editor`,
+/// `-shell`, `-wrapper` or `-script`, or starting with `on-` (`--on-error`).
+/// `--no-exec` and other `no-` switches name none. A bare `--command` is not
+/// read: database and remote clients take a query or a remote command there
+/// (`--command 'SELECT …'`), text that is no local shell.
+pub fn names_a_command(option: &str) -> bool {
+    let Some(name) = option
+        .strip_prefix("--")
+        .or_else(|| option.strip_prefix('-'))
+    else {
+        return false;
+    };
+    let name = name.split_once('=').map_or(name, |(n, _)| n);
+    if name.len() < 3 || name.as_bytes()[..3].eq_ignore_ascii_case(b"no-") {
+        return false;
+    }
+    let ends_with = |suffix: &str| {
+        name.len() >= suffix.len()
+            && name.as_bytes()[name.len() - suffix.len()..].eq_ignore_ascii_case(suffix.as_bytes())
+    };
+    const EXACT: &[&str] = &["exec", "cmd", "run", "script", "pager", "editor", "hook"];
+    const SUFFIXES: &[&str] = &[
+        "-exec", "-command", "-cmd", "-program", "-prog", "-hook", "-pager", "-editor", "-shell",
+        "-wrapper", "-script",
+    ];
+    EXACT.iter().any(|e| name.eq_ignore_ascii_case(e))
+        || SUFFIXES.iter().any(|s| ends_with(s))
+        || (name.len() > 3 && name.as_bytes()[..3].eq_ignore_ascii_case(b"on-"))
+}
+
+/// The scripts that options named like commands ([`names_a_command`]) hand to
+/// `name`'s program, for options its entry (or the subcommand the words name)
+/// does not describe. Programs that only print their words (`echo`) run none.
+pub(super) fn option_scripts(name: &str, args: &[Word], source: &str, out: &mut Vec<ScriptText>) {
+    // The cheap test first: this runs for every command.
+    let named = |w: &Word| option_name(w).is_some_and(names_a_command);
+    if !args.iter().any(named) {
+        return;
+    }
+    let entry = crate::catalogue::lookup(name);
+    if entry.is_some_and(|e| e.has(Fact::TextOnly)) {
+        return;
+    }
+    let mut level = entry;
+    let mut chain: Vec<&Entry> = entry.into_iter().collect();
+    let mut i = 0;
+    while i < args.len() {
+        let word = &args[i];
+        i += 1;
+        let value = word.value();
+        if value == Some("--") {
+            return;
+        }
+        if !named(word) {
+            // A subcommand's options are its own (`tool sub --exec X`).
+            if let Some(next) = value.and_then(|v| level?.subcommand(v)) {
+                level = Some(next);
+                chain.push(next);
+            }
+            continue;
+        }
+        let Some(option) = option_name(word) else {
+            continue;
+        };
+        if chain
+            .iter()
+            .any(|e| e.option(option).is_some() || e.flags.contains(&option))
+        {
+            continue;
+        }
+        match word.value().and_then(|v| v.split_once('=')) {
+            // `--exec=CMD`: the attached value.
+            Some((_, text)) => out.push(ScriptText::Static {
+                text: text.to_string(),
+                map: SpanMap::Whole(word.span),
+            }),
+            None if word.value().is_none() => out.push(ScriptText::Dynamic(word.span)),
+            // `--exec CMD` and `--exec PROG ARGS...`: the next word as shell text,
+            // the words from it on as an argv.
+            None => {
+                let rest = args.get(i..).unwrap_or(&[]);
+                let Some(next) = rest.first() else {
+                    continue;
+                };
+                if next.value().is_some_and(|v| v.starts_with('-')) {
+                    continue;
+                }
+                out.push(single(next, source));
+                if rest.len() > 1 {
+                    out.push(joined(rest, source));
+                }
+                i += 1;
+            }
+        }
+    }
+}
+
+/// The option name of a word (`--exec` of `--exec=CMD`), known even when the
+/// attached value is only known at run time (`--exec="$CMD"`).
+fn option_name(word: &Word) -> Option<&str> {
+    let head = match (word.value(), word.parts.first()?) {
+        (Some(v), _) => v,
+        (None, Part::Literal(t) | Part::Quoted(t)) => t,
+        (None, _) => return None,
+    };
+    let name = head.split_once('=').map_or(head, |(n, _)| n);
+    (name.starts_with('-') && name.len() > 1).then_some(name)
+}
+
+/// True when a variable's name says its value is a command some program runs:
+/// a name ending in `_COMMAND`, `_CMD`, `_EDITOR`, `_PAGER`, `_PROGRAM`,
+/// `_PROG`, `_HOOK`, `_EXEC`, `_WRAPPER` or `_ASKPASS` (any case).
+pub fn variable_names_a_command(name: &str) -> bool {
+    const SUFFIXES: &[&str] = &[
+        "_COMMAND", "_CMD", "_EDITOR", "_PAGER", "_PROGRAM", "_PROG", "_HOOK", "_EXEC", "_WRAPPER",
+        "_ASKPASS",
+    ];
+    SUFFIXES.iter().any(|s| {
+        name.len() > s.len()
+            && name.as_bytes()[name.len() - s.len()..].eq_ignore_ascii_case(s.as_bytes())
+    })
+}
+
+/// The scripts that variables named like commands ([`variable_names_a_command`])
+/// hold: their values as shell text.
+pub(super) fn variable_scripts(assignments: &[Assignment], source: &str) -> Vec<ScriptText> {
+    assignments
+        .iter()
+        .filter(|a| variable_names_a_command(&a.name))
+        .filter_map(|a| a.value.as_ref())
+        .map(|value| single(value, source))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{names_a_command, variable_names_a_command};
+
+    #[test]
+    fn option_names_that_carry_a_command() {
+        for name in [
+            "--exec",
+            "-exec",
+            "--EXEC=x",
+            "--cmd",
+            "--run",
+            "--on-error",
+            "--on-download-complete=x",
+            "--diff-program",
+            "--post-hook",
+            "--rustc-wrapper",
+            "--info-script",
+            "--run-command",
+        ] {
+            assert!(names_a_command(name), "{name}");
+        }
+        for name in [
+            "--command",
+            "--no-exec",
+            "--exec-path",
+            "--executor",
+            "--on-",
+            "--on",
+            "-x",
+            "--dry-run",
+            "exec",
+            "--message",
+        ] {
+            assert!(!names_a_command(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn variable_names_that_carry_a_command() {
+        for name in [
+            "FOO_COMMAND",
+            "deploy_cmd",
+            "APP_EDITOR",
+            "X_PAGER",
+            "TOOL_WRAPPER",
+        ] {
+            assert!(variable_names_a_command(name), "{name}");
+        }
+        for name in [
+            "_CMD",
+            "COMMAND",
+            "FOO_COMMANDS",
+            "COMMAND_LINE",
+            "EDITOR",
+            "PATH",
+        ] {
+            assert!(!variable_names_a_command(name), "{name}");
+        }
+    }
+}
