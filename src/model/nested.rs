@@ -577,7 +577,7 @@ pub(super) fn joined(words: &[Word], source: &str) -> ScriptText {
     let span = Span::new(first.span.start, last.span.end);
     let mut text = String::new();
     for (k, word) in words.iter().enumerate() {
-        let Some(value) = word.static_value() else {
+        let Some(value) = word.static_value().or_else(|| tilde_text(word, source)) else {
             return ScriptText::Dynamic(span);
         };
         if k > 0 {
@@ -587,6 +587,26 @@ pub(super) fn joined(words: &[Word], source: &str) -> ScriptText {
     }
     let map = exact_map(span, &text, source);
     ScriptText::Static { text, map }
+}
+
+/// An unquoted word that starts with a tilde and is otherwise plain text (`~`,
+/// `~/.ssh`): joined into shell text as written, its tilde expands there as it
+/// would have here.
+fn tilde_text(word: &Word, source: &str) -> Option<String> {
+    let [super::word::Part::Tilde(_), rest @ ..] = word.parts.as_slice() else {
+        return None;
+    };
+    if !rest
+        .iter()
+        .all(|p| matches!(p, super::word::Part::Literal(_)))
+    {
+        return None;
+    }
+    let raw = source.get(word.span.start..word.span.end)?;
+    let plain = raw
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b"~/._-+,:@%=".contains(&b));
+    plain.then(|| raw.to_string())
 }
 
 /// `alias name='value'`: the value is a script run where the alias is used.

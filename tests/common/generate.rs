@@ -638,6 +638,8 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "FOO_COMMAND='rm -rf ~' mytool",
         "export APP_EDITOR='rm -rf ~'",
         "FOO_CMD=make mytool",
+        "lerna exec -- rm -rf ~",
+        "nx exec -- tsc -p .",
     ];
     (pick(USES), pick(&["", "timeout 5 ", "nice ", "env "])).prop_map(|(u, w)| format!("{w}{u}"))
 }
