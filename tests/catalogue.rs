@@ -39,8 +39,11 @@ const NOT_PROGRAMS: &[&str] = &[
     "rmall",
     "setd",
     "up",
-    // a project's own programs named by a path (`./build`, `./f.sh`)
+    // a project's own programs named by a path (`./build`, `./f.sh`), and a
+    // cloned repository's (`./configure`, `./tool/install.sh`)
     "build",
+    "configure",
+    "install.sh",
     "f.sh",
     "run.sh",
     "x.sh",

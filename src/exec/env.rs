@@ -113,7 +113,9 @@ const SECRET_VALUE_PREFIXES: &[&str] = &[
 
 /// Whether a name injects code into programs that start with it.
 pub fn is_injection_name(name: &str) -> bool {
-    INJECTION_NAMES.contains(&name) || INJECTION_PREFIXES.iter().any(|p| name.starts_with(p))
+    INJECTION_NAMES.contains(&name)
+        || INJECTION_PREFIXES.iter().any(|p| name.starts_with(p))
+        || crate::rules::environment::runs_code_when_set(name)
 }
 
 /// Whether a name or its value looks like a credential.
@@ -230,6 +232,23 @@ mod tests {
         assert_eq!(env["LD_LIBRARY_PATH"], "/x");
         assert_eq!(env["NPM_TOKEN"], "abc");
         assert!(!env.contains_key("LD_PRELOAD"));
+    }
+
+    #[test]
+    fn globs_never_pass_what_the_gate_judges_as_running_code() {
+        let from = [
+            ("GIT_SEQUENCE_EDITOR", "x"),
+            ("HGRCPATH", "/x"),
+            ("SVN_SSH", "x"),
+            ("DEPLOY_COMMAND", "x"),
+            ("CLASSPATH", "/x"),
+            ("PATH", "/opt/bin"),
+            ("CARGO_TERM_COLOR", "never"),
+        ];
+        let env = run(&from, &["*"]);
+        let names: Vec<&str> = env.keys().map(String::as_str).collect();
+        assert_eq!(names, ["CARGO_TERM_COLOR", "HOME", "PATH", "TMPDIR"]);
+        assert_eq!(env["PATH"], "/opt/bin");
     }
 
     #[test]

@@ -93,6 +93,12 @@ pub enum InlineScript {
         /// The word naming the file.
         span: Span,
     },
+    /// Code from a folder this command fetched from the network, run (`git clone
+    /// URL repo && make -C repo`): what runs is only known at run time.
+    Fetched {
+        /// The word naming what runs from the folder.
+        span: Span,
+    },
 }
 
 /// `NAME=value` (or `NAME+=value`).

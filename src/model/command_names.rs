@@ -13,11 +13,8 @@
 //! program nobody knows and passes; one only known at run time is a script only
 //! known at run time (the nested-shell rule asks).
 
-use super::command::Assignment;
-use super::nested::{ScriptText, joined, single};
 use super::word::{Part, Word};
 use crate::catalogue::{Entry, Fact};
-use crate::parse::SpanMap;
 
 /// True when an option's name says its value is a command to run: `--exec`,
 /// `--cmd`, `--run`, `--script`, `--pager`, `--editor`, `--hook`, a name ending in
@@ -51,18 +48,31 @@ pub fn names_a_command(option: &str) -> bool {
         || (name.len() > 3 && name.as_bytes()[..3].eq_ignore_ascii_case(b"on-"))
 }
 
-/// The scripts that options named like commands ([`names_a_command`]) hand to
-/// `name`'s program, for options its entry (or the subcommand the words name)
-/// does not describe. Programs that only print their words (`echo`) run none.
-pub(super) fn option_scripts(name: &str, args: &[Word], source: &str, out: &mut Vec<ScriptText>) {
+/// Where an option named like a command ([`names_a_command`]) holds its
+/// command, for options `name`'s entry (or the subcommand the words name) does
+/// not describe. Programs that only print their words (`echo`) have none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CommandValue {
+    /// `--exec=CMD`: the word at this index, after the `=`.
+    Attached(usize),
+    /// `--exec CMD` or `--exec PROG ARGS…`: the words from this index on (the
+    /// first one as shell text, all of them as an argv).
+    Next(usize),
+    /// An option word only known at run time (`--exec="$CMD"`), at this index.
+    Dynamic(usize),
+}
+
+/// The command values of `name`'s options named like commands, in `args`.
+pub fn command_values(name: &str, args: &[Word]) -> Vec<CommandValue> {
+    let mut out = Vec::new();
     // The cheap test first: this runs for every command.
     let named = |w: &Word| option_name(w).is_some_and(names_a_command);
     if !args.iter().any(named) {
-        return;
+        return out;
     }
     let entry = crate::catalogue::lookup(name);
     if entry.is_some_and(|e| e.has(Fact::TextOnly)) {
-        return;
+        return out;
     }
     let mut level = entry;
     let mut chain: Vec<&Entry> = entry.into_iter().collect();
@@ -72,7 +82,7 @@ pub(super) fn option_scripts(name: &str, args: &[Word], source: &str, out: &mut 
         i += 1;
         let value = word.value();
         if value == Some("--") {
-            return;
+            break;
         }
         if !named(word) {
             // A subcommand's options are its own (`tool sub --exec X`).
@@ -91,31 +101,21 @@ pub(super) fn option_scripts(name: &str, args: &[Word], source: &str, out: &mut 
         {
             continue;
         }
-        match word.value().and_then(|v| v.split_once('=')) {
-            // `--exec=CMD`: the attached value.
-            Some((_, text)) => out.push(ScriptText::Static {
-                text: text.to_string(),
-                map: SpanMap::Whole(word.span),
-            }),
-            None if word.value().is_none() => out.push(ScriptText::Dynamic(word.span)),
-            // `--exec CMD` and `--exec PROG ARGS...`: the next word as shell text,
-            // the words from it on as an argv.
-            None => {
-                let rest = args.get(i..).unwrap_or(&[]);
-                let Some(next) = rest.first() else {
-                    continue;
-                };
-                if next.value().is_some_and(|v| v.starts_with('-')) {
-                    continue;
+        match value {
+            Some(v) if v.contains('=') => out.push(CommandValue::Attached(i - 1)),
+            None => out.push(CommandValue::Dynamic(i - 1)),
+            Some(_) => {
+                if args
+                    .get(i)
+                    .is_some_and(|next| !next.value().is_some_and(|v| v.starts_with('-')))
+                {
+                    out.push(CommandValue::Next(i));
+                    i += 1;
                 }
-                out.push(single(next, source));
-                if rest.len() > 1 {
-                    out.push(joined(rest, source));
-                }
-                i += 1;
             }
         }
     }
+    out
 }
 
 /// The option name of a word (`--exec` of `--exec=CMD`), known even when the
@@ -142,17 +142,6 @@ pub fn variable_names_a_command(name: &str) -> bool {
         name.len() > s.len()
             && name.as_bytes()[name.len() - s.len()..].eq_ignore_ascii_case(s.as_bytes())
     })
-}
-
-/// The scripts that variables named like commands ([`variable_names_a_command`])
-/// hold: their values as shell text.
-pub(super) fn variable_scripts(assignments: &[Assignment], source: &str) -> Vec<ScriptText> {
-    assignments
-        .iter()
-        .filter(|a| variable_names_a_command(&a.name))
-        .filter_map(|a| a.value.as_ref())
-        .map(|value| single(value, source))
-        .collect()
 }
 
 #[cfg(test)]

@@ -131,11 +131,45 @@ pub fn scripts_of(
             _ => {
                 catalogue_scripts(base, args, source, &mut out);
                 settings_scripts(base, args, &mut out);
-                super::command_names::option_scripts(base, args, source, &mut out);
+                command_value_scripts(base, args, source, &mut out);
             }
         }
     }
     out
+}
+
+/// The commands held by options named like commands (`--exec CMD`,
+/// `--on-error=CMD`: [`super::command_names`]): shell text, and the words after
+/// `--exec` as an argv too.
+fn command_value_scripts(name: &str, args: &[Word], source: &str, out: &mut Vec<ScriptText>) {
+    use super::command_names::CommandValue;
+    for value in super::command_names::command_values(name, args) {
+        match value {
+            CommandValue::Attached(i) => {
+                let Some(word) = args.get(i) else { continue };
+                if let Some((_, text)) = word.value().and_then(|v| v.split_once('=')) {
+                    out.push(ScriptText::Static {
+                        text: text.to_string(),
+                        map: SpanMap::Whole(word.span),
+                    });
+                }
+            }
+            CommandValue::Dynamic(i) => {
+                if let Some(word) = args.get(i) {
+                    out.push(ScriptText::Dynamic(word.span));
+                }
+            }
+            CommandValue::Next(i) => {
+                let rest = args.get(i..).unwrap_or(&[]);
+                if let Some(first) = rest.first() {
+                    out.push(single(first, source));
+                }
+                if rest.len() > 1 {
+                    out.push(joined(rest, source));
+                }
+            }
+        }
+    }
 }
 
 /// A file the program runs or loads as code (the catalogue's `path-exec`: a
@@ -567,7 +601,7 @@ pub(super) fn single(word: &Word, source: &str) -> ScriptText {
 }
 
 /// Several words joined with spaces, as `eval` and `watch` do.
-pub(super) fn joined(words: &[Word], source: &str) -> ScriptText {
+fn joined(words: &[Word], source: &str) -> ScriptText {
     let (Some(first), Some(last)) = (words.first(), words.last()) else {
         return ScriptText::Dynamic(Span::default());
     };

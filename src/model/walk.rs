@@ -245,6 +245,9 @@ struct Walker<'s> {
     handled: HashSet<usize>,
     /// Files written so far, for scripts run after being written.
     written: written::Files,
+    /// Folders the command fetched code into (`git clone URL repo`), by absolute
+    /// path: running what is in them runs code the gate cannot see.
+    fetched: Vec<std::path::PathBuf>,
     /// Redirects (and words) the grammar hung on a whole list or pipeline (`a && b
     /// < f`) that bash gives to its last command, by that command's node id.
     trailing: HashMap<usize, Trailing>,
@@ -366,6 +369,7 @@ impl<'s> Walker<'s> {
             scopes: vec![Scope::default()],
             handled: HashSet::new(),
             written: written::Files::default(),
+            fetched: Vec::new(),
             trailing: HashMap::new(),
             dash_named: Vec::new(),
             links: Vec::new(),
@@ -791,7 +795,7 @@ impl<'s> Walker<'s> {
                 record.program = (!words.is_empty()).then_some(0);
                 record.words = words;
                 // `export FOO_COMMAND='CMD'`: a value some program runs.
-                let scripts = super::command_names::variable_scripts(&assignments, self.source);
+                let scripts = variable_scripts(&assignments, self.source);
                 record.assignments = assignments;
                 self.shell_tables(&record.assignments, &frame, nesting);
                 let codes = arithmetic::in_record(&record, self.scope());
@@ -1161,10 +1165,7 @@ impl<'s> Walker<'s> {
             .filter_map(super::callbacks::exported_function)
             .collect();
         // `FOO_COMMAND='CMD' foo`: a variable whose name says a program runs it.
-        scripts.extend(super::command_names::variable_scripts(
-            &assignments,
-            self.source,
-        ));
+        scripts.extend(variable_scripts(&assignments, self.source));
         let exported = scripts.len();
         scripts.extend(nested::scripts_of(
             &words,
@@ -1339,6 +1340,18 @@ impl<'s> Walker<'s> {
         {
             let at = record.name().map_or(record.span, |w| w.span);
             run_written(&mut record, text, at, &mut parsed_scripts);
+        }
+        // `git clone URL repo && make -C repo`: code the command fetched, run.
+        if !self.fetched.is_empty()
+            && matches!(record.script, None | Some(InlineScript::Parsed { .. }))
+            && let Some(span) = self.runs_fetched(&record)
+        {
+            record.script = Some(InlineScript::Fetched { span });
+        }
+        for folder in super::fetched::fetches(&record) {
+            if let Some(path) = self.scope().path_of(&folder, self.env.cwd) {
+                self.fetched.push(path);
+            }
         }
         if record.program_str().and_then(crate::catalogue::canonical) == Some("ln") {
             let here = self.scope().path_of(".", self.env.cwd);
@@ -1632,6 +1645,26 @@ impl<'s> Walker<'s> {
         Some((at, effects))
     }
 
+    /// Where `record` runs code from a folder the command fetched
+    /// ([`super::fetched`]): a word naming a file in it that the record runs, or
+    /// the record's own name when it runs project code with the folder as its
+    /// working directory.
+    fn runs_fetched(&self, record: &SimpleCommand) -> Option<Span> {
+        let inside = |path: &std::path::Path| self.fetched.iter().any(|f| path.starts_with(f));
+        for (name, at) in super::fetched::run_words(record) {
+            if self
+                .scope()
+                .path_of(&name, self.env.cwd)
+                .is_some_and(|p| inside(&p))
+            {
+                return Some(at);
+            }
+        }
+        let here = self.scope().path_of(".", self.env.cwd)?;
+        (inside(&here) && super::fetched::runs_project_code(record))
+            .then(|| record.name().map_or(record.span, |w| w.span))
+    }
+
     /// Parses and walks a nested script; its own scope unless it runs in this shell
     /// (`eval`). In its own scope, returns what the script changed there (`None`
     /// when it was not walked).
@@ -1854,6 +1887,18 @@ impl<'s> Walker<'s> {
         record.redirects = trailing.redirects;
         self.push_record(record);
     }
+}
+
+/// The scripts variables named like commands hold (`FOO_COMMAND='CMD' foo`,
+/// `export X_EDITOR=CMD`: [`super::command_names::variable_names_a_command`]):
+/// their values as shell text.
+fn variable_scripts(assignments: &[super::command::Assignment], source: &str) -> Vec<ScriptText> {
+    assignments
+        .iter()
+        .filter(|a| super::command_names::variable_names_a_command(&a.name))
+        .filter_map(|a| a.value.as_ref())
+        .map(|value| nested::single(value, source))
+        .collect()
 }
 
 /// For `alias NAME=TEXT…` (run as the program itself), the alias each argument

@@ -163,6 +163,7 @@ const LOADERS: &[&str] = &[
     "RSYNC_RSH",
     "RSYNC_CONNECT_PROG",
     "CVS_RSH",
+    "SVN_SSH",
     // Windows-style shells (Git Bash, MSYS) pick which file runs by these extensions.
     "PATHEXT",
     // Lua runs this code (or `@FILE`) before the script.
@@ -182,6 +183,18 @@ const LOADERS: &[&str] = &[
     "VIMINIT",
     "EXINIT",
 ];
+
+/// True for a variable whose value, when set, makes programs load or run code:
+/// this rule's loaders, pagers and editors, the search paths but `PATH`, and the
+/// names that say they hold a command (`FOO_COMMAND`, `X_EDITOR`). The runner
+/// never passes one of these from its own environment by a glob: the one list
+/// the gate judges is the one the runner keeps out.
+pub fn runs_code_when_set(name: &str) -> bool {
+    LOADERS.contains(&name)
+        || PAGERS.contains(&name)
+        || (name != "PATH" && SEARCH_PATHS.contains(&name))
+        || crate::model::command_names::variable_names_a_command(name)
+}
 
 /// Variables that move where programs read their settings and startup files
 /// (`.gitconfig`, `.bashrc`, `.npmrc`, `~/.cargo/config.toml`, a kubeconfig's

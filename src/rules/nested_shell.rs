@@ -21,7 +21,10 @@ declare_rule! {
     /// `@FILE` argument of a program that reads it as more arguments (the
     /// catalogue's `response-files`: `gcc @args`, `javac @opts`, `java
     /// @argfiles`, `rustc @f`, `ld @f`): those arguments may run plugins and
-    /// programs (`-fplugin=`, `-wrapper`, `-B`) or write anywhere.
+    /// programs (`-fplugin=`, `-wrapper`, `-B`) or write anywhere. And it asks
+    /// when the command runs code it fetched from the network into a folder
+    /// (`git clone URL repo && make -C repo`, `… && cd repo && ./install.sh`): the
+    /// same fetch as `curl URL | sh`, in another spelling.
     ///
     /// ## Why
     /// Wrapping a command in `bash -c` is the oldest way around prefix rules. A gate
@@ -38,6 +41,8 @@ declare_rule! {
     /// - `fc -s make` → ask
     /// - `fc -l` → allow
     /// - `gcc @args.txt` → ask
+    /// - `git clone https://github.com/o/repo && cd repo && make` → ask
+    /// - `git clone https://github.com/o/repo && ls repo` → allow
     pub static NESTED_SHELL = {
         code: "BG204",
         name: "nested-shell",
@@ -59,6 +64,11 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             &NESTED_SHELL,
             *span,
             "a shell reads its script from input the gate cannot see".to_string(),
+        ),
+        Some(InlineScript::Fetched { span }) => cx.report(
+            &NESTED_SHELL,
+            *span,
+            "runs code this command fetched from the network (a clone): what it runs is only known at run time, as with `curl | sh`".to_string(),
         ),
         _ => {}
     }

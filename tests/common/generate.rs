@@ -447,8 +447,8 @@ fn option_glob() -> impl Strategy<Value = String> {
 /// another machine (a TLS client, mail, a broker), a secrets manager's runner or
 /// printer, a subcommand only known at run time, a settings folder moved into the
 /// project, an option or variable named like a command (`--exec CMD`,
-/// `FOO_COMMAND=CMD`) — each with a look-alike that is harmless, written in any of the option
-/// spellings the programs accept.
+/// `FOO_COMMAND=CMD`), code a clone fetched then run — each with a look-alike
+/// that is harmless, written in any of the option spellings the programs accept.
 fn catalogue_class() -> impl Strategy<Value = String> {
     const USES: &[&str] = &[
         "gdb -p 1",
@@ -640,6 +640,9 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "FOO_CMD=make mytool",
         "lerna exec -- rm -rf ~",
         "nx exec -- tsc -p .",
+        "git clone https://github.com/o/tool t && make -C t",
+        "git clone https://github.com/o/tool && ./tool/install.sh",
+        "git clone https://github.com/o/tool && cat tool/README.md",
     ];
     (pick(USES), pick(&["", "timeout 5 ", "nice ", "env "])).prop_map(|(u, w)| format!("{w}{u}"))
 }
