@@ -50,6 +50,9 @@ const NOT_PROGRAMS: &[&str] = &[
     // programs nobody knows, in cases about what the gate does with them (an
     // unknown wrapper given a shell with inline code, an unknown tool's subcommand)
     "mytool",
+    "newshell",
+    // the value of an unknown program's `-c`, read as the command it may be
+    "config.yml",
     "somewrapper",
     "with-env",
     // a script named by a URL (`uv run https://example.com/s.py`)

@@ -11,7 +11,13 @@
 //! shell text, and the words after it as an argv (`--exec rm -rf ~`, the way `fd`
 //! and `find` take theirs). A value that is no command (`--exec tests`) names a
 //! program nobody knows and passes; one only known at run time is a script only
-//! known at run time (the nested-shell rule asks).
+//! known at run time (the nested-shell rule asks). A program nobody listed given
+//! `-c TEXT` is read the same way: it is how every shell takes its text.
+//!
+//! Variables are named the same way (`*_COMMAND`, `*_CMD`, `*_EDITOR`,
+//! `*_PAGER`, `*_PROGRAM`, `*_HOOK`, `*_EXEC`, `*_WRAPPER`, `*_ASKPASS`): a
+//! program that reads one runs its value, so the value set for it, as a prefix,
+//! through `env` or `export`, is judged as shell text too.
 
 use super::word::{Part, Word};
 use crate::catalogue::{Entry, Fact};
@@ -66,11 +72,27 @@ pub enum CommandValue {
 pub fn command_values(name: &str, args: &[Word]) -> Vec<CommandValue> {
     let mut out = Vec::new();
     // The cheap test first: this runs for every command.
-    let named = |w: &Word| option_name(w).is_some_and(names_a_command);
-    if !args.iter().any(named) {
+    // A shell's `-c` comes before its operands (`wrapper python3 -c CODE` is
+    // python's).
+    let first_operand = args
+        .iter()
+        .position(|w| !w.value().is_some_and(|v| v.starts_with('-')))
+        .unwrap_or(args.len());
+    let dash_c = |w: &Word| w.value() == Some("-c");
+    if !args[..first_operand].iter().any(dash_c)
+        && !args
+            .iter()
+            .any(|w| option_name(w).is_some_and(names_a_command))
+    {
         return out;
     }
     let entry = crate::catalogue::lookup(name);
+    // `-c TEXT` of a program nobody listed: the shells' spelling (`osh -c`,
+    // `hush -c`); a program with an entry says what its `-c` takes.
+    let named_at = |i: usize, w: &Word| {
+        option_name(w).is_some_and(names_a_command)
+            || (entry.is_none() && i < first_operand && dash_c(w))
+    };
     if entry.is_some_and(|e| e.has(Fact::TextOnly)) {
         return out;
     }
@@ -84,7 +106,7 @@ pub fn command_values(name: &str, args: &[Word]) -> Vec<CommandValue> {
         if value == Some("--") {
             break;
         }
-        if !named(word) {
+        if !named_at(i - 1, word) {
             // A subcommand's options are its own (`tool sub --exec X`).
             if let Some(next) = value.and_then(|v| level?.subcommand(v)) {
                 level = Some(next);

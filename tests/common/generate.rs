@@ -640,6 +640,8 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "FOO_CMD=make mytool",
         "lerna exec -- rm -rf ~",
         "nx exec -- tsc -p .",
+        "newshell -c 'rm -rf ~'",
+        "hush -c 'make test'",
         "git clone https://github.com/o/tool t && make -C t",
         "git clone https://github.com/o/tool && ./tool/install.sh",
         "git clone https://github.com/o/tool && cat tool/README.md",
