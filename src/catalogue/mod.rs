@@ -768,7 +768,11 @@ impl Entry {
     /// The option spelled `option` (an `=value` part is ignored), when it takes a
     /// value.
     pub fn option(&self, option: &str) -> Option<&'static OptionSpec> {
-        let option = option.split_once('=').map_or(option, |(o, _)| o);
+        // A byte scan, not a string search: this runs for every option word.
+        let option = match option.bytes().position(|b| b == b'=') {
+            Some(at) => &option[..at],
+            None => option,
+        };
         self.options
             .iter()
             .find(|o| o.names.contains(&option))

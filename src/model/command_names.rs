@@ -30,28 +30,49 @@ use crate::catalogue::{Entry, Fact};
 /// read: database and remote clients take a query or a remote command there
 /// (`--command 'SELECT …'`), text that is no local shell.
 pub fn names_a_command(option: &str) -> bool {
-    let Some(name) = option
-        .strip_prefix("--")
-        .or_else(|| option.strip_prefix('-'))
-    else {
-        return false;
+    // Bytes, not string searches: this runs for every option word of every command.
+    let bytes = option.as_bytes();
+    let dashes = match bytes {
+        [b'-', b'-', ..] => 2,
+        [b'-', ..] => 1,
+        _ => return false,
     };
-    let name = name.split_once('=').map_or(name, |(n, _)| n);
-    if name.len() < 3 || name.as_bytes()[..3].eq_ignore_ascii_case(b"no-") {
+    let end = bytes.iter().position(|&b| b == b'=').unwrap_or(bytes.len());
+    let name = bytes.get(dashes..end).unwrap_or_default();
+    if name.len() < 3 || name[..3].eq_ignore_ascii_case(b"no-") {
         return false;
     }
-    let ends_with = |suffix: &str| {
-        name.len() >= suffix.len()
-            && name.as_bytes()[name.len() - suffix.len()..].eq_ignore_ascii_case(suffix.as_bytes())
-    };
-    const EXACT: &[&str] = &["exec", "cmd", "run", "script", "pager", "editor", "hook"];
-    const SUFFIXES: &[&str] = &[
-        "-exec", "-command", "-cmd", "-program", "-prog", "-hook", "-pager", "-editor", "-shell",
-        "-wrapper", "-script",
+    if name.len() > 3 && name[..3].eq_ignore_ascii_case(b"on-") {
+        return true;
+    }
+    // Every name below ends in one of these letters: most options stop here.
+    let last = name[name.len() - 1].to_ascii_lowercase();
+    if !matches!(
+        last,
+        b'c' | b'd' | b'n' | b't' | b'r' | b'k' | b'm' | b'g' | b'l'
+    ) {
+        return false;
+    }
+    const EXACT: &[&[u8]] = &[
+        b"exec", b"cmd", b"run", b"script", b"pager", b"editor", b"hook",
+    ];
+    const SUFFIXES: &[&[u8]] = &[
+        b"-exec",
+        b"-command",
+        b"-cmd",
+        b"-program",
+        b"-prog",
+        b"-hook",
+        b"-pager",
+        b"-editor",
+        b"-shell",
+        b"-wrapper",
+        b"-script",
     ];
     EXACT.iter().any(|e| name.eq_ignore_ascii_case(e))
-        || SUFFIXES.iter().any(|s| ends_with(s))
-        || (name.len() > 3 && name.as_bytes()[..3].eq_ignore_ascii_case(b"on-"))
+        || SUFFIXES
+            .iter()
+            .any(|s| name.len() >= s.len() && name[name.len() - s.len()..].eq_ignore_ascii_case(s))
 }
 
 /// Where an option named like a command ([`names_a_command`]) holds its
@@ -72,6 +93,11 @@ pub enum CommandValue {
 pub fn command_values(name: &str, args: &[Word]) -> Vec<CommandValue> {
     let mut out = Vec::new();
     // The cheap test first: this runs for every command.
+    // Only words that start with a dash can be such options: the first byte rules
+    // out almost every word.
+    if !args.iter().any(|w| dashed(w).is_some()) {
+        return out;
+    }
     // A shell's `-c` comes before its operands (`wrapper python3 -c CODE` is
     // python's).
     let first_operand = args
@@ -80,9 +106,7 @@ pub fn command_values(name: &str, args: &[Word]) -> Vec<CommandValue> {
         .unwrap_or(args.len());
     let dash_c = |w: &Word| w.value() == Some("-c");
     if !args[..first_operand].iter().any(dash_c)
-        && !args
-            .iter()
-            .any(|w| option_name(w).is_some_and(names_a_command))
+        && !args.iter().any(|w| dashed(w).is_some_and(names_a_command))
     {
         return out;
     }
@@ -90,7 +114,7 @@ pub fn command_values(name: &str, args: &[Word]) -> Vec<CommandValue> {
     // `-c TEXT` of a program nobody listed: the shells' spelling (`osh -c`,
     // `hush -c`); a program with an entry says what its `-c` takes.
     let named_at = |i: usize, w: &Word| {
-        option_name(w).is_some_and(names_a_command)
+        dashed(w).is_some_and(names_a_command)
             || (entry.is_none() && i < first_operand && dash_c(w))
     };
     if entry.is_some_and(|e| e.has(Fact::TextOnly)) {
@@ -138,6 +162,17 @@ pub fn command_values(name: &str, args: &[Word]) -> Vec<CommandValue> {
         }
     }
     out
+}
+
+/// The text a word starts with when it starts with a dash (`--exec=` of
+/// `--exec="$CMD"`): only such words can be options.
+fn dashed(word: &Word) -> Option<&str> {
+    match word.parts.first() {
+        Some(Part::Literal(t) | Part::Quoted(t)) if t.len() > 1 && t.as_bytes()[0] == b'-' => {
+            Some(t)
+        }
+        _ => None,
+    }
 }
 
 /// The option name of a word (`--exec` of `--exec=CMD`), known even when the

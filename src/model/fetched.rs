@@ -10,8 +10,10 @@
 //! pointed at it (`make -C repo`) — runs code the gate cannot see.
 //!
 //! A command fetches into a folder when its reading has the catalogue's `network`
-//! fact and a `path-write` operand (`git clone URL DIR`); without that operand the
-//! folder is the one the clone names after the URL (`…/repo.git` → `repo`).
+//! fact, a remote URL (one with a scheme or a host: a local clone copies the
+//! machine's own code) and a `path-write` operand (`git clone URL DIR`); without
+//! that operand the folder is the one the clone names after the URL (`…/repo.git`
+//! → `repo`).
 
 use super::command::{SimpleCommand, basename};
 use super::word::Word;
@@ -27,11 +29,17 @@ pub(super) fn fetches(record: &SimpleCommand) -> Vec<String> {
     else {
         return Vec::new();
     };
-    // The cheap test first: most entries never reach the network.
-    if !entry.tree_has(Fact::Network) {
+    // The cheap tests first (this runs for every command): most entries never
+    // reach the network, and a remote URL names a scheme or a host (`https://`,
+    // `git@host:`); a word only known at run time may be one.
+    let args = record.args();
+    if !entry.tree_has(Fact::Network)
+        || !args
+            .iter()
+            .any(|w| w.value().is_none_or(|v| v.contains(':')))
+    {
         return Vec::new();
     }
-    let args = record.args();
     let values: Values = args.iter().map(Word::value).collect();
     if !catalogue::usage(entry, &values).has(Fact::Network) {
         return Vec::new();

@@ -331,9 +331,14 @@ fn url_value<'w>(
 /// True when `text` is a URL that names remote content (`https://`, `ftp://`...):
 /// a scheme of letters, digits, `+`, `-`, `.` before `://`, other than `file`.
 fn is_url(text: &str) -> bool {
-    let Some((scheme, _)) = text.split_once("://") else {
+    // A byte scan for the `:` first: most words have none.
+    let Some(colon) = text.bytes().position(|b| b == b':') else {
         return false;
     };
+    if !text.as_bytes()[colon..].starts_with(b"://") {
+        return false;
+    }
+    let scheme = &text[..colon];
     !scheme.is_empty()
         && scheme
             .bytes()

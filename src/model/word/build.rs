@@ -413,7 +413,14 @@ fn split_assignment_tilde(parts: &mut Parts) {
     let Some(Part::Literal(first)) = parts.first() else {
         return;
     };
-    let Some(eq) = first.find('=') else { return };
+    // Byte scans, the rarer byte first: this runs for every word.
+    let bytes = first.as_bytes();
+    if !bytes.contains(&b'~') {
+        return;
+    }
+    let Some(eq) = bytes.iter().position(|&b| b == b'=') else {
+        return;
+    };
     let name = first[..eq].strip_suffix('+').unwrap_or(&first[..eq]);
     let is_name = !name.is_empty()
         && !name.starts_with(|c: char| c.is_ascii_digit())
