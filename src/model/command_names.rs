@@ -70,9 +70,12 @@ pub fn names_a_command(option: &str) -> bool {
         b"-script",
     ];
     EXACT.iter().any(|e| name.eq_ignore_ascii_case(e))
-        || SUFFIXES
-            .iter()
-            .any(|s| name.len() >= s.len() && name[name.len() - s.len()..].eq_ignore_ascii_case(s))
+        || SUFFIXES.iter().any(|s| ends_with_ignoring_case(name, s))
+}
+
+/// `name` ends with `suffix`, in any case.
+fn ends_with_ignoring_case(name: &[u8], suffix: &[u8]) -> bool {
+    name.len() >= suffix.len() && name[name.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
 }
 
 /// Where an option named like a command ([`names_a_command`]) holds its
@@ -92,13 +95,9 @@ pub enum CommandValue {
 /// The command values of `name`'s options named like commands, in `args`.
 pub fn command_values(name: &str, args: &[Word]) -> Vec<CommandValue> {
     let mut out = Vec::new();
-    // The cheap test first: this runs for every command.
-    // Only words that start with a dash can be such options: the first byte rules
-    // out almost every word.
-    if !args.iter().any(|w| dashed(w).is_some()) {
-        return out;
-    }
-    // A shell's `-c` comes before its operands (`wrapper python3 -c CODE` is
+    // The cheap tests first (this runs for every command): only words that start
+    // with a dash can be such options, and the first byte rules out almost every
+    // word. A shell's `-c` comes before its operands (`wrapper python3 -c CODE` is
     // python's).
     let first_operand = args
         .iter()
@@ -111,15 +110,15 @@ pub fn command_values(name: &str, args: &[Word]) -> Vec<CommandValue> {
         return out;
     }
     let entry = crate::catalogue::lookup(name);
+    if entry.is_some_and(|e| e.has(Fact::TextOnly)) {
+        return out;
+    }
     // `-c TEXT` of a program nobody listed: the shells' spelling (`osh -c`,
     // `hush -c`); a program with an entry says what its `-c` takes.
     let named_at = |i: usize, w: &Word| {
         dashed(w).is_some_and(names_a_command)
             || (entry.is_none() && i < first_operand && dash_c(w))
     };
-    if entry.is_some_and(|e| e.has(Fact::TextOnly)) {
-        return out;
-    }
     let mut level = entry;
     let mut chain: Vec<&Entry> = entry.into_iter().collect();
     let mut i = 0;
@@ -195,10 +194,9 @@ pub fn variable_names_a_command(name: &str) -> bool {
         "_COMMAND", "_CMD", "_EDITOR", "_PAGER", "_PROGRAM", "_PROG", "_HOOK", "_EXEC", "_WRAPPER",
         "_ASKPASS",
     ];
-    SUFFIXES.iter().any(|s| {
-        name.len() > s.len()
-            && name.as_bytes()[name.len() - s.len()..].eq_ignore_ascii_case(s.as_bytes())
-    })
+    SUFFIXES
+        .iter()
+        .any(|s| name.len() > s.len() && ends_with_ignoring_case(name.as_bytes(), s.as_bytes()))
 }
 
 #[cfg(test)]

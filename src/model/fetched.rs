@@ -15,7 +15,7 @@
 //! that operand the folder is the one the clone names after the URL (`…/repo.git`
 //! → `repo`).
 
-use super::command::{SimpleCommand, basename};
+use super::command::SimpleCommand;
 use super::word::Word;
 use crate::catalogue::{self, Fact, Role, Values};
 use crate::verdict::Span;
@@ -23,10 +23,7 @@ use crate::verdict::Span;
 /// The folders `record` fetches code into, as written (`repo` of `git clone
 /// URL repo`, or the name the URL gives).
 pub(super) fn fetches(record: &SimpleCommand) -> Vec<String> {
-    let Some(entry) = record
-        .program_str()
-        .and_then(|p| catalogue::lookup(basename(p)))
-    else {
+    let Some(entry) = record.base_name().and_then(catalogue::lookup) else {
         return Vec::new();
     };
     // The cheap tests first (this runs for every command): most entries never
@@ -41,7 +38,13 @@ pub(super) fn fetches(record: &SimpleCommand) -> Vec<String> {
         return Vec::new();
     }
     let values: Values = args.iter().map(Word::value).collect();
-    if !catalogue::usage(entry, &values).has(Fact::Network) {
+    let usage = catalogue::usage(entry, &values);
+    // Only a reading that reaches the network and writes a folder it names:
+    // `git clone URL [DIR]` (the deepest subcommand the words name).
+    let level = usage.subcommand.unwrap_or(entry);
+    let writes_folder =
+        level.operands.contains(&Role::PathWrite) || level.last == Some(Role::PathWrite);
+    if !usage.has(Fact::Network) || !writes_folder {
         return Vec::new();
     }
     let roles = catalogue::classify(entry, &values);
@@ -51,10 +54,7 @@ pub(super) fn fetches(record: &SimpleCommand) -> Vec<String> {
             .find(|a| a.role == role && !a.option_value)
             .and_then(|a| values.get(a.index).copied().flatten())
     };
-    // Only a reading with a folder it writes: `git clone URL [DIR]`.
-    if !roles.iter().any(|a| a.role == Role::Url && !a.option_value)
-        || !writes_operand(entry, &values)
-    {
+    if !roles.iter().any(|a| a.role == Role::Url && !a.option_value) {
         return Vec::new();
     }
     match (operand(Role::PathWrite), operand(Role::Url)) {
@@ -62,13 +62,6 @@ pub(super) fn fetches(record: &SimpleCommand) -> Vec<String> {
         (None, Some(url)) => folder_of(url).into_iter().collect(),
         (None, None) => Vec::new(),
     }
-}
-
-/// True when the deepest subcommand the words name takes a `path-write` operand.
-fn writes_operand(entry: &'static catalogue::Entry, values: &Values) -> bool {
-    let usage = catalogue::usage(entry, values);
-    let level = usage.subcommand.unwrap_or(entry);
-    level.operands.contains(&Role::PathWrite) || level.last == Some(Role::PathWrite)
 }
 
 /// The folder a clone of `url` makes: the URL's last segment without `.git`
@@ -82,9 +75,10 @@ fn folder_of(url: &str) -> Option<String> {
 
 /// The words of `record` that name what it runs as code: its program when named
 /// by a path, a script a shell or `source` reads, a code file an interpreter
-/// runs; and, for a runner of project code, every path word it is given (`make -C
-/// repo`, `cargo build --manifest-path repo/Cargo.toml`). With the span to report.
-pub(super) fn run_words(record: &SimpleCommand) -> Vec<(String, Span)> {
+/// runs; and, for a runner of project code (`runner`: [`runs_project_code`]), every
+/// path word it is given (`make -C repo`, `cargo build --manifest-path
+/// repo/Cargo.toml`). With the span to report.
+pub(super) fn run_words(record: &SimpleCommand, runner: bool) -> Vec<(String, Span)> {
     let mut out = Vec::new();
     if let Some(name) = record.name()
         && let Some(value) = name.value()
@@ -100,7 +94,7 @@ pub(super) fn run_words(record: &SimpleCommand) -> Vec<(String, Span)> {
             out.push((name.into_owned(), at));
         }
     }
-    if runs_project_code(record) {
+    if runner {
         for word in record.args() {
             if let Some(value) = word.value().filter(|v| !v.starts_with('-')) {
                 out.push((value.to_string(), word.span));
@@ -120,8 +114,8 @@ pub(super) fn run_words(record: &SimpleCommand) -> Vec<(String, Span)> {
 /// `cargo build`, `pip install .`): the catalogue's `runs-project-code` fact.
 pub(super) fn runs_project_code(record: &SimpleCommand) -> bool {
     let Some(entry) = record
-        .program_str()
-        .and_then(|p| catalogue::lookup(basename(p)))
+        .base_name()
+        .and_then(catalogue::lookup)
         .filter(|_| !record.shadowed)
     else {
         return false;

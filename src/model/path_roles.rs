@@ -577,18 +577,17 @@ pub fn looks_like_path(v: &str) -> bool {
 /// role (`include.path=/tmp/x` for git): the subcommand's keys first, then the
 /// program's.
 fn config_path<'a>(entry: Option<&Entry>, sub: Option<&Entry>, word: &Word) -> Option<PathUse<'a>> {
-    // `cargo --config FILE`, `~/FILE` too: a settings file, read.
-    let text = match word.value() {
-        Some(text) => text,
-        None if matches!(word.parts.first(), Some(Part::Tilde(_))) => "",
-        None => return None,
+    // `cargo --config FILE`: a settings file, read (`~/x.toml` too).
+    let settings_file = || PathUse {
+        word: Cow::Owned(word.clone()),
+        access: Access::Read,
+        role: Role::OptionValue,
+    };
+    let Some(text) = word.value() else {
+        return matches!(word.parts.first(), Some(Part::Tilde(_))).then(settings_file);
     };
     let Some((key, file)) = catalogue::setting(text) else {
-        return Some(PathUse {
-            word: Cow::Owned(word.clone()),
-            access: Access::Read,
-            role: Role::OptionValue,
-        });
+        return Some(settings_file());
     };
     let key_role = sub
         .and_then(|s| s.config_key_role(key))

@@ -1651,7 +1651,8 @@ impl<'s> Walker<'s> {
     /// working directory.
     fn runs_fetched(&self, record: &SimpleCommand) -> Option<Span> {
         let inside = |path: &std::path::Path| self.fetched.iter().any(|f| path.starts_with(f));
-        for (name, at) in super::fetched::run_words(record) {
+        let runner = super::fetched::runs_project_code(record);
+        for (name, at) in super::fetched::run_words(record, runner) {
             if self
                 .scope()
                 .path_of(&name, self.env.cwd)
@@ -1661,8 +1662,7 @@ impl<'s> Walker<'s> {
             }
         }
         let here = self.scope().path_of(".", self.env.cwd)?;
-        (inside(&here) && super::fetched::runs_project_code(record))
-            .then(|| record.name().map_or(record.span, |w| w.span))
+        (runner && inside(&here)).then(|| record.name().map_or(record.span, |w| w.span))
     }
 
     /// Parses and walks a nested script; its own scope unless it runs in this shell
