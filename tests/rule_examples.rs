@@ -7,7 +7,8 @@
 //! - `` - `bash -c "sudo reboot"` → deny (BG207, BG208): … ``: these rules instead;
 //! - `` - with `"git push *" = "ask"`: `git push` → ask ``: with that permission rule;
 //! - `` - with `preset = "taskdev"`: `make` → deny ``: a config line that is not a
-//!   permission rule (it starts with `preset =`) is applied as it stands;
+//!   permission rule (it starts with a bare key: `preset =`, `denylist =`) is
+//!   applied as it stands;
 //! - `` - with `preset = "taskdev"`, cwd `../..`, env `LD_PRELOAD`: `cargo test` → deny ``:
 //!   the command judged from that directory (relative to the root) as a task setting
 //!   those environment keys (`Gate::check_task`).
@@ -133,7 +134,9 @@ fn rule_examples_decide_as_documented() {
             count += 1;
             let mut builder = Gate::builder().root(&fx.root).home(Some(fx.home.clone()));
             if let Some(config) = &example.config {
-                let text = if config.starts_with("preset =") {
+                // A permission rule's key is a quoted pattern; a bare key is a
+                // setting of the policy itself.
+                let text = if config.starts_with(|c: char| c.is_ascii_alphabetic()) {
                     format!("{config}\n")
                 } else {
                     format!("[permission.bash]\n{config}\n")

@@ -32,6 +32,7 @@ declare_rule! {
     /// ## Example
     /// - `env LC_ALL=C "fd"isk /dev/sda` → deny
     /// - `grep fdisk notes.md` → allow: `fdisk` is an argument there, not a program
+    /// - with `denylist = ["timeout"]`: `timeout 5 ls` → deny (a wrapper starts too)
     pub static DENYLISTED_EXECUTABLE = {
         code: "BG201",
         name: "denylisted-executable",
@@ -56,9 +57,26 @@ fn key(name: &str) -> String {
 
 /// Denies a program whose name is on the built-in or configured denylist.
 pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
-    let (Some(name), Some(word)) = (cmd.name_str(), cmd.name()) else {
-        return;
-    };
+    // A wrapper starts too: `timeout 5 ls` starts `timeout`, then `ls`; a
+    // denylisted wrapper is denied whatever it runs.
+    let starts = cmd.wrappers.iter().chain(cmd.program.as_ref());
+    for word in starts.filter_map(|&i| cmd.words.get(i)) {
+        let Some(name) = word.value() else {
+            continue;
+        };
+        if denylisted(name, cx) {
+            let key = key(name);
+            cx.report(
+                &DENYLISTED_EXECUTABLE,
+                word.span,
+                format!("`{key}` is on the executable denylist"),
+            );
+        }
+    }
+}
+
+/// True when the program `name` is on the built-in denylist or the policy's.
+fn denylisted(name: &str, cx: &Checker) -> bool {
     // The lookup ignores case and strips `.exe` itself: the lowercase key is only
     // spelt out for the configured list and the message.
     let configured = |key: &str| {
@@ -71,14 +89,6 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
                 None => self::key(d) == key,
             })
     };
-    let listed = builtin_denylisted(catalogue::program_basename(basename(name)))
-        || (!cx.policy.denylist.is_empty() && configured(&key(name)));
-    if listed {
-        let key = key(name);
-        cx.report(
-            &DENYLISTED_EXECUTABLE,
-            word.span,
-            format!("`{key}` is on the executable denylist"),
-        );
-    }
+    builtin_denylisted(catalogue::program_basename(basename(name)))
+        || (!cx.policy.denylist.is_empty() && configured(&key(name)))
 }
