@@ -340,6 +340,15 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let entry = catalogue::lookup(program);
     let program = entry.map_or(program, |e| e.name);
     let language = entry.and_then(|e| e.interpreter);
+    // A file this command wrote, run as code (`python3 x.py`, `awk -f x.awk`):
+    // whatever the language, including those whose inline text is judged below.
+    if let Some(InlineScript::WrittenCode { span }) = cmd.script {
+        cx.report(
+            &INLINE_SCRIPT,
+            span,
+            format!("`{program}` runs a file this command wrote: code the gate cannot analyse"),
+        );
+    }
     // Languages judged by what their code does (awk, sed): which program speaks
     // which is the catalogue's `interpreter`; its code is every word the
     // catalogue gives a code role in that language (`sed -e S1 -e S2`, `awk -v
@@ -403,13 +412,6 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             &INLINE_SCRIPT,
             word.span,
             format!("`{program}` runs {lang} commands given inline, which can run programs"),
-        );
-    }
-    if let Some(InlineScript::WrittenCode { span }) = cmd.script {
-        cx.report(
-            &INLINE_SCRIPT,
-            span,
-            format!("`{program}` runs a file this command wrote: code the gate cannot analyse"),
         );
     }
 }
