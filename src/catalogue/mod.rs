@@ -1071,7 +1071,8 @@ pub fn program_basename(name: &str) -> &str {
 }
 
 /// The entry for a program name, looked up by basename, case-insensitively, with
-/// `.exe` stripped: `/usr/bin/tar`, `TAR`, `tar.exe` and `gtar` all find `tar`.
+/// `.exe` stripped: `/usr/bin/tar`, `TAR`, `tar.exe` and `gtar` all find `tar`;
+/// a version pin is dropped (`pnpm@9` finds `pnpm`).
 /// While a gate judges a command, the user's `[programs.NAME]` entries of its
 /// policy come first (see [`Catalogue`]).
 pub fn lookup(name: &str) -> Option<&'static Entry> {
@@ -1082,9 +1083,18 @@ pub fn lookup(name: &str) -> Option<&'static Entry> {
     let key = program_basename(name);
     let found = user::active_lookup(key)
         .or_else(|| builtin_lookup(key))
-        .or_else(|| versioned(key));
+        .or_else(|| versioned(key))
+        .or_else(|| pinned(key));
     memo::keep(name, table, found);
     found
+}
+
+/// The program a name pinned to a version names, as package runners take it
+/// (`corepack pnpm@9 publish`, `npx eslint@8 .`, `uvx ruff@0.5 check`): the
+/// name before the `@`. A scoped package (`@scope/x`) is not one.
+fn pinned(name: &str) -> Option<&'static Entry> {
+    let at = name.bytes().position(|b| b == b'@').filter(|&at| at > 0)?;
+    lookup(&name[..at])
 }
 
 /// The interpreter or shell a name with a version, an ABI flag or a build suffix

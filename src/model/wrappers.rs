@@ -88,6 +88,26 @@ fn spec_of_entry(entry: &'static Entry) -> Option<Spec> {
     Some(Spec { entry, operands })
 }
 
+/// The index of the word naming the module `entry` (an interpreter) runs as a
+/// program, when that word is one of its own and names a program the catalogue
+/// knows: `python3 -m pip install x` runs `pip`, `python -m http.server` the
+/// file server. The word after `-m` is the module's name and the words after it
+/// are the module's, as `python` reads them. An attached name (`-mpip`) or a
+/// module the catalogue does not know (`python3 -m app`, a project module)
+/// leaves the interpreter the program.
+pub fn module_word(entry: &Entry, words: &[Word], at: usize) -> Option<usize> {
+    if !entry.mentions(&[Role::Module]) {
+        return None;
+    }
+    let args = words.get(at + 1..)?;
+    let values: Values = args.iter().map(Word::value).collect();
+    let arg = catalogue::classify(entry, &values)
+        .into_iter()
+        .find(|a| a.role == Role::Module)?;
+    let name = values.get(arg.index).copied().flatten()?;
+    (arg.offset == 0 && catalogue::lookup(name).is_some()).then_some(at + 1 + arg.index)
+}
+
 /// Options parsed from a wrapper's words.
 struct Parsed {
     /// Index of the first word after options and operands.
@@ -252,6 +272,13 @@ pub fn unwrap(words: &[Word]) -> Unwrapped {
             out.embedded = embedded_ranges(entry, words, i + 1);
             out.detached |= entry.has(Fact::Detaches);
             return out;
+        }
+        // `python3 -m pip install x`: the interpreter runs the module as a
+        // program the catalogue knows, which is read as that program.
+        if let Some(at) = found.and_then(|e| module_word(e, words, i)) {
+            out.wrappers.push(i);
+            i = at;
+            continue;
         }
         let Some(spec) = found.and_then(spec_of_entry) else {
             out.program = Some(i);

@@ -14,8 +14,9 @@
 
 use super::command::SimpleCommand;
 use super::word::Word;
+use super::wrappers::module_word;
 use crate::catalogue::Values;
-use crate::catalogue::{self, Fact, Role};
+use crate::catalogue::{self, Entry, Fact, Role};
 use crate::verdict::Span;
 use std::path::{Path, PathBuf};
 
@@ -241,17 +242,24 @@ pub(super) fn code_files(record: &SimpleCommand) -> Vec<CodeFile<'_>> {
             // A setting only known at run time may name any file (`cargo --config
             // "$F"`).
             (Role::Config, None) => out.push(CodeFile::Unknown(word.span)),
-            // `python3 -m x` runs x.py (or the package x's __main__.py) from the
-            // working folder first.
-            (Role::Module, Some(module)) => {
-                let file = module.replace('.', "/");
-                out.push(CodeFile::Named(format!("{file}.py").into(), word.span));
-                out.push(CodeFile::Named(
-                    format!("{file}/__main__.py").into(),
-                    word.span,
-                ));
-            }
+            (Role::Module, Some(module)) => module_files(entry, module, word.span, &mut out),
             _ => {}
+        }
+    }
+    // `python3 -m pytest`: read as `pytest`, with the interpreter a wrapper; the
+    // module's name still finds `pytest.py` in the working folder first.
+    for &at in &record.wrappers {
+        let Some(name) = record.words.get(at).and_then(Word::value) else {
+            continue;
+        };
+        let Some(wrapper) = catalogue::lookup(super::command::basename(name)) else {
+            continue;
+        };
+        if module_word(wrapper, &record.words, at).is_some_and(|m| Some(m) == record.program)
+            && let Some(word) = record.program.and_then(|p| record.words.get(p))
+            && let Some(module) = word.value()
+        {
+            module_files(wrapper, module, word.span, &mut out);
         }
     }
     if entry.has(Fact::Shell)
@@ -262,6 +270,20 @@ pub(super) fn code_files(record: &SimpleCommand) -> Vec<CodeFile<'_>> {
         out.push(CodeFile::Unknown(word.span));
     }
     out
+}
+
+/// The files an interpreter runs for a module named `module`: for Python
+/// (`python3 -m MODULE`) MODULE.py, or the package MODULE's `__main__.py`, from
+/// the working folder first; for another (`ruby -S NAME`, a script found on
+/// `PATH` or else in the working folder) the file of that name.
+fn module_files(interpreter: &Entry, module: &str, at: Span, out: &mut Vec<CodeFile<'_>>) {
+    if interpreter.interpreter != Some("python") {
+        out.push(CodeFile::Named(module.to_string().into(), at));
+        return;
+    }
+    let file = module.replace('.', "/");
+    out.push(CodeFile::Named(format!("{file}.py").into(), at));
+    out.push(CodeFile::Named(format!("{file}/__main__.py").into(), at));
 }
 
 /// The placeholder `find -exec` and `xargs -I {}` replace with a name found at

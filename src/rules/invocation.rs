@@ -20,6 +20,19 @@ pub fn entry_of(cmd: &SimpleCommand) -> Option<&'static Entry> {
     cmd.base_name().and_then(catalogue::lookup)
 }
 
+/// The program an interpreter runs as a module (`python -m pip ...`: the
+/// catalogue's `module` role) when the catalogue knows it, with the words after
+/// the module's name. `roles`: the interpreter's words as its entry reads them.
+pub fn module_program<'a>(
+    args: &'a [Word],
+    roles: &[catalogue::Arg],
+) -> Option<(&'static Entry, &'a [Word])> {
+    let arg = roles.iter().find(|a| a.role == Role::Module)?;
+    let name = args.get(arg.index)?.value()?.get(arg.offset..)?;
+    let module = catalogue::lookup(name)?;
+    Some((module, args.get(arg.index + 1..).unwrap_or(&[])))
+}
+
 /// A command as its catalogue entry reads it.
 #[derive(Debug)]
 pub struct Invocation<'c> {

@@ -5,7 +5,7 @@ use crate::catalogue::{self, Fact, Role};
 use crate::declare_rule;
 use crate::model::command::SimpleCommand;
 use crate::model::word::Word;
-use crate::rules::Checker;
+use crate::rules::{Checker, invocation};
 use std::path::Path;
 
 declare_rule! {
@@ -105,7 +105,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     // with the words after it (`python -m flask run --host 0.0.0.0` too).
     let module = entry
         .filter(|e| e.mentions(&[Role::Module]))
-        .and_then(|_| module_program(cmd.args(), &cx.args(cmd)));
+        .and_then(|_| invocation::module_program(cmd.args(), &cx.args(cmd)));
     // The words read with the program's own entry: their reading is the cached one.
     let own = module.is_none();
     let (entry, args) = match module {
@@ -406,19 +406,6 @@ fn runs_project_bin(runner: &catalogue::Entry, args: &[Word], root: &Path) -> bo
     ["dependencies", "devDependencies", "optionalDependencies"]
         .iter()
         .any(|key| manifest.get(key).and_then(|d| d.get(name)).is_some())
-}
-
-/// The program an interpreter runs as a module (`python -m pip ...`: the
-/// catalogue's `module` role) when the catalogue knows it, with the words after
-/// the module's name. `roles`: the interpreter's words as its entry reads them.
-fn module_program<'a>(
-    args: &'a [Word],
-    roles: &[catalogue::Arg],
-) -> Option<(&'static catalogue::Entry, &'a [Word])> {
-    let arg = roles.iter().find(|a| a.role == Role::Module)?;
-    let name = args.get(arg.index)?.value()?.get(arg.offset..)?;
-    let module = catalogue::lookup(name)?;
-    Some((module, args.get(arg.index + 1..).unwrap_or(&[])))
 }
 
 /// True when an operand (not an option's value) is spelled as a remote package:

@@ -5,9 +5,10 @@
 //! scripts and Makefile recipes are shell text), and the command asks when not.
 
 use crate::catalogue::Entry;
+use crate::catalogue::Role;
 use crate::declare_rule;
 use crate::model::command::SimpleCommand;
-use crate::rules::invocation::{Invocation, any_entry};
+use crate::rules::invocation::{any_entry, module_program};
 use crate::rules::written_files::WrittenFile;
 use crate::rules::{CHECKS, Checker};
 use crate::verdict::{Decision, Finding};
@@ -52,46 +53,57 @@ declare_rule! {
     };
 }
 
-/// True when `path` is one of the runner's `runs_files`: a name (`Makefile`) is
-/// matched against the basename, `*.mk` against the extension, a path with `/`
-/// (`.cargo/config.toml`) against the path's last components.
+/// True when `path` is one of the runner's `runs_files`: a name (`Makefile`)
+/// is matched against the basename; a name with one `*` (`*.mk`, `test_*.py`,
+/// `*_test.go`) is a pattern the basename matches with anything in place of
+/// the star, as test runners find the files they run; a path with `/`
+/// (`.cargo/config.toml`, `tests/*.rs`) is matched against the path's last
+/// components, each the same way.
 pub fn runs_file(patterns: &[&str], path: &Path) -> bool {
-    let text = path.to_string_lossy();
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    patterns.iter().any(|p| {
-        if let Some(ext) = p.strip_prefix('*') {
-            name.ends_with(ext) && name.len() > ext.len()
-        } else if p.contains('/') {
-            text.ends_with(&format!("/{p}"))
-        } else {
-            name == *p
-        }
+    let names: Vec<_> = path
+        .components()
+        .rev()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect();
+    patterns.iter().any(|pattern| {
+        let parts: Vec<&str> = pattern.rsplit('/').collect();
+        parts.len() <= names.len()
+            && parts
+                .iter()
+                .zip(&names)
+                .all(|(part, name)| name_matches(part, name))
     })
+}
+
+/// True when `name` is `pattern`, or matches it with anything non-empty in
+/// place of its one `*`.
+fn name_matches(pattern: &str, name: &str) -> bool {
+    match pattern.split_once('*') {
+        Some((head, tail)) => {
+            name.len() > head.len() + tail.len() && name.starts_with(head) && name.ends_with(tail)
+        }
+        None => name == pattern,
+    }
 }
 
 /// Finds every runner that executes a file written before it.
 pub fn check(commands: &[SimpleCommand], cx: &mut Checker) {
     let mut written: Vec<WrittenFile> = Vec::new();
     for cmd in commands {
-        let runner = !written.is_empty()
-            && cx
-                .entry(cmd)
-                .is_some_and(|e| any_entry(e, &|e: &Entry| !e.runs_files.is_empty()));
-        if runner && let Some(inv) = cx.invocation(cmd) {
-            let patterns = inv.runs_files();
-            if !patterns.is_empty() {
-                // Each written file is judged once, by the first runner that runs
-                // it: one finding decides, and judging it again for every later
-                // runner would make the work grow with runners times text.
-                let (hits, rest): (Vec<WrittenFile>, Vec<WrittenFile>) =
-                    written.drain(..).partition(|f| {
-                        runs_file(patterns, &f.path)
-                            || f.real.as_deref().is_some_and(|r| runs_file(patterns, r))
-                    });
-                written = rest;
-                for file in &hits {
-                    judge(file, &inv, cmd, cx);
-                }
+        if !written.is_empty()
+            && let Some((patterns, runner)) = runner(cmd, cx)
+        {
+            // Each written file is judged once, by the first runner that runs it:
+            // one finding decides, and judging it again for every later runner
+            // would make the work grow with runners times text.
+            let (hits, rest): (Vec<WrittenFile>, Vec<WrittenFile>) =
+                written.drain(..).partition(|f| {
+                    runs_file(patterns, &f.path)
+                        || f.real.as_deref().is_some_and(|r| runs_file(patterns, r))
+                });
+            written = rest;
+            for file in &hits {
+                judge(file, &runner, cmd, cx);
             }
         }
         for file in cx.written_files(cmd).iter() {
@@ -101,17 +113,36 @@ pub fn check(commands: &[SimpleCommand], cx: &mut Checker) {
     }
 }
 
-/// Judges one written file run by `inv`.
-fn judge(file: &WrittenFile, inv: &Invocation, cmd: &SimpleCommand, cx: &mut Checker) {
+/// The files `cmd` runs as a runner (its entry's or subcommand's `runs_files`),
+/// and how to name the runner: `npm test`, or `python3 -m pytest` for a runner
+/// an interpreter runs as a module. `None` when it runs no such file.
+fn runner(cmd: &SimpleCommand, cx: &Checker) -> Option<(&'static [&'static str], String)> {
+    let entry = cx.entry(cmd)?;
+    if any_entry(entry, &|e: &Entry| !e.runs_files.is_empty()) {
+        let inv = cx.invocation(cmd)?;
+        let patterns = inv.runs_files();
+        let name = std::iter::once(inv.program)
+            .chain(inv.subcommands.iter().copied())
+            .collect::<Vec<_>>()
+            .join(" ");
+        return (!patterns.is_empty()).then_some((patterns, name));
+    }
+    if !entry.mentions(&[Role::Module]) {
+        return None;
+    }
+    let (module, _) = module_program(cmd.args(), &cx.args(cmd))?;
+    let patterns = module.runs_files;
+    let name = format!("{} -m {}", entry.name, module.name);
+    (!patterns.is_empty()).then_some((patterns, name))
+}
+
+/// Judges one written file run by `runner`.
+fn judge(file: &WrittenFile, runner: &str, cmd: &SimpleCommand, cx: &mut Checker) {
     let name = file
         .path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let runner = std::iter::once(inv.program)
-        .chain(inv.subcommands.iter().copied())
-        .collect::<Vec<_>>()
-        .join(" ");
     let whole_text = file.text.as_deref().filter(|_| !file.append);
     let scripts = whole_text.and_then(|t| shell_parts(&name, t));
     let Some(scripts) = scripts else {
@@ -153,7 +184,7 @@ fn judge(file: &WrittenFile, inv: &Invocation, cmd: &SimpleCommand, cx: &mut Che
 }
 
 /// The shell text in a runner file's known content: package.json `scripts` values,
-/// Makefile recipe lines. `None` when the file is code of another language, or
+/// Makefile recipe lines, the commands of a Go file's `//go:generate` lines. `None` when the file is code of another language, or
 /// has constructs whose effect is not plain shell text (make functions and
 /// variables, includes).
 pub fn shell_parts(name: &str, text: &str) -> Option<Vec<String>> {
@@ -167,6 +198,15 @@ pub fn shell_parts(name: &str, text: &str) -> Option<Vec<String>> {
             .values()
             .map(|v| v.as_str().map(str::to_string))
             .collect();
+    }
+    if name.ends_with(".go") {
+        // `go generate` runs each `//go:generate` line's words as a command.
+        return Some(
+            text.lines()
+                .filter_map(|line| line.strip_prefix("//go:generate "))
+                .map(str::to_string)
+                .collect(),
+        );
     }
     let makefile = matches!(name, "Makefile" | "makefile" | "GNUmakefile") || name.ends_with(".mk");
     if !makefile {
