@@ -285,3 +285,29 @@ fn judge_script(script: &str, cx: &Checker) -> Vec<Finding> {
     }
     inner.findings
 }
+
+#[cfg(test)]
+mod tests {
+    use super::runs_file;
+    use std::path::Path;
+
+    #[test]
+    fn patterns_match_names_stars_and_path_tails() {
+        let runs = |pattern: &str, path: &str| runs_file(&[pattern], Path::new(path));
+        assert!(runs("Makefile", "/p/Makefile"));
+        assert!(!runs("Makefile", "/p/Makefile.bak"));
+        assert!(runs("*.mk", "/p/rules.mk"));
+        assert!(
+            !runs("*.mk", "/p/.mk"),
+            "the star stands for at least one byte"
+        );
+        assert!(runs("*.go", "/p/cmd/gen.go"));
+        assert!(runs("test_*.py", "/p/tests/test_api.py"));
+        assert!(!runs("test_*.py", "/p/tests/api_test.txt"));
+        assert!(runs(".cargo/config.toml", "/p/.cargo/config.toml"));
+        assert!(!runs(".cargo/config.toml", "/p/config.toml"));
+        assert!(runs("__tests__/*.js", "/p/src/__tests__/a.js"));
+        assert!(!runs("__tests__/*.js", "/p/src/a.js"));
+        assert!(!runs("a/b/c", "/c"), "a pattern longer than the path");
+    }
+}
