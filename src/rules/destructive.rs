@@ -23,7 +23,8 @@ declare_rule! {
     /// calls itself in a pipeline or in the background (`:(){ :|:& };:`).
     ///
     /// Asks for commands that are sometimes legitimate but change the system or other
-    /// processes: `pkill`, `killall`, `systemctl`, `service`, `launchctl`,
+    /// processes: `kill` of a whole process group (`kill 0`, the agent's own;
+    /// `kill -- -4242`), `pkill`, `killall`, `systemctl`, `service`, `launchctl`,
     /// `iptables`/`ip6tables`/`nft`/`ufw`/`firewall-cmd`, `sysctl -w`, `crontab -e`
     /// or a crontab file, `history -c`, `hash -p` (maps a name to any program),
     /// `mv x /dev/null`.
@@ -35,6 +36,7 @@ declare_rule! {
     /// ## Example
     /// - `mkfs.ext4 /dev/sda` → deny
     /// - `kill -9 -1` → deny
+    /// - `kill 0` → ask
     /// - `kill -9 1234` → allow
     pub static DESTRUCTIVE = {
         code: "BG208",
@@ -97,16 +99,22 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     } else {
         None
     };
+    let arg_values = cmd.arg_values();
+    let targets = match entry.filter(|_| has(Fact::SignalsProcesses)) {
+        Some(e) => signal_targets(e, &arg_values),
+        None => Vec::new(),
+    };
     let deny = |m: String| (Decision::Deny, m);
     let ask = |m: String| (Decision::Ask, m);
     let verdict: Option<(Decision, String)> = match base {
         _ if has(Fact::FormatsFilesystem) => Some(deny(format!("`{lower}` formats a file system"))),
         _ if has(Fact::StopsMachine) => Some(deny(format!("`{}` stops the machine", named()))),
-        _ if has(Fact::SignalsProcesses)
-            && entry.is_some_and(|e| every_process(e, &cmd.arg_values())) =>
-        {
+        _ if has(Fact::SignalsProcesses) && targets.contains(&"-1") => {
             Some(deny("kills every process the user owns (pid -1)".into()))
         }
+        _ if has(Fact::SignalsProcesses) && targets.iter().any(|p| names_a_group(p)) => Some(ask(
+            format!("`{lower}` signals a whole process group (pid 0 or a negative pid)"),
+        )),
         _ if has(Fact::KillsByName) => Some(ask(format!("`{lower}` kills processes by name"))),
         _ if device.is_some() => {
             device.map(|t| deny(format!("`{lower}` writes straight into the device {t}")))
@@ -262,11 +270,12 @@ fn is_system_top(v: &str) -> bool {
         )
 }
 
-/// `kill -9 -1`, `kill -KILL -1`, `kill -- -1`, `kill -s KILL -1`: a pid operand of
-/// -1, for a program with the `signals-processes` fact, read with its entry's
-/// options and list modes. The first option is the signal (`kill -1 1234` sends
-/// SIGHUP to 1234).
-fn every_process(entry: &catalogue::Entry, args: &[Option<String>]) -> bool {
+/// The static pid operands of a program with the `signals-processes` fact, read
+/// with its entry's options and list modes (`kill -9 -1`, `kill -KILL 0`, `kill
+/// -- -1`, `kill -s KILL -1`); none for a list mode (`kill -l`). The first option
+/// is the signal (`kill -1 1234` sends SIGHUP to 1234).
+fn signal_targets<'a>(entry: &catalogue::Entry, args: &'a [Option<String>]) -> Vec<&'a str> {
+    let mut targets = Vec::new();
     let mut operands = false;
     let mut i = 0;
     while i < args.len() {
@@ -276,9 +285,7 @@ fn every_process(entry: &catalogue::Entry, args: &[Option<String>]) -> bool {
             continue;
         };
         if operands {
-            if a == "-1" {
-                return true;
-            }
+            targets.push(a);
         } else if a == "--" {
             operands = true;
         } else if entry
@@ -287,18 +294,29 @@ fn every_process(entry: &catalogue::Entry, args: &[Option<String>]) -> bool {
             .any(|m| m.operands.is_empty() && m.flags.contains(&a))
         {
             // `kill -l`: a mode whose operands are no targets (it lists signals).
-            return false;
+            return Vec::new();
         } else {
             // An option with its value (`-s KILL`), the signal (`-9`, `-KILL`) or
             // the first operand: the targets start here.
-            if a.starts_with('-') && !a.contains('=') && entry.option(a).is_some() {
+            if !a.starts_with('-') {
+                targets.push(a);
+            } else if !a.contains('=') && entry.option(a).is_some() {
                 i += 1;
             }
             operands = true;
         }
         i += 1;
     }
-    false
+    targets
+}
+
+/// True for a pid that names a whole process group: `0` (the caller's own, the
+/// agent's shell among it) or a negative pid (`-4242`); `-1` is every process.
+fn names_a_group(pid: &str) -> bool {
+    pid == "0"
+        || pid
+            .strip_prefix('-')
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// A wrapper that hands its command to a scheduler or another service

@@ -666,6 +666,10 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "restic snapshots",
         "mysqladmin -f drop prod",
         "glab repo delete o/r",
+        "kill 0",
+        "kill -9 1234",
+        "setcap cap_setuid+ep ./tool",
+        "CARGO_REGISTRIES_X_INDEX=https://x.example cargo build",
     ];
     (pick(USES), pick(&["", "timeout 5 ", "nice ", "env "])).prop_map(|(u, w)| format!("{w}{u}"))
 }
