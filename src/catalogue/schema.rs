@@ -672,6 +672,7 @@ pub const EFFECT_KEYS: &[&str] = &[
 /// Conditions that are real code rather than option words, by the name an
 /// effect's `test` gives (the remote-effect rule holds one function per name).
 pub const EFFECT_TESTS: &[&str] = &[
+    "http-method-changes",
     "refspec-rewrites",
     "pathspec-given",
     "names-delete",

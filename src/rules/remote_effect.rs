@@ -105,6 +105,7 @@ pub fn test_named(name: &str) -> Option<fn(&Call) -> bool> {
         "names-delete" => names_delete,
         "sql-destroys" => sql_destroys,
         "setuid-mode" => |call| call.positionals.first().is_some_and(|m| setuid_mode(m)),
+        "http-method-changes" => http_method_changes,
         _ => return None,
     };
     Some(test)
@@ -333,6 +334,50 @@ fn names_delete(call: &Call) -> bool {
         w.split([':', '-', '_', '/'])
             .any(|part| DESTRUCTIVE_VERBS.contains(&part.to_ascii_lowercase().as_str()))
     })
+}
+
+/// An API client told to send a request that changes things (`gh api -X DELETE
+/// repos/o/r`, `glab api --method=PUT`): the value of `-X`/`--method`, attached
+/// or the next word, is a method other than GET, HEAD or OPTIONS, or only known
+/// at run time.
+fn http_method_changes(call: &Call) -> bool {
+    let args = call.args;
+    let reads = |m: &str| {
+        ["GET", "HEAD", "OPTIONS"]
+            .iter()
+            .any(|r| m.eq_ignore_ascii_case(r))
+    };
+    let mut i = 0;
+    while let Some(arg) = args.get(i) {
+        let Some(arg) = arg else {
+            i += 1;
+            continue;
+        };
+        if *arg == "--" {
+            return false;
+        }
+        let attached = arg
+            .strip_prefix("--method=")
+            .or_else(|| arg.strip_prefix("--request="))
+            .or_else(|| arg.strip_prefix("-X").filter(|m| !m.is_empty()));
+        let method = match attached {
+            Some(m) => Some(m),
+            None if matches!(*arg, "-X" | "--method" | "--request") => {
+                i += 1;
+                match args.get(i) {
+                    Some(Some(m)) => Some(*m),
+                    // Only known at run time, or missing: it may be anything.
+                    _ => return true,
+                }
+            }
+            None => None,
+        };
+        if method.is_some_and(|m| !reads(m)) {
+            return true;
+        }
+        i += 1;
+    }
+    false
 }
 
 /// Words that name a destruction in the subcommands of cloud, deploy and database

@@ -667,6 +667,8 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "mysqladmin -f drop prod",
         "glab repo delete o/r",
         "kill 0",
+        "gh api -X DELETE repos/o/r",
+        "gh api repos/o/r",
         "kill -9 1234",
         "setcap cap_setuid+ep ./tool",
         "CARGO_REGISTRIES_X_INDEX=https://x.example cargo build",
