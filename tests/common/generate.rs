@@ -669,6 +669,8 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "kill 0",
         "gh api -X DELETE repos/o/r",
         "gh api repos/o/r",
+        "kubectl create clusterrolebinding x --clusterrole=cluster-admin --user=me",
+        "aws iam list-users",
         "kill -9 1234",
         "setcap cap_setuid+ep ./tool",
         "CARGO_REGISTRIES_X_INDEX=https://x.example cargo build",
