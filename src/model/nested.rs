@@ -188,7 +188,17 @@ fn substituted_code(name: &str, args: &[Word], out: &mut Vec<ScriptText>) {
     let Some(entry) = crate::catalogue::lookup(name) else {
         return;
     };
-    let values: Values = args.iter().map(Word::value).collect();
+    // An option with the substitution attached (`make --file=<(CMD)`, `-f<(CMD)`)
+    // is read as bash passes it: the option with a `/dev/fd/N` name.
+    let passed: Vec<Option<String>> = args
+        .iter()
+        .map(|w| w.value().is_none().then(|| as_passed(w)).flatten())
+        .collect();
+    let values: Values = args
+        .iter()
+        .zip(&passed)
+        .map(|(w, p)| w.value().or(p.as_deref()))
+        .collect();
     for arg in crate::catalogue::classify(entry, &values) {
         if let Some(word) = args.get(arg.index)
             && arg.role == Role::PathExec
@@ -197,6 +207,21 @@ fn substituted_code(name: &str, args: &[Word], out: &mut Vec<ScriptText>) {
             out.push(ScriptText::Dynamic(word.span));
         }
     }
+}
+
+/// The word as bash passes it when its only dynamic parts are process
+/// substitutions, each a `/dev/fd/N` name: `--file=<(CMD)` is
+/// `--file=/dev/fd/63`. `None` when another part is only known at run time.
+fn as_passed(word: &Word) -> Option<String> {
+    let mut text = String::new();
+    for part in &word.parts {
+        match part {
+            super::word::Part::Literal(t) | super::word::Part::Quoted(t) => text.push_str(t),
+            super::word::Part::ProcessSubstitution => text.push_str("/dev/fd/63"),
+            _ => return None,
+        }
+    }
+    Some(text)
 }
 
 /// True when the entry or one of its subcommands writes settings (a walk over the

@@ -671,6 +671,8 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "gh api repos/o/r",
         "kubectl create clusterrolebinding x --clusterrole=cluster-admin --user=me",
         "aws iam list-users",
+        "make --file=<(echo 'x: ; rm -rf ~') x",
+        "diff --label=x <(sort a.txt) b.txt",
         "kill -9 1234",
         "setcap cap_setuid+ep ./tool",
         "CARGO_REGISTRIES_X_INDEX=https://x.example cargo build",
