@@ -99,9 +99,8 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     } else {
         None
     };
-    let arg_values = cmd.arg_values();
     let targets = match entry.filter(|_| has(Fact::SignalsProcesses)) {
-        Some(e) => signal_targets(e, &arg_values),
+        Some(e) => signal_targets(e, &args.iter().map(Word::value).collect::<Vec<_>>()),
         None => Vec::new(),
     };
     let deny = |m: String| (Decision::Deny, m);
@@ -274,12 +273,12 @@ fn is_system_top(v: &str) -> bool {
 /// with its entry's options and list modes (`kill -9 -1`, `kill -KILL 0`, `kill
 /// -- -1`, `kill -s KILL -1`); none for a list mode (`kill -l`). The first option
 /// is the signal (`kill -1 1234` sends SIGHUP to 1234).
-fn signal_targets<'a>(entry: &catalogue::Entry, args: &'a [Option<String>]) -> Vec<&'a str> {
+fn signal_targets<'a>(entry: &catalogue::Entry, args: &[Option<&'a str>]) -> Vec<&'a str> {
     let mut targets = Vec::new();
     let mut operands = false;
     let mut i = 0;
     while i < args.len() {
-        let Some(a) = args[i].as_deref() else {
+        let Some(a) = args[i] else {
             i += 1;
             operands = true;
             continue;
