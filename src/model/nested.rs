@@ -190,15 +190,8 @@ fn substituted_code(name: &str, args: &[Word], out: &mut Vec<ScriptText>) {
     };
     // An option with the substitution attached (`make --file=<(CMD)`, `-f<(CMD)`)
     // is read as bash passes it: the option with a `/dev/fd/N` name.
-    let passed: Vec<Option<String>> = args
-        .iter()
-        .map(|w| w.value().is_none().then(|| as_passed(w)).flatten())
-        .collect();
-    let values: Values = args
-        .iter()
-        .zip(&passed)
-        .map(|(w, p)| w.value().or(p.as_deref()))
-        .collect();
+    let passed = stand_ins(args, as_passed);
+    let values = values_or(args, &passed);
     for arg in crate::catalogue::classify(entry, &values) {
         if let Some(word) = args.get(arg.index)
             && arg.role == Role::PathExec
@@ -207,6 +200,22 @@ fn substituted_code(name: &str, args: &[Word], out: &mut Vec<ScriptText>) {
             out.push(ScriptText::Dynamic(word.span));
         }
     }
+}
+
+/// For each word only known at run time, what `stand_in` makes of it (`None`
+/// for a word with a static value).
+fn stand_ins(args: &[Word], stand_in: fn(&Word) -> Option<String>) -> Vec<Option<String>> {
+    args.iter()
+        .map(|w| w.value().is_none().then(|| stand_in(w)).flatten())
+        .collect()
+}
+
+/// The words' static values, a stand-in ([`stand_ins`]) where a word has none.
+fn values_or<'a>(args: &'a [Word], stand_ins: &'a [Option<String>]) -> Values<'a> {
+    args.iter()
+        .zip(stand_ins)
+        .map(|(w, p)| w.value().or(p.as_deref()))
+        .collect()
 }
 
 /// The word as bash passes it when its only dynamic parts are process
@@ -315,15 +324,8 @@ fn catalogue_scripts(name: &str, args: &[Word], source: &str, out: &mut Vec<Scri
     // A word only known at run time keeps its static option name: in
     // `--to-command="$X"` or `-XX:OnError="$X"` the option still says what the
     // value is (shell text, only known at run time).
-    let prefixes: Vec<Option<String>> = args
-        .iter()
-        .map(|w| w.value().is_none().then(|| option_prefix(w)).flatten())
-        .collect();
-    let values: Values = args
-        .iter()
-        .zip(&prefixes)
-        .map(|(w, p)| w.value().or(p.as_deref()))
-        .collect();
+    let prefixes = stand_ins(args, option_prefix);
+    let values = values_or(args, &prefixes);
     let roles = crate::catalogue::classify(entry, &values);
     for arg in &roles {
         let Some(word) = args.get(arg.index) else {
