@@ -673,6 +673,8 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "aws iam list-users",
         "make --file=<(echo 'x: ; rm -rf ~') x",
         "diff --label=x <(sort a.txt) b.txt",
+        "column -t .env",
+        "column -t notes.txt",
         "kill -9 1234",
         "setcap cap_setuid+ep ./tool",
         "CARGO_REGISTRIES_X_INDEX=https://x.example cargo build",
