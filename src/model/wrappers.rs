@@ -10,7 +10,7 @@
 use super::command::program_key;
 use super::word::Word;
 use crate::catalogue::Values;
-use crate::catalogue::{self, Entry, Fact, Role};
+use crate::catalogue::{self, Arg, Entry, Fact, Role};
 use std::ops::Range;
 
 /// What unwrapping found in a command's words.
@@ -101,11 +101,17 @@ pub fn module_word(entry: &Entry, words: &[Word], at: usize) -> Option<usize> {
     }
     let args = words.get(at + 1..)?;
     let values: Values = args.iter().map(Word::value).collect();
-    let arg = catalogue::classify(entry, &values)
-        .into_iter()
-        .find(|a| a.role == Role::Module)?;
-    let name = values.get(arg.index).copied().flatten()?;
-    (arg.offset == 0 && catalogue::lookup(name).is_some()).then_some(at + 1 + arg.index)
+    let (arg, _) = module_named(args, &catalogue::classify(entry, &values))?;
+    (arg.offset == 0).then_some(at + 1 + arg.index)
+}
+
+/// The word an interpreter's `module` role names (`python -m pip`, `-mpip`,
+/// `ruby -S gem`) with the catalogue entry of that program, when the catalogue
+/// knows it. `roles`: the interpreter's arguments `args` as its entry reads them.
+pub fn module_named(args: &[Word], roles: &[Arg]) -> Option<(Arg, &'static Entry)> {
+    let arg = roles.iter().find(|a| a.role == Role::Module)?;
+    let name = args.get(arg.index)?.value()?.get(arg.offset..)?;
+    Some((*arg, catalogue::lookup(name)?))
 }
 
 /// Options parsed from a wrapper's words.

@@ -27,9 +27,7 @@ pub fn module_program<'a>(
     args: &'a [Word],
     roles: &[catalogue::Arg],
 ) -> Option<(&'static Entry, &'a [Word])> {
-    let arg = roles.iter().find(|a| a.role == Role::Module)?;
-    let name = args.get(arg.index)?.value()?.get(arg.offset..)?;
-    let module = catalogue::lookup(name)?;
+    let (arg, module) = crate::model::wrappers::module_named(args, roles)?;
     Some((module, args.get(arg.index + 1..).unwrap_or(&[])))
 }
 
