@@ -131,11 +131,18 @@ pub enum Role {
     /// ([`classify`]) gives such a value as [`Role::Shell`] (after the mark), any
     /// other as [`Role::PathWrite`].
     PathWriteOrPipe,
+    /// A revision, a file as it was at one (`REV:PATH`) or in the index (`:PATH`,
+    /// `:N:PATH`), or a pathspec where the tool takes either (git's `show`, `log`,
+    /// `diff`, `cat-file`): the path part names a file whose content is shown,
+    /// judged as a path read, as is a static word with no colon (a path to git
+    /// when it names no revision); a word only known at run time with no colon
+    /// in its text is a revision.
+    Revision,
 }
 
 impl Role {
     /// Every role but [`Role::Code`] (which carries a language).
-    pub const PLAIN: [Role; 32] = [
+    pub const PLAIN: [Role; 33] = [
         Role::Command,
         Role::Shell,
         Role::ShellWords,
@@ -168,6 +175,7 @@ impl Role {
         Role::ConfigEnv,
         Role::Verification,
         Role::PathWriteOrPipe,
+        Role::Revision,
     ];
 
     /// The role spelled as in the catalogue files (`path-read`, `code:python`);
@@ -216,6 +224,7 @@ impl Role {
             Role::ConfigEnv => "config-env",
             Role::Verification => "verification",
             Role::PathWriteOrPipe => "path-write-or-pipe",
+            Role::Revision => "revision",
         }
     }
 
@@ -283,7 +292,8 @@ impl Role {
             Role::ConfigEnv => 29,
             Role::Verification => 30,
             Role::PathWriteOrPipe => 31,
-            Role::Code(_) => 32,
+            Role::Revision => 32,
+            Role::Code(_) => 33,
         };
         1 << index
     }

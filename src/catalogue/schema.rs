@@ -80,6 +80,7 @@ pub const ROLES: &[(&str, &str)] = &[
     ("config-env", "ConfigEnv"),
     ("verification", "Verification"),
     ("path-write-or-pipe", "PathWriteOrPipe"),
+    ("revision", "Revision"),
 ];
 
 /// Facts a program (or subcommand) can have, as spelled in the files, with the

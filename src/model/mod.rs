@@ -30,6 +30,7 @@ pub mod paths;
 mod printf_target;
 pub mod problem;
 mod repeat;
+pub mod revisions;
 mod scope;
 pub(crate) mod settings;
 mod shell_tables;

@@ -517,6 +517,11 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse<'_>> {
             Some((offset, path)) if local_url => {
                 Cow::Owned(sub_word(word, word.value().unwrap_or(path), offset, path))
             }
+            // `git show HEAD:.env`: the file at the revision is read.
+            _ if role == Some(ArgRole::Revision) => match super::revisions::path_of(word) {
+                Some(path) => Cow::Owned(path),
+                None => continue,
+            },
             _ => from_inner_tilde(word),
         };
         uses.push(PathUse {

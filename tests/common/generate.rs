@@ -447,7 +447,8 @@ fn option_glob() -> impl Strategy<Value = String> {
 /// another machine (a TLS client, mail, a broker), a secrets manager's runner or
 /// printer, a subcommand only known at run time, a settings folder moved into the
 /// project, an option or variable named like a command (`--exec CMD`,
-/// `FOO_COMMAND=CMD`), code a clone fetched then run — each with a look-alike
+/// `FOO_COMMAND=CMD`), code a clone fetched then run, a file read from the
+/// history (`git show HEAD:.env`) — each with a look-alike
 /// that is harmless, written in any of the option spellings the programs accept.
 fn catalogue_class() -> impl Strategy<Value = String> {
     const USES: &[&str] = &[
@@ -678,6 +679,12 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "kill -9 1234",
         "setcap cap_setuid+ep ./tool",
         "CARGO_REGISTRIES_X_INDEX=https://x.example cargo build",
+        "git show HEAD:.env",
+        "git show HEAD~1:src/main.rs",
+        "git log -p -- .env",
+        "git log -p -- src/",
+        "git cat-file -p :0:.env",
+        "git cat-file -p HEAD",
     ];
     (pick(USES), pick(&["", "timeout 5 ", "nice ", "env "])).prop_map(|(u, w)| format!("{w}{u}"))
 }
