@@ -46,6 +46,16 @@ fn a_new_program_has_its_facts_and_roles() {
 }
 
 #[test]
+fn a_new_programs_runner_files_are_matched_by_pattern() {
+    let config = "[programs.deploy]\nsummary = \"d\"\nruns_files = [\"deploy/*.yml\"]\n";
+    let gate = gate("runner-files", config).expect("gate");
+    let verdict = gate.check("echo 'run: rm -rf ~' > deploy/prod.yml; deploy");
+    assert!(verdict.has_rule("BG218"), "{verdict:?}");
+    let verdict = gate.check("echo 'x' > notes.yml; deploy");
+    assert!(!verdict.has_rule("BG218"), "{verdict:?}");
+}
+
+#[test]
 fn an_override_changes_only_the_keys_it_gives() {
     let gate = gate("override", "[programs.ls]\nfacts = [\"network\"]\n").expect("gate");
     assert!(gate.check("ls src").has_rule("BG206"));
@@ -174,6 +184,27 @@ fn mistakes_in_an_entry_name_file_line_and_key() {
             ConfigErrorKind::InvalidValue,
             3,
             "programs.deploy.effects.0",
+        ),
+        (
+            "runs-files-pipe",
+            "[programs.deploy]\nsummary = \"d\"\nruns_files = [\"deploy.yml|deploy.yaml\"]\n",
+            ConfigErrorKind::InvalidValue,
+            3,
+            "programs.deploy.runs_files",
+        ),
+        (
+            "runs-files-two-stars",
+            "[programs.deploy]\nsummary = \"d\"\nruns_files = [\"hooks/*.*\"]\n",
+            ConfigErrorKind::InvalidValue,
+            3,
+            "programs.deploy.runs_files",
+        ),
+        (
+            "runs-files-dot",
+            "[programs.deploy]\nsummary = \"d\"\nruns_files = [\"./deploy.yml\"]\n",
+            ConfigErrorKind::InvalidValue,
+            3,
+            "programs.deploy.runs_files",
         ),
         (
             "not-a-table",

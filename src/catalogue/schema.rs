@@ -298,7 +298,7 @@ pub fn parse_entry(table: &toml::Table, extra_keys: &[&str]) -> Result<Spec, Sch
                 Some(s) if !s.is_empty() => spec.interpreter = Some(s.to_string()),
                 _ => return Err(SchemaError::at(&[k], "`interpreter` names a language")),
             },
-            "runs_files" => spec.runs_files = Some(strings(value, k)?),
+            "runs_files" => spec.runs_files = Some(runs_files(value, k)?),
             "config_keys" => spec.config_keys = Some(config_keys(value)?),
             "env_keys" => spec.env_keys = Some(env_keys(value)?),
             "flag_facts" => spec.flag_facts = Some(flag_facts(value)?),
@@ -394,6 +394,35 @@ fn strings(value: &toml::Value, key: &str) -> Result<Vec<String>, SchemaError> {
         .iter()
         .map(|v| v.as_str().map(str::to_string).ok_or_else(error))
         .collect()
+}
+
+/// A runner's files: names, or a path's last components (`Makefile`,
+/// `test_*.py`, `.github/workflows/*.yml`), matched component by component with at
+/// most one `*` each. Anything the matcher would take literally and never match
+/// (a second `*`, another pattern character, an empty, `.` or `..` component) is
+/// an error, never a pattern silently dropped.
+fn runs_files(value: &toml::Value, key: &str) -> Result<Vec<String>, SchemaError> {
+    let names = strings(value, key)?;
+    let bad = |name: &str| {
+        name.split('/').any(|part| {
+            part.is_empty()
+                || part == "."
+                || part == ".."
+                || part.matches('*').count() > 1
+                || part.contains(['?', '[', ']', '{', '}', '|', '!', '\\'])
+        })
+    };
+    match names.iter().find(|n| bad(n)) {
+        Some(name) => Err(SchemaError::at(
+            &[key],
+            format!(
+                "`{name}`: a file name or a path's last components (`Makefile`, `test_*.py`, \
+                 `.github/workflows/*.yml`), one name per string, at most one `*` per \
+                 component and no other pattern character"
+            ),
+        )),
+        None => Ok(names),
+    }
 }
 
 fn boolean(value: &toml::Value, key: &str) -> Result<bool, SchemaError> {

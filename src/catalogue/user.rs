@@ -292,21 +292,6 @@ fn merge(name: &str, base: Option<&'static Entry>, spec: &Spec) -> Result<Entry,
                 .into(),
         });
     }
-    // A runner's file is matched with at most one `*` per path component: a
-    // second one would be taken literally and the pattern would never match.
-    if let Some(bad) = spec
-        .runs_files
-        .iter()
-        .flatten()
-        .find(|p| p.split('/').any(|c| c.matches('*').count() > 1))
-    {
-        return Err(SchemaError {
-            key: vec!["runs_files".into()],
-            message: format!(
-                "`{bad}`: at most one `*` per path component (`test_*.py`, `tests/*.rs`)"
-            ),
-        });
-    }
     let summary = match (&spec.summary, base) {
         (Some(s), _) => leak_str(s),
         (None, Some(b)) => b.summary,
