@@ -24,6 +24,7 @@ mod lower;
 mod mounts;
 pub mod name_glob;
 pub(crate) mod nested;
+mod old_style;
 mod parse_cache;
 pub mod path_roles;
 pub mod paths;

@@ -225,22 +225,9 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse<'_>> {
         return uses;
     }
     let args = cmd.args();
-    // `tar xzf A`: an entry with old-style flags reads a first word without a dash
-    // as a cluster of flags.
-    let dashed = entry
-        .filter(|e| e.old_style_flags)
-        .and_then(|_| args.first()?.value())
-        .filter(|v| !v.is_empty() && !v.starts_with('-'))
-        .map(|v| format!("-{v}"));
-    // The roles the catalogue gives the arguments (subcommands included).
-    let values: Values = args
-        .iter()
-        .enumerate()
-        .map(|(i, w)| match (i, &dashed) {
-            (0, Some(d)) => Some(d.as_str()),
-            _ => w.value(),
-        })
-        .collect();
+    // The roles the catalogue gives the arguments (subcommands included; `tar
+    // xzf A` reaches here as `tar -xzf A`, see `model/old_style.rs`).
+    let values: Values = args.iter().map(Word::value).collect();
     let roles = entry
         .map(|e| catalogue::classify(e, &values))
         .unwrap_or_default();

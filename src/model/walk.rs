@@ -1151,6 +1151,8 @@ impl<'s> Walker<'s> {
             links::lead_through(&mut words, program, targets, here.as_deref(), &self.links);
         }
         let unwrapped = wrappers::unwrap(&words);
+        // `tar xzf A` is `tar -xzf A`: every reading of the words sees the flags.
+        super::old_style::dash_first_argument(&mut words, unwrapped.program);
         for &i in &unwrapped.env_assignments {
             if let Some(word) = words.get(i) {
                 assignments.push(lower::assignment_word(word));
