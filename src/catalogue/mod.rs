@@ -466,6 +466,10 @@ pub enum Fact {
     /// the command line, like a job started with `&`, and finds the links and
     /// files made after it started.
     Detaches,
+    /// Writes the files its input names (`tar -x`, `unzip`, `patch`, `git
+    /// apply`): which files, only the archive or the patch knows, so a runner
+    /// later in the command may run one of them (BG218).
+    WritesInputNames,
 }
 
 impl Fact {
@@ -521,6 +525,7 @@ impl Fact {
         Fact::SkipsVerification,
         Fact::Listens,
         Fact::Detaches,
+        Fact::WritesInputNames,
     ];
 
     /// The fact's bit in [`Entry::flag_fact_mask`]: its position in [`Fact::ALL`].
@@ -587,6 +592,7 @@ impl Fact {
             Fact::SkipsVerification => "skips-verification",
             Fact::Listens => "listens",
             Fact::Detaches => "detaches",
+            Fact::WritesInputNames => "writes-input-names",
         }
     }
 }

@@ -136,6 +136,7 @@ pub const FACTS: &[(&str, &str)] = &[
     ("skips-verification", "SkipsVerification"),
     ("listens", "Listens"),
     ("detaches", "Detaches"),
+    ("writes-input-names", "WritesInputNames"),
 ];
 
 /// A mistake in an entry: the dotted key inside the entry (`options."--x"`,

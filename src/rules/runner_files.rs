@@ -4,8 +4,7 @@
 //! (`runs_files`); the written text is judged when the gate knows it (package.json
 //! scripts and Makefile recipes are shell text), and the command asks when not.
 
-use crate::catalogue::Entry;
-use crate::catalogue::Role;
+use crate::catalogue::{Entry, Fact, Role};
 use crate::declare_rule;
 use crate::model::command::SimpleCommand;
 use crate::rules::invocation::{any_entry, module_program};
@@ -25,7 +24,9 @@ declare_rule! {
     /// `bunfig.toml` then their runners; `*.tf` then `terraform` (a `data
     /// "external"` source runs its program at `plan`); a compose file then `docker
     /// compose`. Any write counts:
-    /// redirects, `tee`, `cp`/`mv` destinations, `sed -i`, `perl -pi`.
+    /// redirects, `tee`, `cp`/`mv` destinations, `sed -i`, `perl -pi`, and a
+    /// program that writes the files its input names (`tar -x`, `unzip`, `patch`,
+    /// `git apply`: the catalogue's `writes-input-names`), which may be any of them.
     ///
     /// When the whole text written is known and is shell text the gate can read — a
     /// package.json's `scripts`, a Makefile's recipes — that text is judged like the
@@ -44,6 +45,8 @@ declare_rule! {
     /// - `printf 'all:\n\trm -rf ~\n' > Makefile; make` → deny (the recipe is known)
     /// - `sed -i 's/a/b/' Makefile; make` → ask
     /// - `echo '{"scripts":{"test":"jest"}}' > package.json && npm test` → allow
+    /// - `tar -xzf vendor.tgz && make` → ask
+    /// - `tar -czf out.tgz src && make` → allow
     pub static RUNNER_FILE_EDITED = {
         code: "BG218",
         name: "runner-file-edited",
@@ -89,7 +92,31 @@ fn name_matches(pattern: &str, name: &str) -> bool {
 /// Finds every runner that executes a file written before it.
 pub fn check(commands: &[SimpleCommand], cx: &mut Checker) {
     let mut written: Vec<WrittenFile> = Vec::new();
+    // A command that wrote the files its input names (`tar -x`, `patch`): any
+    // runner after it may run one.
+    let mut unnamed: Option<&SimpleCommand> = None;
     for cmd in commands {
+        if let Some(writer) = unnamed
+            && let Some((_, runner)) = runner(cmd, cx)
+        {
+            unnamed = None;
+            let name = writer.program_str().unwrap_or("?");
+            cx.report(
+                &RUNNER_FILE_EDITED,
+                writer.span,
+                format!(
+                    "`{name}` writes the files its input names, and `{runner}` (at byte {}) then runs the project's files: which it wrote is only known at run time",
+                    cmd.span.start
+                ),
+            );
+        }
+        if unnamed.is_none()
+            && cx
+                .usage(cmd)
+                .is_some_and(|u| u.has(Fact::WritesInputNames) && !u.has(Fact::ReadOnly))
+        {
+            unnamed = Some(cmd);
+        }
         if !written.is_empty()
             && let Some((patterns, runner)) = runner(cmd, cx)
         {

@@ -448,7 +448,8 @@ fn option_glob() -> impl Strategy<Value = String> {
 /// printer, a subcommand only known at run time, a settings folder moved into the
 /// project, an option or variable named like a command (`--exec CMD`,
 /// `FOO_COMMAND=CMD`), code a clone fetched then run, a file read from the
-/// history (`git show HEAD:.env`) — each with a look-alike
+/// history (`git show HEAD:.env`), an archive or patch applied before a runner,
+/// flags spelled old-style (`tar xPf`) — each with a look-alike
 /// that is harmless, written in any of the option spellings the programs accept.
 fn catalogue_class() -> impl Strategy<Value = String> {
     const USES: &[&str] = &[
@@ -685,6 +686,12 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "git log -p -- src/",
         "git cat-file -p :0:.env",
         "git cat-file -p HEAD",
+        "tar xPf x.tar",
+        "tar xzf x.tgz",
+        "tar -xzf vendor.tgz && make",
+        "tar -czf out.tgz src && make",
+        "git apply x.patch && cargo test",
+        "git apply --check x.patch && make",
     ];
     (pick(USES), pick(&["", "timeout 5 ", "nice ", "env "])).prop_map(|(u, w)| format!("{w}{u}"))
 }
