@@ -361,17 +361,41 @@ pub fn glob_text(word: &Word) -> Option<String> {
     Some(text)
 }
 
-/// For a glob word (`*`, `src/*.rs`, `*/id_rsa`) whose folder lies in one of `bases`
-/// (the root and allowed folders): where the symlinks it can match lead, when that is
-/// outside the base. Reads the folder of the first component with a glob character,
-/// one `readdir` without `stat`s; a folder too large to scan, or with too many such
-/// links, adds `/` (anywhere). Empty for words with dynamic parts or quoted glob
-/// characters, and for `~/…` and `$HOME/…` globs (not in the working directory).
-pub fn glob_link_targets(word: &Word, cwd: Option<&Path>, bases: &[&Path]) -> Vec<PathBuf> {
-    glob_links(word, cwd, bases).unwrap_or_default()
+/// What a glob word inside the project can match, read from its folder.
+#[derive(Debug, Default)]
+pub struct GlobScan {
+    /// Where the symlinks it can match lead, when that is outside their base.
+    pub link_targets: Vec<PathBuf>,
+    /// The paths it can match that the caller's test calls sensitive (`cat .e*`
+    /// matching `.env`).
+    pub sensitive: Vec<PathBuf>,
 }
 
-fn glob_links(word: &Word, cwd: Option<&Path>, bases: &[&Path]) -> Option<Vec<PathBuf>> {
+/// For a glob word (`*`, `src/*.rs`, `*/id_rsa`, `.e*`) whose folder lies in one of
+/// `bases` (the root and allowed folders): where the symlinks it can match lead,
+/// when that is outside the base, and which paths it can match are `sensitive`.
+/// Reads the folder of the first component with a glob character, one `readdir`
+/// without `stat`s; a name matched there is joined with the rest of the word
+/// (`*/.env`: every folder's `.env`). As bash globs, a name starting with `.`
+/// matches only a pattern starting with `.`. A folder too large to scan, or with
+/// too many such links, adds `/` (anywhere) to the targets. Empty for words with
+/// dynamic parts or quoted glob characters, and for `~/…` and `$HOME/…` globs (not
+/// in the working directory; the home rules judge them).
+pub fn glob_scan(
+    word: &Word,
+    cwd: Option<&Path>,
+    bases: &[&Path],
+    sensitive: &dyn Fn(&Path) -> bool,
+) -> GlobScan {
+    scan_glob(word, cwd, bases, sensitive).unwrap_or_default()
+}
+
+fn scan_glob(
+    word: &Word,
+    cwd: Option<&Path>,
+    bases: &[&Path],
+    sensitive: &dyn Fn(&Path) -> bool,
+) -> Option<GlobScan> {
     // `~/…` and `$HOME/…` globs are not in the working directory.
     match word.parts.first() {
         Some(Part::Tilde(_)) => return None,
@@ -401,28 +425,90 @@ fn glob_links(word: &Word, cwd: Option<&Path>, bases: &[&Path]) -> Option<Vec<Pa
     if !dir.starts_with(base) {
         return None;
     }
-    // The matcher is compiled only when a link turns up.
+    let rest = components.as_path();
+    let dot_pattern = pattern.starts_with('.');
+    // The matcher is compiled only when a name gets past its cheap test.
     let mut glob = super::name_glob::NameGlob::new(pattern);
-    let mut targets = Vec::new();
+    let mut found = GlobScan::default();
     for (n, entry) in std::fs::read_dir(&dir).ok()?.enumerate() {
-        if n >= MAX_GLOB_SCAN || targets.len() >= MAX_GLOB_TARGETS {
-            targets.push(PathBuf::from("/"));
+        if n >= MAX_GLOB_SCAN || found.link_targets.len() >= MAX_GLOB_TARGETS {
+            found.link_targets.push(PathBuf::from("/"));
             break;
         }
         let Ok(entry) = entry else { continue };
-        let is_link = entry.file_type().is_ok_and(|t| t.is_symlink());
-        if is_link && glob.matches(&entry.file_name()) {
+        let name = entry.file_name();
+        if (!dot_pattern && name.as_encoded_bytes().starts_with(b".")) || !glob.matches(&name) {
+            continue;
+        }
+        if entry.file_type().is_ok_and(|t| t.is_symlink()) {
             let mut real = follow_link(&entry.path());
-            let rest = components.as_path();
             if !rest.as_os_str().is_empty() {
                 real.push(rest);
             }
             if !real.starts_with(base) {
-                targets.push(real);
+                found.link_targets.push(real);
             }
         }
+        if rest.as_os_str().is_empty() {
+            if found.sensitive.len() < MAX_GLOB_TARGETS && sensitive(&entry.path()) {
+                found.sensitive.push(entry.path());
+            }
+        } else {
+            let mut budget = MAX_GLOB_SCAN;
+            expand_rest(
+                entry.path(),
+                rest,
+                &mut budget,
+                sensitive,
+                &mut found.sensitive,
+            );
+        }
     }
-    Some(targets)
+    Some(found)
+}
+
+/// The paths below `at` that `rest` (components, some with glob characters:
+/// `.e*` of `s*/.e*`) matches and `sensitive` calls sensitive, added to `out`:
+/// each glob component reads its folder, `budget` bounds the names read; a path
+/// with no glob left counts when it exists, as bash keeps only matches.
+fn expand_rest(
+    mut at: PathBuf,
+    rest: &Path,
+    budget: &mut usize,
+    sensitive: &dyn Fn(&Path) -> bool,
+    out: &mut Vec<PathBuf>,
+) {
+    let mut components = rest.components();
+    while let Some(component) = components.next() {
+        let Some(part) = component.as_os_str().to_str() else {
+            return;
+        };
+        if !part.contains(['*', '?', '[']) {
+            at.push(component);
+            continue;
+        }
+        let Ok(entries) = std::fs::read_dir(&at) else {
+            return;
+        };
+        let mut glob = super::name_glob::NameGlob::new(part);
+        let after = components.as_path();
+        for entry in entries.flatten() {
+            if *budget == 0 || out.len() >= MAX_GLOB_TARGETS {
+                return;
+            }
+            *budget -= 1;
+            let name = entry.file_name();
+            if (part.starts_with('.') || !name.as_encoded_bytes().starts_with(b"."))
+                && glob.matches(&name)
+            {
+                expand_rest(entry.path(), after, budget, sensitive, out);
+            }
+        }
+        return;
+    }
+    if out.len() < MAX_GLOB_TARGETS && sensitive(&at) && std::fs::symlink_metadata(&at).is_ok() {
+        out.push(at);
+    }
 }
 
 /// The longest of `bases` that `path` lies in.

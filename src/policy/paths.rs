@@ -229,16 +229,17 @@ impl PathJudge {
         resolve::real_path(path, base)
     }
 
-    /// Where the symlinks a glob word can match lead, when outside the root or the
-    /// allowed folder it lies in (see [`resolve::glob_link_targets`]).
-    pub fn glob_link_targets(&self, word: &Word, cwd: Option<&Path>) -> Vec<PathBuf> {
+    /// What a glob word inside the root or an allowed folder can match there:
+    /// the symlinks that lead outside, and the sensitive paths (see
+    /// [`resolve::glob_scan`]). Empty for a word without a glob.
+    pub fn glob_scan(&self, word: &Word, cwd: Option<&Path>) -> resolve::GlobScan {
         if !resolve::is_globbed(word) {
-            return Vec::new();
+            return resolve::GlobScan::default();
         }
         let bases: Vec<&Path> = std::iter::once(self.root.as_path())
             .chain(self.allowed.iter().map(PathBuf::as_path))
             .collect();
-        resolve::glob_link_targets(word, cwd, &bases)
+        resolve::glob_scan(word, cwd, &bases, &|path| self.is_sensitive(path))
     }
 
     /// The root or allowed folder `path` lies in (the longest).

@@ -162,7 +162,9 @@ declare_rule! {
     /// `.codex/config.toml`, `.cursor/mcp.json`, `.cursor/hooks.json`,
     /// `.vscode/mcp.json`, in the project or the home folder, and `~/.claude.json`:
     /// where the gate's hook, the agent's permissions and the MCP servers it starts
-    /// are kept) is denied too.
+    /// are kept) is denied too. A glob counts for what it can match in its folder:
+    /// `cat .e*` reads the project's `.env` (as bash globs, `*` alone skips names
+    /// starting with `.`).
     ///
     /// ## Why
     /// Credentials leak through reads; persistence and privilege come through writes
@@ -274,9 +276,34 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
 fn judge(usage: &PathUse, cwd: Option<&std::path::Path>, cx: &mut Checker) {
     let word = &usage.word;
     let span = word.span;
-    // A glob inside the project may match a symlink that leads out of it.
+    // A glob inside the project may match a symlink that leads out of it, or a
+    // sensitive file (`cat .e*` matching `.env`).
+    let scan = cx.paths.glob_scan(word, cwd);
+    if let Some(matched) = scan
+        .sensitive
+        .iter()
+        .find(|m| !own_env_file_untouched(usage.access, Place::Inside, m, false))
+    {
+        let (decision, verb) = if usage.access.writes() {
+            (Decision::Deny, "writes")
+        } else {
+            (Decision::Ask, "reads")
+        };
+        cx.report_path(
+            &SENSITIVE_PATH,
+            decision,
+            span,
+            format!(
+                "the glob can match the sensitive path {}: it {verb} it",
+                matched.display()
+            ),
+            matched,
+        );
+        mark_write(cx, usage.access.writes());
+        return;
+    }
     let mut escaped = false;
-    for target in cx.paths.glob_link_targets(word, cwd) {
+    for target in scan.link_targets {
         if matches!(
             cx.paths.place(&target),
             Place::Inside | Place::Allowed | Place::Safe
