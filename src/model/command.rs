@@ -180,6 +180,10 @@ pub struct Context {
     /// (`None`: in a folder only known at run time), which a glob can pass to a
     /// program as options.
     pub dash_named: Vec<Option<PathBuf>>,
+    /// An earlier command widened what globs match (`shopt -s dotglob`,
+    /// `GLOBIGNORE=…`, see `model/glob_options.rs`): a glob here may match names
+    /// starting with `.`, in any case, at any depth.
+    pub relaxed_globs: bool,
 }
 
 /// The working directory as far as the walker can tell.

@@ -17,6 +17,7 @@ mod definitions;
 pub mod descriptors;
 pub(crate) mod fastpath;
 mod fetched;
+mod glob_options;
 mod input_arguments;
 mod known_output;
 mod links;

@@ -8,6 +8,8 @@ use std::ffi::OsStr;
 /// A glob component matched against folder names, compiled on first need.
 pub struct NameGlob<'p> {
     pattern: &'p str,
+    /// Letters match in any case (`shopt -s nocaseglob`).
+    any_case: bool,
     /// `None` until a name needs the matcher; then `Some(None)` when the glob
     /// library cannot read the pattern, which matches any name (fail closed).
     matcher: Option<Option<globset::GlobMatcher>>,
@@ -18,20 +20,30 @@ impl<'p> NameGlob<'p> {
     pub fn new(pattern: &'p str) -> Self {
         NameGlob {
             pattern,
+            any_case: false,
             matcher: None,
+        }
+    }
+
+    /// A glob for `pattern` whose letters match in any case.
+    pub fn any_case(pattern: &'p str) -> Self {
+        NameGlob {
+            any_case: true,
+            ..NameGlob::new(pattern)
         }
     }
 
     /// True when bash's glob `pattern` matches the folder entry `name`.
     pub fn matches(&mut self, name: &OsStr) -> bool {
-        if name.to_str().is_some_and(|n| !may_match(self.pattern, n)) {
+        if !self.any_case && name.to_str().is_some_and(|n| !may_match(self.pattern, n)) {
             return false;
         }
-        let pattern = self.pattern;
+        let (pattern, any_case) = (self.pattern, self.any_case);
         self.matcher
             .get_or_insert_with(|| {
                 globset::GlobBuilder::new(pattern)
                     .literal_separator(true)
+                    .case_insensitive(any_case)
                     .build()
                     .ok()
                     .map(|g| g.compile_matcher())
@@ -82,5 +94,8 @@ mod tests {
         // A pattern the glob library cannot read matches anything.
         let mut unreadable = NameGlob::new("[");
         assert!(unreadable.matches("anything".as_ref()));
+        let mut any_case = NameGlob::any_case(".E*");
+        assert!(any_case.matches(".env".as_ref()));
+        assert!(!NameGlob::new(".E*").matches(".env".as_ref()));
     }
 }

@@ -380,14 +380,18 @@ pub struct GlobScan {
 /// matches only a pattern starting with `.`. A folder too large to scan, or with
 /// too many such links, adds `/` (anywhere) to the targets. Empty for words with
 /// dynamic parts or quoted glob characters, and for `~/…` and `$HOME/…` globs (not
-/// in the working directory; the home rules judge them).
+/// in the working directory; the home rules judge them). `relaxed`: an earlier
+/// command widened globbing (`shopt -s dotglob`...): the sensitive matches are read
+/// with dot names matched by any pattern, letters in any case, and `**` standing
+/// for no folder too.
 pub fn glob_scan(
     word: &Word,
     cwd: Option<&Path>,
     bases: &[&Path],
     sensitive: &dyn Fn(&Path) -> bool,
+    relaxed: bool,
 ) -> GlobScan {
-    scan_glob(word, cwd, bases, sensitive).unwrap_or_default()
+    scan_glob(word, cwd, bases, sensitive, relaxed).unwrap_or_default()
 }
 
 fn scan_glob(
@@ -395,6 +399,7 @@ fn scan_glob(
     cwd: Option<&Path>,
     bases: &[&Path],
     sensitive: &dyn Fn(&Path) -> bool,
+    relaxed: bool,
 ) -> Option<GlobScan> {
     // `~/…` and `$HOME/…` globs are not in the working directory.
     match word.parts.first() {
@@ -426,10 +431,24 @@ fn scan_glob(
         return None;
     }
     let rest = components.as_path();
-    let dot_pattern = pattern.starts_with('.');
+    let dot_pattern = pattern.starts_with('.') || relaxed;
     // The matcher is compiled only when a name gets past its cheap test.
-    let mut glob = super::name_glob::NameGlob::new(pattern);
+    let mut glob = name_glob(pattern, relaxed);
     let mut found = GlobScan::default();
+    let mut budget = MAX_GLOB_SCAN;
+    // `**/.env` with globstar: `**` is any number of folders, none included.
+    let globstar = relaxed && pattern == "**" && !rest.as_os_str().is_empty();
+    if globstar {
+        let again = Path::new("**").join(rest);
+        expand_rest(
+            dir.clone(),
+            &again,
+            &mut budget,
+            sensitive,
+            relaxed,
+            &mut found.sensitive,
+        );
+    }
     for (n, entry) in std::fs::read_dir(&dir).ok()?.enumerate() {
         if n >= MAX_GLOB_SCAN || found.link_targets.len() >= MAX_GLOB_TARGETS {
             found.link_targets.push(PathBuf::from("/"));
@@ -437,9 +456,11 @@ fn scan_glob(
         }
         let Ok(entry) = entry else { continue };
         let name = entry.file_name();
-        if (!dot_pattern && name.as_encoded_bytes().starts_with(b".")) || !glob.matches(&name) {
+        if !glob.matches(&name) {
             continue;
         }
+        // A link is judged even behind a dot name (the shell's options are not all
+        // known); a secret only where bash's rule lets the glob reach it.
         if entry.file_type().is_ok_and(|t| t.is_symlink()) {
             let mut real = follow_link(&entry.path());
             if !rest.as_os_str().is_empty() {
@@ -449,17 +470,20 @@ fn scan_glob(
                 found.link_targets.push(real);
             }
         }
+        if globstar || (!dot_pattern && name.as_encoded_bytes().starts_with(b".")) {
+            continue;
+        }
         if rest.as_os_str().is_empty() {
             if found.sensitive.len() < MAX_GLOB_TARGETS && sensitive(&entry.path()) {
                 found.sensitive.push(entry.path());
             }
         } else {
-            let mut budget = MAX_GLOB_SCAN;
             expand_rest(
                 entry.path(),
                 rest,
                 &mut budget,
                 sensitive,
+                relaxed,
                 &mut found.sensitive,
             );
         }
@@ -471,11 +495,13 @@ fn scan_glob(
 /// `.e*` of `s*/.e*`) matches and `sensitive` calls sensitive, added to `out`:
 /// each glob component reads its folder, `budget` bounds the names read; a path
 /// with no glob left counts when it exists, as bash keeps only matches.
+/// `relaxed` as in [`glob_scan`].
 fn expand_rest(
     mut at: PathBuf,
     rest: &Path,
     budget: &mut usize,
     sensitive: &dyn Fn(&Path) -> bool,
+    relaxed: bool,
     out: &mut Vec<PathBuf>,
 ) {
     let mut components = rest.components();
@@ -490,24 +516,47 @@ fn expand_rest(
         let Ok(entries) = std::fs::read_dir(&at) else {
             return;
         };
-        let mut glob = super::name_glob::NameGlob::new(part);
+        let mut glob = name_glob(part, relaxed);
         let after = components.as_path();
+        // With globstar, `**` is any number of folders: none, or one and `**` again.
+        let globstar = relaxed && part == "**" && !after.as_os_str().is_empty();
+        if globstar {
+            expand_rest(at.clone(), after, budget, sensitive, relaxed, out);
+        }
+        let again: PathBuf = if globstar {
+            Path::new("**").join(after)
+        } else {
+            PathBuf::new()
+        };
         for entry in entries.flatten() {
             if *budget == 0 || out.len() >= MAX_GLOB_TARGETS {
                 return;
             }
             *budget -= 1;
             let name = entry.file_name();
-            if (part.starts_with('.') || !name.as_encoded_bytes().starts_with(b"."))
+            if globstar && entry.file_type().is_ok_and(|t| t.is_dir()) {
+                expand_rest(entry.path(), &again, budget, sensitive, relaxed, out);
+            } else if (relaxed
+                || part.starts_with('.')
+                || !name.as_encoded_bytes().starts_with(b"."))
                 && glob.matches(&name)
             {
-                expand_rest(entry.path(), after, budget, sensitive, out);
+                expand_rest(entry.path(), after, budget, sensitive, relaxed, out);
             }
         }
         return;
     }
     if out.len() < MAX_GLOB_TARGETS && sensitive(&at) && std::fs::symlink_metadata(&at).is_ok() {
         out.push(at);
+    }
+}
+
+/// The matcher of one glob component; any case when globbing was widened.
+fn name_glob(pattern: &str, relaxed: bool) -> super::name_glob::NameGlob<'_> {
+    if relaxed {
+        super::name_glob::NameGlob::any_case(pattern)
+    } else {
+        super::name_glob::NameGlob::new(pattern)
     }
 }
 

@@ -256,6 +256,8 @@ struct Walker<'s> {
     /// Files named like options created so far (files outlive the subshell that
     /// made them, so this is not scoped).
     dash_named: Vec<Option<std::path::PathBuf>>,
+    /// A command so far widened what globs match (not scoped: fail closed).
+    relaxed_globs: bool,
     /// Bytes walked again so far (see `repeat.rs`).
     repeated: usize,
     /// The functions whose bodies are being walked for a call, innermost last.
@@ -372,6 +374,7 @@ impl<'s> Walker<'s> {
             fetched: Vec::new(),
             trailing: HashMap::new(),
             dash_named: Vec::new(),
+            relaxed_globs: false,
             links: Vec::new(),
             repeated: 0,
             expanding: Vec::new(),
@@ -1083,6 +1086,7 @@ impl<'s> Walker<'s> {
             cwd: self.scope().cwd.clone(),
             confined: self.scope().confined().to_vec(),
             dash_named: self.dash_named.clone(),
+            relaxed_globs: self.relaxed_globs,
         }
     }
 
@@ -1097,6 +1101,9 @@ impl<'s> Walker<'s> {
             let cwd = self.scope().path_of(".", self.env.cwd);
             let created = dash_names::created_dash_name(&record, cwd.as_deref());
             repeat::add_dash_named(&mut self.dash_named, created);
+        }
+        if !self.relaxed_globs && super::glob_options::widens(&record) {
+            self.relaxed_globs = true;
         }
         self.out.commands.push(record);
     }

@@ -231,15 +231,16 @@ impl PathJudge {
 
     /// What a glob word inside the root or an allowed folder can match there:
     /// the symlinks that lead outside, and the sensitive paths (see
-    /// [`resolve::glob_scan`]). Empty for a word without a glob.
-    pub fn glob_scan(&self, word: &Word, cwd: Option<&Path>) -> resolve::GlobScan {
+    /// [`resolve::glob_scan`]; `relaxed` after a command widened globbing). Empty
+    /// for a word without a glob.
+    pub fn glob_scan(&self, word: &Word, cwd: Option<&Path>, relaxed: bool) -> resolve::GlobScan {
         if !resolve::is_globbed(word) {
             return resolve::GlobScan::default();
         }
         let bases: Vec<&Path> = std::iter::once(self.root.as_path())
             .chain(self.allowed.iter().map(PathBuf::as_path))
             .collect();
-        resolve::glob_scan(word, cwd, &bases, &|path| self.is_sensitive(path))
+        resolve::glob_scan(word, cwd, &bases, &|path| self.is_sensitive(path), relaxed)
     }
 
     /// The root or allowed folder `path` lies in (the longest).

@@ -259,7 +259,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     }
     let cwd = cx.paths.cwd_of(&cmd.context.cwd, cx.cwd);
     for usage in uses.iter() {
-        judge(usage, cwd, cx);
+        judge(usage, cwd, cmd.context.relaxed_globs, cx);
         // `${X:-/etc/passwd}` is `/etc/passwd` when X is unset: judge the other
         // values the word can take too.
         for word in cx.paths.alternatives(&usage.word, cwd) {
@@ -268,17 +268,18 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
                 access: usage.access,
                 role: usage.role,
             };
-            judge(&other, cwd, cx);
+            judge(&other, cwd, cmd.context.relaxed_globs, cx);
         }
     }
 }
 
-fn judge(usage: &PathUse, cwd: Option<&std::path::Path>, cx: &mut Checker) {
+/// Judges one path use; `relaxed_globs`: an earlier command widened globbing.
+fn judge(usage: &PathUse, cwd: Option<&std::path::Path>, relaxed_globs: bool, cx: &mut Checker) {
     let word = &usage.word;
     let span = word.span;
     // A glob inside the project may match a symlink that leads out of it, or a
     // sensitive file (`cat .e*` matching `.env`).
-    let scan = cx.paths.glob_scan(word, cwd);
+    let scan = cx.paths.glob_scan(word, cwd, relaxed_globs);
     if let Some(matched) = scan
         .sensitive
         .iter()

@@ -449,7 +449,8 @@ fn option_glob() -> impl Strategy<Value = String> {
 /// project, an option or variable named like a command (`--exec CMD`,
 /// `FOO_COMMAND=CMD`), code a clone fetched then run, a file read from the
 /// history (`git show HEAD:.env`), an archive or patch applied before a runner,
-/// flags spelled old-style (`tar xPf`), a glob that matches a secret (`cat .e*`)
+/// flags spelled old-style (`tar xPf`), a glob that matches a secret (`cat .e*`,
+/// after `shopt -s dotglob` `*` too)
 /// — each with a look-alike
 /// that is harmless, written in any of the option spellings the programs accept.
 fn catalogue_class() -> impl Strategy<Value = String> {
@@ -696,6 +697,8 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "cat .e*",
         "cat s?c/../.e*",
         "cat src/*.rs",
+        "shopt -s dotglob; grep TOKEN *",
+        "shopt -s nullglob; grep TOKEN src/*",
     ];
     (pick(USES), pick(&["", "timeout 5 ", "nice ", "env "])).prop_map(|(u, w)| format!("{w}{u}"))
 }
