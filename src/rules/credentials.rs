@@ -19,7 +19,10 @@ declare_rule! {
     /// `gcloud auth print-access-token`, `az account get-access-token`, `kubectl
     /// config view --raw`, `kubectl create token`, `docker-credential-*`, `gpg
     /// --export-secret-keys`, `git credential fill`, `pass NAME`, `op read`, `op item
-    /// get`, `vault read`, `heroku auth:token`. The programs and subcommands are the
+    /// get`, `vault read`, `vault token create`, `heroku auth:token`, `fly auth
+    /// token`, `az acr login --expose-token`, `age -d`, a settings read of a secret
+    /// key (`npm config get //registry.npmjs.org/:_authToken`). The programs and
+    /// subcommands are the
     /// catalogue's `prints-credentials` entries (`bashgate explain gh`); dumping the
     /// environment is BG302.
     ///
@@ -62,12 +65,24 @@ pub static CONDITIONS: &[Condition] = &[
     Condition {
         program: "aws",
         subcommands: &["configure", "get"],
-        prints: |inv| {
-            inv.operands().any(|w| {
-                w.value()
-                    .is_none_or(|v| is_secret_name(&v.replace(['.', '-'], "_")))
-            })
-        },
+        prints: names_a_secret,
+    },
+    // `npm config get //registry.npmjs.org/:_authToken`, `yarn config get
+    // npmAuthToken`: a settings read of a secret key.
+    Condition {
+        program: "npm",
+        subcommands: &["config", "get"],
+        prints: names_a_secret,
+    },
+    Condition {
+        program: "pnpm",
+        subcommands: &["config", "get"],
+        prints: names_a_secret,
+    },
+    Condition {
+        program: "yarn",
+        subcommands: &["config", "get"],
+        prints: names_a_secret,
     },
     Condition {
         // `pass` alone lists the store; `pass NAME` prints NAME.
@@ -76,6 +91,17 @@ pub static CONDITIONS: &[Condition] = &[
         prints: |inv| inv.operands().next().is_some(),
     },
 ];
+
+/// True when an operand names a secret setting (`aws_secret_access_key`,
+/// `//registry.npmjs.org/:_authToken`, `npmAuthToken`, npm's `_auth`), or is only
+/// known at run time.
+fn names_a_secret(inv: &Invocation) -> bool {
+    inv.operands().any(|w| {
+        w.value().is_none_or(|v| {
+            v.ends_with("_auth") || is_secret_name(&v.replace(['.', '-', '/', ':'], "_"))
+        })
+    })
+}
 
 /// The canonical names of the subcommand words `inv` went through.
 fn chain(inv: &Invocation) -> Vec<&'static str> {

@@ -699,6 +699,10 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "cat src/*.rs",
         "shopt -s dotglob; grep TOKEN *",
         "shopt -s nullglob; grep TOKEN src/*",
+        "vault token create",
+        "vault status",
+        "npm config get //registry.npmjs.org/:_authToken",
+        "npm config get registry",
     ];
     (pick(USES), pick(&["", "timeout 5 ", "nice ", "env "])).prop_map(|(u, w)| format!("{w}{u}"))
 }
