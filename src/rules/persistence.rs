@@ -31,8 +31,12 @@ declare_rule! {
     /// - `.envrc` (direnv runs it in every shell that enters the folder);
     /// - `.vscode/tasks.json`, `.vscode/settings.json` (tasks run on folder open,
     ///   settings name programs), `.devcontainer/`, `.devcontainer.json`;
-    /// - CI: `.github/workflows/`, `.github/actions/`, `.gitlab-ci.yml`, `.circleci/`;
-    /// - `.pre-commit-config.yaml`;
+    /// - CI: `.github/workflows/`, `.github/actions/`, `.gitlab-ci.yml`, `.circleci/`,
+    ///   `.travis.yml`, `azure-pipelines.yml`, `bitbucket-pipelines.yml`,
+    ///   `Jenkinsfile`, `.drone.yml`, `.woodpecker(.yml)`, `.buildkite/`, Gitea's and
+    ///   Forgejo's `workflows/`;
+    /// - git hook managers' lists: `.pre-commit-config.yaml`, `lefthook.yml` (and
+    ///   its other spellings), `.overcommit.yml`;
     /// - coding agents' and editors' files that start programs: Claude Code's
     ///   `.claude/hooks/`, `commands/`, `skills/`, `agents/`; Gemini CLI's
     ///   `.gemini/extensions/` and `commands/`; the MCP server lists of Roo, Kilo,
@@ -209,6 +213,101 @@ pub static PERSISTENCE_PLACES: &[PersistencePlace] = &[
         Shape::File(".pre-commit-config.yaml"),
         When::Always,
         "pre-commit runs the hooks it lists on every commit",
+    ),
+    place(
+        Shape::File("lefthook.yml"),
+        When::Always,
+        "lefthook runs the git hooks it lists on commit and push",
+    ),
+    place(
+        Shape::File(".lefthook.yml"),
+        When::Always,
+        "lefthook runs the git hooks it lists on commit and push",
+    ),
+    place(
+        Shape::File("lefthook.yaml"),
+        When::Always,
+        "lefthook runs the git hooks it lists on commit and push",
+    ),
+    place(
+        Shape::File(".lefthook.yaml"),
+        When::Always,
+        "lefthook runs the git hooks it lists on commit and push",
+    ),
+    place(
+        Shape::File("lefthook-local.yml"),
+        When::Always,
+        "lefthook runs the git hooks it lists on commit and push",
+    ),
+    place(
+        Shape::File(".lefthook-local.yml"),
+        When::Always,
+        "lefthook runs the git hooks it lists on commit and push",
+    ),
+    place(
+        Shape::File("lefthook.json"),
+        When::Always,
+        "lefthook runs the git hooks it lists on commit and push",
+    ),
+    place(
+        Shape::File("lefthook.toml"),
+        When::Always,
+        "lefthook runs the git hooks it lists on commit and push",
+    ),
+    place(
+        Shape::File(".overcommit.yml"),
+        When::Always,
+        "overcommit runs the git hooks it lists on commit and push",
+    ),
+    place(
+        Shape::File(".travis.yml"),
+        When::Always,
+        "CI runs the pipeline with the repository's secrets",
+    ),
+    place(
+        Shape::File("azure-pipelines.yml"),
+        When::Always,
+        "CI runs the pipeline with the repository's secrets",
+    ),
+    place(
+        Shape::File("bitbucket-pipelines.yml"),
+        When::Always,
+        "CI runs the pipeline with the repository's secrets",
+    ),
+    place(
+        Shape::File("Jenkinsfile"),
+        When::Always,
+        "CI runs the pipeline with the repository's secrets",
+    ),
+    place(
+        Shape::File(".drone.yml"),
+        When::Always,
+        "CI runs the pipeline with the repository's secrets",
+    ),
+    place(
+        Shape::File(".woodpecker.yml"),
+        When::Always,
+        "CI runs the pipeline with the repository's secrets",
+    ),
+    place(
+        Shape::Under(".buildkite"),
+        When::Always,
+        "CI runs the pipeline with the repository's secrets",
+    ),
+    place(
+        Shape::Under(".woodpecker"),
+        When::Always,
+        "CI runs the pipeline with the repository's secrets",
+    ),
+    place(
+        Shape::Under(".gitea/workflows"),
+        When::Always,
+        "CI runs the pipeline with the repository's secrets",
+    ),
+    place(
+        Shape::Under(".forgejo/workflows"),
+        When::Always,
+        "CI runs the pipeline with the repository's secrets",
     ),
     place(
         Shape::File(".npmrc"),

@@ -703,6 +703,8 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "vault status",
         "npm config get //registry.npmjs.org/:_authToken",
         "npm config get registry",
+        "echo x > lefthook.yml",
+        "echo x > docs/Jenkinsfile.md",
     ];
     (pick(USES), pick(&["", "timeout 5 ", "nice ", "env "])).prop_map(|(u, w)| format!("{w}{u}"))
 }
