@@ -46,8 +46,21 @@ fn calls_with(fact: Fact) -> Vec<String> {
 }
 
 /// The programs, subcommands and flags that print credentials, with the arguments
-/// that make them print one (the rule narrows two by an operand's value).
+/// that make them print one (the rule narrows some by an operand's value: `aws
+/// configure get`, `pass`, the package managers' `config get`).
 const CREDENTIAL_PRINTERS: &[(&str, &str)] = &[
+    ("age -d", "-i key.txt x.age"),
+    ("aws auth token", ""),
+    ("aws codeartifact get-authorization-token", "--domain d"),
+    ("az acr login -t", "-n r"),
+    ("az ad sp create-for-rbac", ""),
+    ("gcloud config config-helper", ""),
+    ("nomad acl token read", "x"),
+    ("npm config get", "//registry.npmjs.org/:_authToken"),
+    ("pnpm config get", "//npm.example/:_authToken"),
+    ("yarn config get", "npmAuthToken"),
+    ("vault login", ""),
+    ("vault token create", ""),
     ("aws auth:token", ""),
     ("aws config", "-a app"),
     ("ansible-vault view", "vault.yml"),
