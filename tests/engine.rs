@@ -186,9 +186,17 @@ fn find_exec_commands_are_their_own_records() {
         .iter()
         .filter(|c| c.origin == Origin::Embedded("find".into()))
         .collect();
-    assert_eq!(embedded.len(), 2);
-    assert_eq!(embedded[0].program_name().as_deref(), Some("rm"));
-    assert_eq!(embedded[1].program_name().as_deref(), Some("ls"));
+    // Each command as written, and once more with `{}` as the name `-name` tests
+    // for (`./x`).
+    let programs: Vec<_> = embedded.iter().map(|c| c.program_name()).collect();
+    assert_eq!(
+        programs,
+        [Some("rm"), Some("rm"), Some("ls"), Some("ls")].map(|p| p.map(String::from))
+    );
+    let last_args = |c: &SimpleCommand| c.args().last().and_then(|w| w.value()).map(String::from);
+    assert_eq!(last_args(embedded[0]).as_deref(), Some("./x"));
+    assert_eq!(last_args(embedded[1]).as_deref(), Some("{}"));
+    assert_eq!(last_args(embedded[2]).as_deref(), Some("./x"));
 }
 
 #[test]

@@ -17,6 +17,7 @@ mod definitions;
 pub mod descriptors;
 pub(crate) mod fastpath;
 mod fetched;
+mod found_names;
 mod glob_options;
 mod input_arguments;
 mod known_output;

@@ -1434,9 +1434,37 @@ impl<'s> Walker<'s> {
                 span: at,
             });
         }
+        // `find . -name .env -exec cat {} +`: the command once more for each name the
+        // find's tests give, `{}` replaced.
+        let found = if embedded.iter().any(|(by, _)| by == "find") {
+            super::found_names::found_names(record.args())
+        } else {
+            Vec::new()
+        };
         self.push_record(record);
         self.arithmetic(codes, frame, nesting);
         for (by, words) in embedded {
+            if by == "find" {
+                for name in &found {
+                    let mut named = words.clone();
+                    let mut replaced = false;
+                    for word in named.iter_mut().filter(|w| w.value() == Some("{}")) {
+                        *word = Word::literal(name.value().unwrap_or("{}"), word.span);
+                        replaced = true;
+                    }
+                    if replaced {
+                        self.record(
+                            named,
+                            Vec::new(),
+                            Vec::new(),
+                            span,
+                            Origin::Embedded(by.clone()),
+                            frame,
+                            nesting,
+                        );
+                    }
+                }
+            }
             self.record(
                 words,
                 Vec::new(),

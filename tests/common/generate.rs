@@ -705,6 +705,8 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "npm config get registry",
         "echo x > lefthook.yml",
         "echo x > docs/Jenkinsfile.md",
+        "find . -name .env -exec cat {} +",
+        "find . -name '*.rs' -exec wc -l {} +",
     ];
     (pick(USES), pick(&["", "timeout 5 ", "nice ", "env "])).prop_map(|(u, w)| format!("{w}{u}"))
 }
