@@ -4,17 +4,16 @@
 //! words — roles, facts, effects, modes — sees the flags it gives: `tar xPf A`
 //! is `tar -xPf A`.
 
-use super::command::program_key;
 use super::word::Word;
-use crate::catalogue;
 
 /// Writes the first argument of the program at `program` as `-CLUSTER` when the
-/// program has old-style flags and the word is a static cluster of letters.
+/// program has old-style flags (`old_style`, from its catalogue entry) and the
+/// word is a static cluster of letters.
 ///
 /// ## Example
-/// `tar xzf a.tgz` → `tar -xzf a.tgz`; `tar -xzf a.tgz` and `git status` stay.
-pub fn dash_first_argument(words: &mut [Word], program: Option<usize>) {
-    let Some(at) = program else {
+/// `tar xzf a.tgz` → `tar -xzf a.tgz`; `tar -xzf a.tgz` and `tar a.tgz` stay.
+pub fn dash_first_argument(words: &mut [Word], program: Option<usize>, old_style: bool) {
+    let Some(at) = program.filter(|_| old_style) else {
         return;
     };
     let Some(cluster) = words
@@ -24,14 +23,8 @@ pub fn dash_first_argument(words: &mut [Word], program: Option<usize>) {
     else {
         return;
     };
-    let Some(name) = words[at].value().map(program_key) else {
-        return;
-    };
-    let base = name.rsplit('/').next().unwrap_or(name);
-    if catalogue::lookup(base).is_some_and(|e| e.old_style_flags) {
-        let dashed = Word::literal(&format!("-{cluster}"), words[at + 1].span);
-        words[at + 1] = dashed;
-    }
+    let dashed = Word::literal(&format!("-{cluster}"), words[at + 1].span);
+    words[at + 1] = dashed;
 }
 
 #[cfg(test)]
@@ -44,7 +37,8 @@ mod tests {
             .iter()
             .map(|w| Word::literal(w, Span::new(0, w.len())))
             .collect();
-        dash_first_argument(&mut words, Some(0));
+        let old_style = crate::model::wrappers::unwrap(&words).old_style_flags;
+        dash_first_argument(&mut words, Some(0), old_style);
         words
             .iter()
             .filter_map(|w| w.value().map(str::to_string))

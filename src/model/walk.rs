@@ -1159,7 +1159,11 @@ impl<'s> Walker<'s> {
         }
         let unwrapped = wrappers::unwrap(&words);
         // `tar xzf A` is `tar -xzf A`: every reading of the words sees the flags.
-        super::old_style::dash_first_argument(&mut words, unwrapped.program);
+        super::old_style::dash_first_argument(
+            &mut words,
+            unwrapped.program,
+            unwrapped.old_style_flags,
+        );
         for &i in &unwrapped.env_assignments {
             if let Some(word) = words.get(i) {
                 assignments.push(lower::assignment_word(word));

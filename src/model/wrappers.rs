@@ -35,6 +35,9 @@ pub struct Unwrapped {
     /// catalogue's `detaches`: `setsid -f`, `screen -dm`, `sudo -b`): the program,
     /// embedded commands and script run beside the rest of the command line.
     pub detached: bool,
+    /// The program reads a first argument without a dash as flags (the catalogue's
+    /// `old_style_flags`: `tar xzf`).
+    pub old_style_flags: bool,
 }
 
 /// How one wrapper takes its options: read from its catalogue entry.
@@ -290,6 +293,7 @@ pub fn unwrap(words: &[Word]) -> Unwrapped {
             out.program = Some(i);
             out.embedded = command_option_ranges(words, i);
             out.detached |= found.is_some_and(|e| e.has(Fact::Detaches));
+            out.old_style_flags = found.is_some_and(|e| e.old_style_flags);
             return out;
         };
         let entry = spec.entry;

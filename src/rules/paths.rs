@@ -301,7 +301,8 @@ fn judge(usage: &PathUse, cwd: Option<&std::path::Path>, relaxed_globs: bool, cx
             matched,
         );
         mark_write(cx, usage.access.writes());
-        return;
+        // The symlinks the glob can match are judged too: each read outside
+        // needs its own finding.
     }
     let mut escaped = false;
     for target in scan.link_targets {
