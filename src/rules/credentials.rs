@@ -50,8 +50,8 @@ declare_rule! {
 /// A catalogue entry marked `prints-credentials` whose printing depends on the
 /// value of an operand, which is code rather than data.
 pub struct Condition {
-    /// The program's canonical name.
-    pub program: &'static str,
+    /// The programs' canonical names.
+    pub programs: &'static [&'static str],
     /// The subcommand chain (`["configure", "get"]`).
     pub subcommands: &'static [&'static str],
     /// True when this call prints a credential.
@@ -63,30 +63,20 @@ pub struct Condition {
 /// status -t`, `kubectl config view --raw`, `gpg --export-secret-keys`).
 pub static CONDITIONS: &[Condition] = &[
     Condition {
-        program: "aws",
+        programs: &["aws"],
         subcommands: &["configure", "get"],
         prints: names_a_secret,
     },
     // `npm config get //registry.npmjs.org/:_authToken`, `yarn config get
     // npmAuthToken`: a settings read of a secret key.
     Condition {
-        program: "npm",
-        subcommands: &["config", "get"],
-        prints: names_a_secret,
-    },
-    Condition {
-        program: "pnpm",
-        subcommands: &["config", "get"],
-        prints: names_a_secret,
-    },
-    Condition {
-        program: "yarn",
+        programs: &["npm", "pnpm", "yarn"],
         subcommands: &["config", "get"],
         prints: names_a_secret,
     },
     Condition {
         // `pass` alone lists the store; `pass NAME` prints NAME.
-        program: "pass",
+        programs: &["pass"],
         subcommands: &[],
         prints: |inv| inv.operands().next().is_some(),
     },
@@ -159,7 +149,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         && !dynamic_sub
         && let Some(condition) = CONDITIONS
             .iter()
-            .find(|c| c.program == inv.program && c.subcommands == names.as_slice())
+            .find(|c| c.programs.contains(&inv.program) && c.subcommands == names.as_slice())
         && !(condition.prints)(&inv)
     {
         return;

@@ -285,24 +285,9 @@ fn judge(usage: &PathUse, cwd: Option<&std::path::Path>, relaxed_globs: bool, cx
         .iter()
         .find(|m| !own_env_file_untouched(usage.access, Place::Inside, m, false))
     {
-        let (decision, verb) = if usage.access.writes() {
-            (Decision::Deny, "writes")
-        } else {
-            (Decision::Ask, "reads")
-        };
-        cx.report_path(
-            &SENSITIVE_PATH,
-            decision,
-            span,
-            format!(
-                "the glob can match the sensitive path {}: it {verb} it",
-                matched.display()
-            ),
-            matched,
-        );
-        mark_write(cx, usage.access.writes());
-        // The symlinks the glob can match are judged too: each read outside
-        // needs its own finding.
+        // The symlinks the glob can match are judged too, below: each read
+        // outside needs its own finding.
+        report_sensitive(cx, usage.access.writes(), span, matched, true);
     }
     let mut escaped = false;
     for target in scan.link_targets {
@@ -395,19 +380,7 @@ fn judge(usage: &PathUse, cwd: Option<&std::path::Path>, relaxed_globs: bool, cx
     if (cx.paths.is_sensitive(checked) || through_link && cx.paths.is_sensitive(&path))
         && !own_env_file_untouched(usage.access, place, checked, through_link)
     {
-        let (decision, verb) = if writes {
-            (Decision::Deny, "writes")
-        } else {
-            (Decision::Ask, "reads")
-        };
-        cx.report_path(
-            &SENSITIVE_PATH,
-            decision,
-            span,
-            format!("{verb} the sensitive path {}", checked.display()),
-            checked,
-        );
-        mark_write(cx, writes);
+        report_sensitive(cx, writes, span, checked, false);
         return;
     }
     if writes
@@ -465,6 +438,32 @@ fn judge(usage: &PathUse, cwd: Option<&std::path::Path>, relaxed_globs: bool, cx
 }
 
 /// A path finding about a write is a write, whatever the rule's usual capability.
+/// Reports a read (ask) or write (deny) of the sensitive `path`, which a glob can
+/// match when `by_glob`.
+fn report_sensitive(
+    cx: &mut Checker,
+    writes: bool,
+    span: crate::verdict::Span,
+    path: &std::path::Path,
+    by_glob: bool,
+) {
+    let (decision, verb) = if writes {
+        (Decision::Deny, "writes")
+    } else {
+        (Decision::Ask, "reads")
+    };
+    let message = if by_glob {
+        format!(
+            "the glob can match the sensitive path {}: it {verb} it",
+            path.display()
+        )
+    } else {
+        format!("{verb} the sensitive path {}", path.display())
+    };
+    cx.report_path(&SENSITIVE_PATH, decision, span, message, path);
+    mark_write(cx, writes);
+}
+
 fn mark_write(cx: &mut Checker, writes: bool) {
     if writes && let Some(last) = cx.findings.last_mut() {
         last.capability = crate::verdict::Capability::FilesystemWrite;
