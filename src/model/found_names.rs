@@ -10,13 +10,15 @@ use super::word::Word;
 const MAX_NAMES: usize = 8;
 
 /// The paths `find`'s arguments `args` name for what it finds: each static
-/// `-name`/`-iname` pattern under each static start folder (`.` when none is
-/// given), and each static `-path`/`-ipath`/`-wholename` pattern as written.
+/// `-name`/`-iname` name under each static start folder (`.` when none is
+/// given), and each static `-path`/`-ipath`/`-wholename` path as written. A
+/// pattern with a glob character names no one path and is left out (`{}` stays
+/// a name only known at run time).
 ///
 /// ## Example
-/// `. -name .env -exec cat {} +` → `./.env`; `src lib -name '*.key'` →
-/// `src/*.key`, `lib/*.key`; `. -type f` → none.
-pub fn found_names(args: &[Word]) -> Vec<Word> {
+/// `. -name .env -exec cat {} +` → `./.env`; `src lib -name id_rsa` →
+/// `src/id_rsa`, `lib/id_rsa`; `. -name '*.key'` and `. -type f` → none.
+pub fn found_names(args: &[Word]) -> Vec<String> {
     let starts: Vec<&str> = args
         .iter()
         .map_while(|w| w.value().filter(|v| !v.starts_with(['-', '(', '!'])))
@@ -32,16 +34,16 @@ pub fn found_names(args: &[Word]) -> Vec<Word> {
         let (Some(test), Some(pattern)) = (pair[0].value(), pair[1].value()) else {
             continue;
         };
+        if pattern.contains(['*', '?', '[']) {
+            continue;
+        }
         match test {
             "-name" | "-iname" if !pattern.contains('/') => {
                 for start in &starts {
-                    let path = format!("{}/{pattern}", start.trim_end_matches('/'));
-                    out.push(Word::literal(&path, pair[1].span));
+                    out.push(format!("{}/{pattern}", start.trim_end_matches('/')));
                 }
             }
-            "-path" | "-ipath" | "-wholename" | "-iwholename" => {
-                out.push(Word::literal(pattern, pair[1].span));
-            }
+            "-path" | "-ipath" | "-wholename" | "-iwholename" => out.push(pattern.to_string()),
             _ => {}
         }
     }
@@ -60,9 +62,6 @@ mod tests {
             .map(|a| Word::literal(a, Span::new(0, 1)))
             .collect();
         found_names(&words)
-            .iter()
-            .filter_map(|w| w.value().map(str::to_string))
-            .collect()
     }
 
     #[test]
@@ -82,5 +81,6 @@ mod tests {
     #[test]
     fn a_find_without_name_tests_names_nothing() {
         assert!(names(&[".", "-type", "f", "-exec", "wc", "-l", "{}", "+"]).is_empty());
+        assert!(names(&[".", "-name", "*.key", "-exec", "cat", "{}", "+"]).is_empty());
     }
 }

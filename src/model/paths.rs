@@ -431,7 +431,6 @@ fn scan_glob(
         return None;
     }
     let rest = components.as_path();
-    let dot_pattern = pattern.starts_with('.') || relaxed;
     // The matcher is compiled only when a name gets past its cheap test.
     let mut glob = name_glob(pattern, relaxed);
     let mut found = GlobScan::default();
@@ -470,14 +469,7 @@ fn scan_glob(
                 found.link_targets.push(real);
             }
         }
-        if globstar || (!dot_pattern && name.as_encoded_bytes().starts_with(b".")) {
-            continue;
-        }
-        if rest.as_os_str().is_empty() {
-            if found.sensitive.len() < MAX_GLOB_TARGETS && sensitive(&entry.path()) {
-                found.sensitive.push(entry.path());
-            }
-        } else {
+        if !globstar && reaches(pattern, &name, relaxed) {
             expand_rest(
                 entry.path(),
                 rest,
@@ -536,11 +528,7 @@ fn expand_rest(
             let name = entry.file_name();
             if globstar && entry.file_type().is_ok_and(|t| t.is_dir()) {
                 expand_rest(entry.path(), &again, budget, sensitive, relaxed, out);
-            } else if (relaxed
-                || part.starts_with('.')
-                || !name.as_encoded_bytes().starts_with(b"."))
-                && glob.matches(&name)
-            {
+            } else if reaches(part, &name, relaxed) && glob.matches(&name) {
                 expand_rest(entry.path(), after, budget, sensitive, relaxed, out);
             }
         }
@@ -549,6 +537,12 @@ fn expand_rest(
     if out.len() < MAX_GLOB_TARGETS && sensitive(&at) && std::fs::symlink_metadata(&at).is_ok() {
         out.push(at);
     }
+}
+
+/// Bash's rule for names starting with `.`: only a pattern starting with `.`
+/// reaches them, unless globbing was widened (`relaxed`: `dotglob`, `GLOBIGNORE`).
+fn reaches(pattern: &str, name: &std::ffi::OsStr, relaxed: bool) -> bool {
+    relaxed || pattern.starts_with('.') || !name.as_encoded_bytes().starts_with(b".")
 }
 
 /// The matcher of one glob component; any case when globbing was widened.

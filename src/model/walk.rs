@@ -1453,7 +1453,7 @@ impl<'s> Walker<'s> {
                     let mut named = words.clone();
                     let mut replaced = false;
                     for word in named.iter_mut().filter(|w| w.value() == Some("{}")) {
-                        *word = Word::literal(name.value().unwrap_or("{}"), word.span);
+                        *word = Word::literal(name, word.span);
                         replaced = true;
                     }
                     if replaced {

@@ -437,7 +437,6 @@ fn judge(usage: &PathUse, cwd: Option<&std::path::Path>, relaxed_globs: bool, cx
     mark_write(cx, writes);
 }
 
-/// A path finding about a write is a write, whatever the rule's usual capability.
 /// Reports a read (ask) or write (deny) of the sensitive `path`, which a glob can
 /// match when `by_glob`.
 fn report_sensitive(
@@ -464,6 +463,7 @@ fn report_sensitive(
     mark_write(cx, writes);
 }
 
+/// A path finding about a write is a write, whatever the rule's usual capability.
 fn mark_write(cx: &mut Checker, writes: bool) {
     if writes && let Some(last) = cx.findings.last_mut() {
         last.capability = crate::verdict::Capability::FilesystemWrite;

@@ -96,8 +96,14 @@ pub fn check(commands: &[SimpleCommand], cx: &mut Checker) {
     // runner after it may run one.
     let mut unnamed: Option<&SimpleCommand> = None;
     for cmd in commands {
+        // Read as a runner only when something before it was written.
+        let run = if unnamed.is_some() || !written.is_empty() {
+            runner(cmd, cx)
+        } else {
+            None
+        };
         if let Some(writer) = unnamed
-            && let Some((_, runner)) = runner(cmd, cx)
+            && let Some((_, runner)) = &run
         {
             unnamed = None;
             let name = writer.program_str().unwrap_or("?");
@@ -110,15 +116,11 @@ pub fn check(commands: &[SimpleCommand], cx: &mut Checker) {
                 ),
             );
         }
-        if unnamed.is_none()
-            && cx
-                .usage(cmd)
-                .is_some_and(|u| u.has(Fact::WritesInputNames) && !u.has(Fact::ReadOnly))
-        {
+        if unnamed.is_none() && writes_input_names(cmd, cx) {
             unnamed = Some(cmd);
         }
         if !written.is_empty()
-            && let Some((patterns, runner)) = runner(cmd, cx)
+            && let Some((patterns, runner)) = &run
         {
             // Each written file is judged once, by the first runner that runs it:
             // one finding decides, and judging it again for every later runner
@@ -130,7 +132,7 @@ pub fn check(commands: &[SimpleCommand], cx: &mut Checker) {
                 });
             written = rest;
             for file in &hits {
-                judge(file, &runner, cmd, cx);
+                judge(file, runner, cmd, cx);
             }
         }
         for file in cx.written_files(cmd).iter() {
@@ -138,6 +140,19 @@ pub fn check(commands: &[SimpleCommand], cx: &mut Checker) {
             written.push(file.clone());
         }
     }
+}
+
+/// True when `cmd` writes the files its input names (`tar -x`, `git apply`) and
+/// no read-only flag says otherwise; the entry's masks first, most programs
+/// having no such fact.
+fn writes_input_names(cmd: &SimpleCommand, cx: &Checker) -> bool {
+    let Some(entry) = cx.entry(cmd) else {
+        return false;
+    };
+    (entry.tree_has(Fact::WritesInputNames) || entry.flag_may_add(Fact::WritesInputNames))
+        && cx
+            .usage(cmd)
+            .is_some_and(|u| u.has(Fact::WritesInputNames) && !u.has(Fact::ReadOnly))
 }
 
 /// The files `cmd` runs as a runner (its entry's or subcommand's `runs_files`),
