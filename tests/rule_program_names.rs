@@ -153,6 +153,36 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "`yarn config get KEY`: whether KEY is a secret is code",
     ),
     (
+        "environment.rs",
+        "jq",
+        "the name of an embedded language (`code:jq`), whose environment accessors are code",
+    ),
+    (
+        "environment.rs",
+        "awk",
+        "the name of an embedded language (`code:awk`), whose environment accessors are code",
+    ),
+    (
+        "environment.rs",
+        "yq",
+        "the name of an embedded language (`code:yq`), whose environment accessors are code",
+    ),
+    (
+        "environment.rs",
+        "envsubst",
+        "yq's `envsubst` operator, not the envsubst program (the catalogue's)",
+    ),
+    (
+        "environment.rs",
+        "npm",
+        "`npm run env`: the script name is an operand any word fills, so a condition on it is code",
+    ),
+    (
+        "environment.rs",
+        "yarn",
+        "`yarn run env`: the script name is an operand any word fills, so a condition on it is code",
+    ),
+    (
         "persistence.rs",
         "mkdir",
         "an empty folder runs nothing: `mkdir .github/workflows`",

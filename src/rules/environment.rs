@@ -422,27 +422,112 @@ fn code_secret_reads(cmd: &SimpleCommand, cx: &mut Checker) {
         let Some(word) = args.get(arg.index) else {
             continue;
         };
-        if let Some(name) = word
-            .value()
-            .and_then(|v| v.get(arg.offset..))
-            .and_then(embedded_secret_read)
-        {
+        let Some(text) = word.value().and_then(|v| v.get(arg.offset..)) else {
+            continue;
+        };
+        if let Some(name) = embedded_secret_read(text) {
             cx.report(
                 &SECRET_ENV_READ,
                 word.span,
                 format!("reads `{name}` out of the environment in the program's own language"),
             );
+        } else if let Role::Code(language) = arg.role
+            && let Some(how) = whole_environment_read(language, text)
+        {
+            cx.report(
+                &SECRET_ENV_READ,
+                word.span,
+                format!("{how}: every variable, secrets among them"),
+            );
         }
     }
 }
 
+/// How code in a data tool's language reads the environment as a whole, or a
+/// variable whose name is only known at run time: jq's `env` and `$ENV` (not
+/// `env.NAME`, `$ENV["NAME"]`), awk's `ENVIRON` (not `ENVIRON["NAME"]`: `for (k
+/// in ENVIRON)`, `ENVIRON[k]`), yq's `envsubst`. Names inside string literals
+/// are text, not reads (`select(.name == "env")`).
+///
+/// ## Example
+/// `jq -n env`, `awk 'BEGIN{for (k in ENVIRON) print ENVIRON[k]}'` → the whole
+/// environment; `jq -n env.HOME` → one variable, judged by its name.
+pub fn whole_environment_read(language: &str, text: &str) -> Option<&'static str> {
+    let (tokens, how): (&[&str], &str) = match language {
+        "jq" => (&["env", "$ENV"], "the jq filter reads the environment"),
+        "awk" => (&["ENVIRON"], "the awk program reads the environment"),
+        "yq" => (
+            &["envsubst"],
+            "the yq expression substitutes the environment",
+        ),
+        _ => return None,
+    };
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    tokens
+        .iter()
+        .any(|token| {
+            text.match_indices(token).any(|(at, _)| {
+                let before = text[..at].chars().next_back();
+                let after = &text[at + token.len()..];
+                let whole_word = !before.is_some_and(|c| ident(c) || c == '.' || c == '$')
+                    && !after.starts_with(ident);
+                whole_word && !in_string(&text[..at]) && !names_one(language, after)
+            })
+        })
+        .then_some(how)
+}
+
+/// True when `before` (the text before a token) leaves an open `"` string.
+fn in_string(before: &str) -> bool {
+    let mut open = false;
+    let mut escaped = false;
+    for c in before.chars() {
+        match c {
+            '\\' if !escaped => escaped = true,
+            '"' if !escaped => open = !open,
+            _ => escaped = false,
+        }
+    }
+    open
+}
+
+/// True when the text after an environment token names one variable literally:
+/// `.NAME`, `."NAME"`, `["NAME"]`, `.["NAME"]` (jq), `["NAME"]` (awk), `(NAME)`
+/// (yq's `env(NAME)`). [`embedded_secret_read`] judges that name.
+fn names_one(language: &str, after: &str) -> bool {
+    let after = after.trim_start();
+    let quoted = |s: &str| {
+        s.strip_prefix('"')
+            .and_then(|s| s.split_once('"'))
+            .is_some_and(|(name, _)| !name.is_empty() && !name.contains('\\'))
+    };
+    match language {
+        "jq" => match after.strip_prefix('.') {
+            Some(rest) => {
+                rest.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                    || quoted(rest)
+                    || rest.strip_prefix('[').is_some_and(quoted)
+            }
+            None => after.strip_prefix('[').is_some_and(quoted),
+        },
+        "awk" => after
+            .strip_prefix('[')
+            .is_some_and(|s| quoted(s.trim_start())),
+        _ => false,
+    }
+}
+
 /// How languages that programs embed read a variable: awk's `ENVIRON["X"]`, jq's
-/// `env.X` and `$ENV.X`, yq's `env(X)` and `strenv(X)`, `getenv("X")`, Python's
+/// `env.X`, `$ENV.X` and `env["X"]`, yq's `env(X)` and `strenv(X)`, `getenv("X")`, Python's
 /// `os.environ["X"]`, Node's `process.env.X`.
 const ENV_ACCESSORS: &[&str] = &[
     "ENVIRON[",
     "env.",
     "$ENV.",
+    "env[",
+    "$ENV[",
+    "env.[",
+    "$ENV.[",
     "env(",
     "strenv(",
     "getenv(",
@@ -944,13 +1029,14 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let args = cmd.args();
     let values = || args.iter().filter_map(Word::value);
     // A program (not a builtin) in any case, `.exe` stripped: `PRINTENV` runs it.
-    // Or a flag that makes it print environments (`ps auxe`: `flag_facts`).
+    // Or a flag or subcommand that makes it print environments (`ps auxe`, `make
+    // -p`, `npm run env`). A use that only reports (`envsubst --variables`, a
+    // `read-only` flag) prints none.
     let prints = cx.entry(cmd).filter(|e| {
-        e.has(Fact::PrintsEnvironment)
-            || (may_print_environment(e)
-                && cx
-                    .usage(cmd)
-                    .is_some_and(|u| u.has(Fact::PrintsEnvironment)))
+        let usage = || cx.usage(cmd);
+        let read_only = || usage().is_some_and(|u| u.has(Fact::ReadOnly));
+        (e.has(Fact::PrintsEnvironment) && !read_only())
+            || (may_print_environment(e) && usage().is_some_and(|u| u.has(Fact::PrintsEnvironment)))
     });
     // Shell builtins (`set`, `export`, `declare`): shell semantics, named here.
     let reason = match base {
@@ -965,11 +1051,25 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         "export" if values().next().is_none() && cmd.assignments.is_empty() => {
             Some("`export` alone lists exported variables")
         }
+        "npm" | "yarn" if lists_script_environment(cmd, cx) => {
+            Some("`run env` lists the environment scripts see (without an `env` script)")
+        }
         _ => None,
     };
     if let Some(message) = reason {
         cx.report(&SECRET_ENV_READ, name.span, message.into());
     }
+}
+
+/// `npm run env`, `npm run-script env`, `yarn run env`: the package managers'
+/// built-in `env` script lists the environment (a project's own `env` script
+/// replaces it). Read here, not as a catalogue subcommand: the script name is an
+/// operand any word can fill, and `npm run $SCRIPT` names no subcommand.
+fn lists_script_environment(cmd: &SimpleCommand, cx: &Checker) -> bool {
+    cx.invocation(cmd).is_some_and(|inv| {
+        matches!(inv.subcommands.as_slice(), ["run" | "run-script"])
+            && inv.operands().next().and_then(Word::value) == Some("env")
+    })
 }
 
 /// A pager or editor value that only shows or edits what it is given: empty, or a
