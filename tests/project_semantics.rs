@@ -105,6 +105,12 @@ const CREDENTIAL_PRINTERS: &[(&str, &str)] = &[
     ("secret-tool search --unlock", "--all service github"),
     ("vault kv get", "secret/x"),
     ("vault read", "secret/x"),
+    ("docker compose config", ""),
+    ("docker-compose config", ""),
+    ("dotenv list", ""),
+    ("dotenvx get", "API_KEY"),
+    ("helm get values", "web"),
+    ("kubectl view-secret", "db"),
 ];
 
 #[test]

@@ -153,6 +153,16 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "`yarn config get KEY`: whether KEY is a secret is code",
     ),
     (
+        "credentials.rs",
+        "docker",
+        "`docker compose config` interpolates unless a flag says not to: a condition on the words",
+    ),
+    (
+        "credentials.rs",
+        "docker-compose",
+        "`docker-compose config` interpolates unless a flag says not to: a condition on the words",
+    ),
+    (
         "environment.rs",
         "jq",
         "the name of an embedded language (`code:jq`), whose environment accessors are code",

@@ -138,11 +138,15 @@ pub enum Role {
     /// when it names no revision); a word only known at run time with no colon
     /// in its text is a revision.
     Revision,
+    /// A `key=value,...` spec whose `src=` or `source=` field names a file read
+    /// (`docker build --secret id=npm,src=.npmrc`); a spec only known at run time
+    /// is judged whole.
+    Source,
 }
 
 impl Role {
     /// Every role but [`Role::Code`] (which carries a language).
-    pub const PLAIN: [Role; 33] = [
+    pub const PLAIN: [Role; 34] = [
         Role::Command,
         Role::Shell,
         Role::ShellWords,
@@ -176,6 +180,7 @@ impl Role {
         Role::Verification,
         Role::PathWriteOrPipe,
         Role::Revision,
+        Role::Source,
     ];
 
     /// The role spelled as in the catalogue files (`path-read`, `code:python`);
@@ -225,6 +230,7 @@ impl Role {
             Role::Verification => "verification",
             Role::PathWriteOrPipe => "path-write-or-pipe",
             Role::Revision => "revision",
+            Role::Source => "source",
         }
     }
 
@@ -293,7 +299,8 @@ impl Role {
             Role::Verification => 30,
             Role::PathWriteOrPipe => 31,
             Role::Revision => 32,
-            Role::Code(_) => 33,
+            Role::Source => 33,
+            Role::Code(_) => 34,
         };
         1 << index
     }

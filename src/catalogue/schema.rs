@@ -81,6 +81,7 @@ pub const ROLES: &[(&str, &str)] = &[
     ("verification", "Verification"),
     ("path-write-or-pipe", "PathWriteOrPipe"),
     ("revision", "Revision"),
+    ("source", "Source"),
 ];
 
 /// Facts a program (or subcommand) can have, as spelled in the files, with the

@@ -45,6 +45,19 @@ pub fn host_side(spec: &Word) -> Option<Word> {
     host.then(|| Word::new(parts, spec.span, spec.has_quotes))
 }
 
+/// The file a `key=value,...` spec reads ([`crate::catalogue::Role::Source`]):
+/// its `src=` or `source=` field (`id=npm,src=.npmrc` → `.npmrc`). A spec only
+/// known at run time that is not of that form may hold anything: the whole word.
+///
+/// ## Example
+/// `id=npm,src=$HOME/.npmrc` → `$HOME/.npmrc`; `id=x,env=TOKEN` → none.
+pub fn source_field(spec: &Word) -> Option<Word> {
+    match key_value_source(spec) {
+        Some(source) => source,
+        None => spec.value().is_none().then(|| spec.clone()),
+    }
+}
+
 /// The host side of the `--mount` form `type=bind,source=SRC,target=DEST`: the
 /// value of `source` (or `src`) when it is a host path, `Some(None)` when the form
 /// names none (a volume, a tmpfs); `None` when `spec` is not that form (its first

@@ -400,8 +400,9 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse<'_>> {
                 }
                 continue;
             }
-            if role == Some(ArgRole::Mount) {
-                // `-v SRC:DEST`: the host side is written by what runs behind it.
+            if role == Some(ArgRole::Mount) || role == Some(ArgRole::Source) {
+                // `-v SRC:DEST`: the host side is written by what runs behind it;
+                // `--secret id=x,src=FILE`: the file is read.
                 let spec = match attached {
                     Some((offset, v)) => Some(sub_word(word, value, offset, v)),
                     None => {
@@ -409,10 +410,21 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse<'_>> {
                         args.get(i).cloned()
                     }
                 };
-                if let Some(host) = spec.as_ref().and_then(super::mounts::host_side) {
+                let (path, access) = if role == Some(ArgRole::Mount) {
+                    (
+                        spec.as_ref().and_then(super::mounts::host_side),
+                        Access::Write,
+                    )
+                } else {
+                    (
+                        spec.as_ref().and_then(super::mounts::source_field),
+                        Access::Read,
+                    )
+                };
+                if let Some(path) = path {
                     uses.push(PathUse {
-                        word: Cow::Owned(host),
-                        access: Access::Write,
+                        word: Cow::Owned(path),
+                        access,
                         role: Role::OptionValue,
                     });
                 }

@@ -312,6 +312,20 @@ pub fn unwrap(words: &[Word]) -> Unwrapped {
             continue;
         }
         let parsed = parse_options(words, i + 1, &spec);
+        // A first operand naming one of the wrapper's subcommands is that
+        // subcommand, not a program it runs: python-dotenv's `dotenv list` shares
+        // dotenv-cli's name. The record's program is the wrapper then, and what
+        // the subcommand runs (`dotenv run -- CMD`) is read as any command role.
+        if words
+            .get(parsed.next)
+            .and_then(Word::value)
+            .is_some_and(|v| entry.subcommand(v).is_some())
+        {
+            out.wrappers.pop();
+            out.program = Some(i);
+            out.embedded = command_option_ranges(words, i);
+            return out;
+        }
         out.env_assignments
             .extend(parsed.assignments.iter().copied());
         let given = |flag: &str| match flag.strip_prefix("--") {

@@ -7,6 +7,7 @@
 use crate::catalogue::Fact;
 use crate::declare_rule;
 use crate::model::command::SimpleCommand;
+use crate::model::word::Word;
 use crate::rules::Checker;
 use crate::rules::environment::is_secret_name;
 use crate::rules::invocation::Invocation;
@@ -74,6 +75,18 @@ pub static CONDITIONS: &[Condition] = &[
         subcommands: &["config", "get"],
         prints: names_a_secret,
     },
+    // `docker compose config` prints the compose file with the environment and
+    // `.env` interpolated, unless told not to or asked for names only.
+    Condition {
+        programs: &["docker"],
+        subcommands: &["compose", "config"],
+        prints: interpolates,
+    },
+    Condition {
+        programs: &["docker-compose"],
+        subcommands: &["config"],
+        prints: interpolates,
+    },
     Condition {
         // `pass` alone lists the store; `pass NAME` prints NAME.
         programs: &["pass"],
@@ -90,6 +103,26 @@ fn names_a_secret(inv: &Invocation) -> bool {
         w.value().is_none_or(|v| {
             v.ends_with("_auth") || is_secret_name(&v.replace(['.', '-', '/', ':'], "_"))
         })
+    })
+}
+
+/// True when a compose `config` prints the file with values interpolated: no
+/// `--no-interpolate`, and no flag that prints names or hashes instead
+/// (`--services`, `--volumes`, `--profiles`, `--images`, `--networks`,
+/// `--hash`, `-q`).
+fn interpolates(inv: &Invocation) -> bool {
+    !inv.rest.iter().filter_map(Word::value).any(|v| {
+        matches!(
+            v,
+            "--no-interpolate"
+                | "--services"
+                | "--volumes"
+                | "--profiles"
+                | "--images"
+                | "--networks"
+                | "-q"
+                | "--quiet"
+        ) || v.starts_with("--hash")
     })
 }
 

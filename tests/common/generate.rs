@@ -450,7 +450,10 @@ fn option_glob() -> impl Strategy<Value = String> {
 /// `FOO_COMMAND=CMD`), code a clone fetched then run, a file read from the
 /// history (`git show HEAD:.env`), an archive or patch applied before a runner,
 /// flags spelled old-style (`tar xPf`), a glob that matches a secret (`cat .e*`,
-/// after `shopt -s dotglob` `*` too)
+/// after `shopt -s dotglob` `*` too), a program or code that prints the whole
+/// environment (`make -p`, `npm run env`, `jq -n env`, awk's `ENVIRON` in a
+/// loop), a printer of `.env` values or release secrets (`dotenv list`, `docker
+/// compose config`, `helm get values`), a build secret's file (`--secret src=`)
 /// — each with a look-alike
 /// that is harmless, written in any of the option spellings the programs accept.
 fn catalogue_class() -> impl Strategy<Value = String> {
@@ -707,6 +710,27 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "echo x > docs/Jenkinsfile.md",
         "find . -name .env -exec cat {} +",
         "find . -name '*.rs' -exec wc -l {} +",
+        "make -p",
+        "make -n",
+        "php -i",
+        "npm run env",
+        "npm run envcheck",
+        "envsubst < app.conf.template",
+        "envsubst --variables '$HOME'",
+        "jq -n env",
+        "jq -n 'env[\"GITHUB_TOKEN\"]'",
+        "jq '.env' package.json",
+        "awk 'BEGIN{for (k in ENVIRON) print ENVIRON[k]}'",
+        "awk 'BEGIN{print ENVIRON[\"HOME\"]}'",
+        "dotenv list",
+        "dotenv run -- rm -rf ~",
+        "dotenv make",
+        "docker compose config",
+        "docker compose config --services",
+        "helm get values web",
+        "helm get notes web",
+        "docker build --secret id=npm,src=.env .",
+        "docker build --secret id=gh,env=GH_TOKEN .",
     ];
     (pick(USES), pick(&["", "timeout 5 ", "nice ", "env "])).prop_map(|(u, w)| format!("{w}{u}"))
 }
