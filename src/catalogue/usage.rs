@@ -62,7 +62,15 @@ pub fn usage(entry: &'static Entry, args: &[Option<&str>]) -> Usage {
         let Some(sub) = current.subcommand(name) else {
             break;
         };
-        flag_facts(current, args.get(from..at).unwrap_or_default(), &mut facts);
+        let before = args.get(from..at).unwrap_or_default();
+        flag_facts(current, before, &mut facts);
+        // Many programs read their flags anywhere (`npm -g install x` is `npm
+        // install -g x`): the subcommand's flags before its name add its facts
+        // too, but never make the use read-only (fail closed: a flag there may
+        // mean something else to the program).
+        let mut early = Vec::new();
+        flag_facts(sub, before, &mut early);
+        facts.extend(early.into_iter().filter(|(f, _)| *f != Fact::ReadOnly));
         facts.extend(sub.facts.iter().map(|f| (*f, None)));
         words.push(name);
         current = sub;

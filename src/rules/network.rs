@@ -182,22 +182,36 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         }
     }
     // The subcommand's facts: `pnpm dlx`, `pipx run`, `yarn global`, `cargo install`,
-    // `uv tool run` (the deepest subcommand named by the leading operands).
+    // `uv tool run` (the deepest subcommand the words name, options before it
+    // read with the program's table: `npm -g install`, `pnpm -C x dlx`).
+    let words: Values = args.iter().map(Word::value).collect();
+    let readings = match entry.filter(|e| !e.subcommands.is_empty()) {
+        Some(_) if own => cx.args(cmd),
+        Some(e) => std::rc::Rc::new(catalogue::classify(e, &words)),
+        None => std::rc::Rc::new(Vec::new()),
+    };
     let mut sub: Option<&catalogue::Entry> = None;
     let mut depth = 0;
-    for word in args {
-        let Some(next) = word
-            .value()
-            .and_then(|v| sub.or(entry).and_then(|e| e.subcommand(v)))
-        else {
+    // The index of the first word after the last subcommand's name.
+    let mut after = 0;
+    let mut first = None;
+    for arg in readings
+        .iter()
+        .filter(|a| a.role == Role::Subcommand && !a.option_value)
+    {
+        let Some(name) = words.get(arg.index).copied().flatten() else {
+            break;
+        };
+        let Some(next) = sub.or(entry).and_then(|e| e.subcommand(name)) else {
             break;
         };
         sub = Some(next);
         depth += 1;
+        after = arg.index + 1;
+        first.get_or_insert(name);
     }
     let values: Vec<&str> = args.iter().map(|w| w.value().unwrap_or("\u{1}")).collect();
-    let first = values.first().copied().unwrap_or("");
-    let words: Values = args.iter().map(Word::value).collect();
+    let first = first.or(values.first().copied()).unwrap_or("");
     let usage = entry
         .filter(|e| e.flag_may_add(Fact::InstallsGlobally))
         .and_then(|e| match own {
@@ -213,11 +227,10 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     } else {
         entry.filter(|e| e.has(Fact::UsesProjectBin))
     };
-    if let Some(runner) = runner {
-        let skip = depth;
-        if runs_project_bin(runner, args.get(skip..).unwrap_or(&[]), cx.paths.root()) {
-            return;
-        }
+    if let Some(runner) = runner
+        && runs_project_bin(runner, args.get(after..).unwrap_or(&[]), cx.paths.root())
+    {
+        return;
     }
     // `uv run https://…/x.py`, `deno run https://…/x.ts`: a program or a script
     // named by a URL is code fetched from the network and run. `kubectl apply -f
@@ -240,13 +253,15 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         _ if entry.is_some_and(|e| e.has(Fact::Network)) => {
             Some(format!("`{base}` talks to the network"))
         }
-        _ if sub.is_some_and(|s| s.has(Fact::FetchesRemoteCode)) => {
+        _ if sub.is_some_and(|s| s.has(Fact::FetchesRemoteCode))
+            && !names_no_package(sub, args.get(after..).unwrap_or(&[])) =>
+        {
             Some(format!("`{base} {first}` downloads and runs a package"))
         }
         // `go run pkg@v1.2.3`, `deno run https://...`, `nix run nixpkgs#hello`:
         // an operand spelled as a remote package.
         _ if sub.or(entry).is_some_and(|s| s.has(Fact::RemoteSpec))
-            && remote_spec_operand(sub.or(entry), args.get(depth..).unwrap_or(&[])) =>
+            && remote_spec_operand(sub.or(entry), args.get(after..).unwrap_or(&[])) =>
         {
             Some(format!(
                 "`{base} {first}` downloads and runs a remote package"
@@ -281,6 +296,16 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     if let Some(message) = reason {
         cx.report(&NETWORK_TOOL, name.span, message);
     }
+}
+
+/// True when an initializer (`npm init`, a subcommand whose first operand is the
+/// package it fetches and runs) is given none: only flags follow (`npm init -y`
+/// writes a package.json and runs nothing). Any other word may name one.
+fn names_no_package(sub: Option<&catalogue::Entry>, rest: &[Word]) -> bool {
+    sub.is_some_and(|s| s.operands.first() == Some(&Role::Package))
+        && rest
+            .iter()
+            .all(|w| w.value().is_some_and(|v| v.starts_with('-') && v != "--"))
 }
 
 /// A URL the command runs code from (`true`) or reads a file from (`false`): its

@@ -453,7 +453,9 @@ fn option_glob() -> impl Strategy<Value = String> {
 /// after `shopt -s dotglob` `*` too), a program or code that prints the whole
 /// environment (`make -p`, `npm run env`, `jq -n env`, awk's `ENVIRON` in a
 /// loop), a printer of `.env` values or release secrets (`dotenv list`, `docker
-/// compose config`, `helm get values`), a build secret's file (`--secret src=`)
+/// compose config`, `helm get values`), a build secret's file (`--secret src=`),
+/// a package runner's subcommand after options (`npm --prefix x exec`) or an
+/// initializer (`npm init NAME`)
 /// — each with a look-alike
 /// that is harmless, written in any of the option spellings the programs accept.
 fn catalogue_class() -> impl Strategy<Value = String> {
@@ -731,6 +733,13 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "helm get notes web",
         "docker build --secret id=npm,src=.env .",
         "docker build --secret id=gh,env=GH_TOKEN .",
+        "npm --prefix web exec cowsay",
+        "npm --prefix web run build",
+        "npm -g install typescript",
+        "npm init vite",
+        "npm init -y",
+        "pnpm -C web dlx cowsay",
+        "pnpm -C web install",
     ];
     (pick(USES), pick(&["", "timeout 5 ", "nice ", "env "])).prop_map(|(u, w)| format!("{w}{u}"))
 }
