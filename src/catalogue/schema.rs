@@ -708,6 +708,7 @@ pub const EFFECT_TESTS: &[&str] = &[
     "refspec-rewrites",
     "pathspec-given",
     "names-delete",
+    "names-publish",
     "sql-destroys",
     "setuid-mode",
 ];

@@ -103,6 +103,7 @@ pub fn test_named(name: &str) -> Option<fn(&Call) -> bool> {
         "refspec-rewrites" => refspec_rewrites,
         "pathspec-given" => pathspec_given,
         "names-delete" => names_delete,
+        "names-publish" => names_publish,
         "sql-destroys" => sql_destroys,
         "setuid-mode" => |call| call.positionals.first().is_some_and(|m| setuid_mode(m)),
         "http-method-changes" => http_method_changes,
@@ -333,6 +334,28 @@ fn names_delete(call: &Call) -> bool {
     call.positionals.iter().take(5).any(|w| {
         w.split([':', '-', '_', '/'])
             .any(|part| DESTRUCTIVE_VERBS.contains(&part.to_ascii_lowercase().as_str()))
+    })
+}
+
+/// A build tool given a task or goal that publishes, anywhere in its task list
+/// (`mvn clean deploy`, `gradle build publish`, `./gradlew
+/// :lib:publishToSonatype`, `sbt publishSigned`, `mix hex.publish`, `mvn
+/// release:perform`): `deploy`, a `publish…` task that is not a local one
+/// (`publishToMavenLocal`, sbt's `publishLocal` and `publishM2`), `upload`, `uploadArchives`, a
+/// release `perform`. A task path's last segment is the task (`:lib:publish`).
+fn names_publish(call: &Call) -> bool {
+    call.positionals.iter().any(|w| {
+        let lower = w.to_ascii_lowercase();
+        let task = lower.rsplit(':').next().unwrap_or(&lower);
+        let goal = lower.strip_prefix("release:");
+        task == "deploy"
+            || lower.starts_with("deploy:")
+            || (task.starts_with("publish")
+                && !task.ends_with("tomavenlocal")
+                && !matches!(task, "publishlocal" | "publishm2"))
+            || lower.ends_with(".publish")
+            || matches!(task, "upload" | "uploadarchives")
+            || goal.is_some_and(|g| matches!(g, "perform" | "stage"))
     })
 }
 

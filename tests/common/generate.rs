@@ -455,7 +455,8 @@ fn option_glob() -> impl Strategy<Value = String> {
 /// loop), a printer of `.env` values or release secrets (`dotenv list`, `docker
 /// compose config`, `helm get values`), a build secret's file (`--secret src=`),
 /// a package runner's subcommand after options (`npm --prefix x exec`) or an
-/// initializer (`npm init NAME`)
+/// initializer (`npm init NAME`), a build tool's publishing task anywhere in its
+/// task list (`mvn clean deploy`)
 /// — each with a look-alike
 /// that is harmless, written in any of the option spellings the programs accept.
 fn catalogue_class() -> impl Strategy<Value = String> {
@@ -740,6 +741,12 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "npm init -y",
         "pnpm -C web dlx cowsay",
         "pnpm -C web install",
+        "mvn -q clean deploy",
+        "mvn install",
+        "./gradlew build publish",
+        "./gradlew publishToMavenLocal",
+        "cargo +nightly publish",
+        "cargo +nightly build",
     ];
     (pick(USES), pick(&["", "timeout 5 ", "nice ", "env "])).prop_map(|(u, w)| format!("{w}{u}"))
 }
