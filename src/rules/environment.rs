@@ -1051,7 +1051,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         "export" if values().next().is_none() && cmd.assignments.is_empty() => {
             Some("`export` alone lists exported variables")
         }
-        "npm" | "yarn" if lists_script_environment(cmd, cx) => {
+        _ if lists_script_environment(cmd, cx) => {
             Some("`run env` lists the environment scripts see (without an `env` script)")
         }
         _ => None,
@@ -1067,7 +1067,8 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
 /// operand any word can fill, and `npm run $SCRIPT` names no subcommand.
 fn lists_script_environment(cmd: &SimpleCommand, cx: &Checker) -> bool {
     cx.invocation(cmd).is_some_and(|inv| {
-        matches!(inv.subcommands.as_slice(), ["run" | "run-script"])
+        matches!(inv.program, "npm" | "yarn")
+            && matches!(inv.subcommands.as_slice(), ["run" | "run-script"])
             && inv.operands().next().and_then(Word::value) == Some("env")
     })
 }
