@@ -23,6 +23,7 @@ mod input_arguments;
 mod known_output;
 mod links;
 mod lower;
+mod mounted_paths;
 mod mounts;
 pub mod name_glob;
 pub(crate) mod nested;

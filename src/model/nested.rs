@@ -409,11 +409,14 @@ fn catalogue_scripts(name: &str, args: &[Word], source: &str, out: &mut Vec<Scri
 
 /// The script a setting's value is, when its key runs shell text (the entry's
 /// `config_keys`: `core.pager` = shell; an alias or credential helper,
-/// `shell-if-bang`, only when it starts with `!`).
+/// `shell-if-bang`, only when it starts with `!`; a remote's URL, when it is
+/// git's `ext::` transport).
 fn setting_script(entry: &Entry, key: &str, value: &str, span: Span) -> Option<ScriptText> {
     let text = match entry.config_key_role(key)? {
         Role::Shell => value,
         Role::ShellIfBang => value.strip_prefix('!')?,
+        // `remote.x.url=ext::CMD`: a later fetch from the remote runs CMD.
+        Role::Remote | Role::Url => &ext_command(value.strip_prefix("ext::")?),
         _ => return None,
     };
     Some(ScriptText::Static {

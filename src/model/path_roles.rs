@@ -231,6 +231,17 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse<'_>> {
     let roles = entry
         .map(|e| catalogue::classify(e, &values))
         .unwrap_or_default();
+    // `docker run -v .:/w alpine cat /w/.env`: the container's command names
+    // host paths below a bind mount's destination.
+    if entry.is_some_and(|e| e.words_mention(ArgRole::Mount)) {
+        for word in super::mounted_paths::through_mounts(args, &values, &roles) {
+            uses.push(PathUse {
+                word: Cow::Owned(word),
+                access: Access::Read,
+                role: Role::Argument,
+            });
+        }
+    }
     let given = entry.map(|e| given_modes(e, &values)).unwrap_or_default();
     // `tar -czf A`: the values of the options the mode gives a role of its own.
     let mode_values = match (entry, given.options) {
@@ -340,6 +351,15 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse<'_>> {
                 });
             let (option, attached) = match value.split_once('=') {
                 _ if let Some((o, v)) = colon => (o, Some((o.len() + 1, v))),
+                // `docker run -v=/:/h`: a one-letter option of a catalogued program
+                // given its value after `=` (pflag reads it so; getopt would keep
+                // the `=` in the value, a path judged the stricter way here).
+                _ if !value.starts_with("--")
+                    && value.get(2..3) == Some("=")
+                    && option_role(entry, sub, &value[..2]).is_some() =>
+                {
+                    (&value[..2], Some((3, &value[3..])))
+                }
                 _ if let Some((o, at)) = attached_value => (o, Some(at)),
                 Some((o, v)) if value.starts_with("--") => (o, Some((o.len() + 1, v))),
                 // `gcc -fplugin=X`, `java -javaagent=X`: one-dash long options of

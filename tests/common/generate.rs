@@ -456,7 +456,9 @@ fn option_glob() -> impl Strategy<Value = String> {
 /// compose config`, `helm get values`), a build secret's file (`--secret src=`),
 /// a package runner's subcommand after options (`npm --prefix x exec`) or an
 /// initializer (`npm init NAME`), a build tool's publishing task anywhere in its
-/// task list (`mvn clean deploy`)
+/// task list (`mvn clean deploy`), a container's command reading through a bind
+/// mount (`-v .:/w alpine cat /w/.env`), a one-letter option's value after `=`
+/// (`-v=/:/h`), git's `ext::` transport given to `submodule add`
 /// — each with a look-alike
 /// that is harmless, written in any of the option spellings the programs accept.
 fn catalogue_class() -> impl Strategy<Value = String> {
@@ -747,6 +749,12 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "./gradlew publishToMavenLocal",
         "cargo +nightly publish",
         "cargo +nightly build",
+        "docker run --rm -v .:/w alpine cat /w/.env",
+        "docker run --rm -v .:/w alpine cat /w/README.md",
+        "docker run --rm -v=/:/h alpine ls",
+        "docker run --rm -v=cache:/c alpine ls",
+        "git submodule add 'ext::rm -rf /' vendor/x",
+        "git submodule add https://github.com/o/r vendor/r",
     ];
     (pick(USES), pick(&["", "timeout 5 ", "nice ", "env "])).prop_map(|(u, w)| format!("{w}{u}"))
 }
