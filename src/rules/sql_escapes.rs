@@ -36,7 +36,13 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         let Some(sql) = word.value().and_then(|v| v.get(arg.offset..)) else {
             continue;
         };
-        if let Some((escape, what)) = shell_escape(sql) {
+        // A file a client command names inside the project that the policy calls
+        // sensitive (`.import .env t`, `\i .env`) is as much a secret read.
+        let sensitive = |name: &str| {
+            let path = crate::model::paths::normalize_lexically(&cx.cwd.join(name));
+            cx.paths.is_sensitive(&path)
+        };
+        if let Some((escape, what)) = shell_escape(sql, &sensitive) {
             cx.report(
                 &INLINE_SCRIPT,
                 word.span,
@@ -64,10 +70,14 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
 ///   `.once`, `.save`, `.backup`, `.read`, psql `\o`, `\i`, `\w`, mysql `tee`,
 ///   `\T`, `source`, `\.`, `COPY`, psql `\copy`, sqlite `ATTACH`, `VACUUM INTO` with an
 ///   absolute, home or `..` path; mysql's `INTO OUTFILE`.
-fn shell_escape(sql: &str) -> Option<(&'static str, &'static str)> {
+fn shell_escape(
+    sql: &str,
+    sensitive: &dyn Fn(&str) -> bool,
+) -> Option<(&'static str, &'static str)> {
     const SHELL: &str = "runs shell text";
     const NATIVE: &str = "loads native code";
     const FILE: &str = "reads or writes a file outside the project";
+    const SECRET: &str = "reads or writes a file the policy calls sensitive";
     if sql.contains("\\!") {
         return Some(("\\!", SHELL));
     }
@@ -129,6 +139,16 @@ fn shell_escape(sql: &str) -> Option<(&'static str, &'static str)> {
             {
                 return Some(("a file named outside the project", FILE));
             }
+            ".output" | ".once" | ".save" | ".backup" | ".restore" | ".read" | ".import"
+            | ".open" | "\\o" | "\\out" | "\\i" | "\\include" | "\\ir" | "\\w" | "\\write"
+            | "tee" | "\\t" | "source" | "\\." | "\\copy" | "copy" | "attach" | "vacuum"
+                if rest
+                    .split(|c: char| c.is_whitespace() || c == ';')
+                    .map(|t| t.trim_matches(['\'', '"']))
+                    .any(|t| !t.is_empty() && sensitive(t)) =>
+            {
+                return Some(("a sensitive file named", SECRET));
+            }
             _ => {}
         }
     }
@@ -141,7 +161,7 @@ mod tests {
 
     #[test]
     fn escapes_and_look_alikes() {
-        let escape = |sql| shell_escape(sql).map(|(e, _)| e);
+        let escape = |sql| shell_escape(sql, &|name: &str| name == ".env").map(|(e, _)| e);
         assert_eq!(escape("\\! id"), Some("\\!"));
         assert_eq!(escape("select 1; \\! id"), Some("\\!"));
         assert_eq!(escape(".shell id"), Some(".shell"));
@@ -149,6 +169,9 @@ mod tests {
         assert_eq!(escape("SYSTEM id"), Some("system"));
         assert_eq!(escape("select 'system' from t"), None);
         assert_eq!(escape(".tables"), None);
+        assert_eq!(escape(".import .env t"), Some("a sensitive file named"));
+        assert_eq!(escape("\\i '.env'"), Some("a sensitive file named"));
+        assert_eq!(escape(".import data.csv t"), None);
         assert_eq!(escape("select * from system_users"), None);
         assert_eq!(escape(".output '|id'"), Some("a pipe to a program"));
         assert_eq!(escape("\\o | id"), Some("a pipe to a program"));
