@@ -87,6 +87,16 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "dumping the environment: a shell builtin",
     ),
     (
+        "environment.rs",
+        "readonly",
+        "dumping variables: a shell builtin",
+    ),
+    (
+        "environment.rs",
+        "local",
+        "dumping variables: a shell builtin",
+    ),
+    (
         "credentials.rs",
         "set",
         "a dump the grep filter may follow: a shell builtin",

@@ -287,11 +287,13 @@ impl Scope {
     /// Replaces `$NAME` by the static value a script assignment gave it (`D=/etc; cat
     /// $D/x`). Unquoted values that bash would split or glob stay dynamic.
     pub fn substitute(&self, word: Word) -> Word {
-        if self.vars.is_empty()
-            || !word
-                .parts
-                .iter()
-                .any(|p| matches!(p, Part::Variable { .. }))
+        let indirect = |p: &Part| matches!(p, Part::Expansion { indirect: true, .. });
+        if !word.parts.iter().any(indirect)
+            && (self.vars.is_empty()
+                || !word
+                    .parts
+                    .iter()
+                    .any(|p| matches!(p, Part::Variable { .. })))
         {
             return word;
         }
@@ -300,6 +302,36 @@ impl Scope {
             .parts
             .iter()
             .map(|part| {
+                // `k=PATH; echo ${!k}` is `$PATH`. A name the caller's
+                // environment holds is the caller's (as for arithmetic); one the
+                // script made unknown stays an indirection (`read k`).
+                if let Part::Expansion {
+                    name: Some(name),
+                    indirect: true,
+                    quoted,
+                    alternative,
+                } = part
+                {
+                    match self.var(name) {
+                        Some(Some(value)) if is_name(value) => {
+                            changed = true;
+                            return Part::Variable {
+                                name: value.clone(),
+                                quoted: *quoted,
+                            };
+                        }
+                        None => {
+                            changed = true;
+                            return Part::Expansion {
+                                name: Some(name.clone()),
+                                quoted: *quoted,
+                                indirect: false,
+                                alternative: alternative.clone(),
+                            };
+                        }
+                        _ => {}
+                    }
+                }
                 if let Part::Variable { name, quoted } = part
                     && let Some(Some(value)) = self.var(name)
                 {
@@ -541,4 +573,11 @@ fn directory(word: &Word, current: Option<&Path>, resolver: &Resolver) -> Cwd {
         } => Cwd::Known(path),
         _ => Cwd::Unknown,
     }
+}
+
+/// True for a shell variable name (`PATH`, `_x1`): what an indirect expansion's
+/// value must be to name one.
+fn is_name(text: &str) -> bool {
+    text.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }

@@ -66,7 +66,12 @@ declare_rule! {
     /// `/proc/*/environ`, `ps e`/`ps auxe`/`ps -E` (other processes' environments), and any expansion of a variable whose name says it holds a
     /// secret (`$GITHUB_TOKEN`, `$AWS_SECRET_ACCESS_KEY`, `$OPENAI_API_KEY`,
     /// `$DB_PASSWORD`: a part named KEY, TOKEN, SECRET, PASSWORD, PASSWD,
-    /// CREDENTIAL(S), PRIVATE or APIKEY).
+    /// CREDENTIAL(S), PRIVATE or APIKEY). The same read asked for another way:
+    /// a program or flag that prints the environment (the catalogue's
+    /// `prints-environment`: `make -p`, `php -i`, `envsubst`), code in a data
+    /// tool's language that reads it whole (`jq -n env`), `declare -p NAME` of a
+    /// secret, an indirect expansion (`${!k}`, whose name is only a value) and a
+    /// nameref to a secret (`declare -n r=GITHUB_TOKEN`).
     ///
     /// ## Why
     /// An agent's context window is not a safe place for credentials, and what it
@@ -78,6 +83,9 @@ declare_rule! {
     /// - `env | grep PATH` → allow (one name that is not a secret's, see BG315)
     /// - `env FOO=1 make` → allow
     /// - `echo $PATH` → allow
+    /// - `k=AWS_SECRET_ACCESS_KEY; echo ${!k}` → ask
+    /// - `declare -p GITHUB_TOKEN` → ask
+    /// - `echo ${!GITHUB*}` → allow (names only)
     pub static SECRET_ENV_READ = {
         code: "BG302",
         name: "secret-env-read",
@@ -985,7 +993,22 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         .chain(cmd.assignments.iter().filter_map(|a| a.value.as_ref()))
         .chain(cmd.redirects.iter().filter_map(|r| r.target.as_ref()));
     for word in words {
-        if let Some(name) = word.variables().find(|n| is_secret_name(n)) {
+        // `${!k}`: the variable k's value names, which may be a secret's
+        // (`k=AWS_SECRET_ACCESS_KEY; echo ${!k}`).
+        if let Some(name) = word.parts.iter().find_map(|p| match p {
+            Part::Expansion {
+                name: Some(name),
+                indirect: true,
+                ..
+            } => Some(name),
+            _ => None,
+        }) {
+            cx.report(
+                &SECRET_ENV_READ,
+                word.span,
+                format!("`${{!{name}}}` reads the variable `${name}` names, which may be a secret"),
+            );
+        } else if let Some(name) = word.variables().find(|n| is_secret_name(n)) {
             cx.report(
                 &SECRET_ENV_READ,
                 word.span,
@@ -1047,6 +1070,31 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
                 && cmd.assignments.is_empty() =>
         {
             Some("lists exported variables and their values")
+        }
+        "readonly" | "local" if values().any(|v| v == "-p") && cmd.assignments.is_empty() => {
+            Some("lists variables and their values")
+        }
+        // `declare -p GITHUB_TOKEN`: prints the named variables' values.
+        "export" | "declare" | "typeset" | "readonly" | "local"
+            if values().any(|v| v.starts_with('-') && v.contains('p'))
+                && cmd
+                    .assignments
+                    .iter()
+                    .any(|a| a.value.is_none() && is_secret_name(&a.name)) =>
+        {
+            Some("prints a secret-looking variable's value")
+        }
+        // `declare -n r=GITHUB_TOKEN; echo $r`: `$r` is the secret's value.
+        "declare" | "typeset" | "local"
+            if values().any(|v| v.starts_with('-') && v.contains('n'))
+                && cmd.assignments.iter().any(|a| {
+                    a.value
+                        .as_ref()
+                        .and_then(Word::value)
+                        .is_some_and(is_secret_name)
+                }) =>
+        {
+            Some("makes a name that reads a secret-looking variable")
         }
         "export" if values().next().is_none() && cmd.assignments.is_empty() => {
             Some("`export` alone lists exported variables")

@@ -458,7 +458,9 @@ fn option_glob() -> impl Strategy<Value = String> {
 /// initializer (`npm init NAME`), a build tool's publishing task anywhere in its
 /// task list (`mvn clean deploy`), a container's command reading through a bind
 /// mount (`-v .:/w alpine cat /w/.env`), a one-letter option's value after `=`
-/// (`-v=/:/h`), git's `ext::` transport given to `submodule add`
+/// (`-v=/:/h`), git's `ext::` transport given to `submodule add`, a secret read by
+/// a name that is a value (`${!k}`, `declare -p NAME`), a SQL client's command
+/// naming a secret file (`.import .env t`)
 /// — each with a look-alike
 /// that is harmless, written in any of the option spellings the programs accept.
 fn catalogue_class() -> impl Strategy<Value = String> {
@@ -755,6 +757,12 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "docker run --rm -v=cache:/c alpine ls",
         "git submodule add 'ext::rm -rf /' vendor/x",
         "git submodule add https://github.com/o/r vendor/r",
+        "k=AWS_SECRET_ACCESS_KEY; echo ${!k}",
+        "echo ${!GITHUB*}",
+        "declare -p GITHUB_TOKEN",
+        "declare -p",
+        "sqlite3 :memory: '.import .env t'",
+        "sqlite3 app.db '.import data.csv t'",
     ];
     (pick(USES), pick(&["", "timeout 5 ", "nice ", "env "])).prop_map(|(u, w)| format!("{w}{u}"))
 }

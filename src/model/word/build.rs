@@ -301,6 +301,9 @@ impl WordBuilder<'_> {
     fn expansion(&mut self, node: Node, text: &str, quoted: bool) {
         let mut name = None;
         let mut plain = true;
+        // `${!x}`: a `!` before the name, and no `*`/`@` after it.
+        let mut bang = false;
+        let mut listing = false;
         let mut alternative: Option<WordBuilder> = None;
         let mut cursor = node.walk();
         for child in node.children(&mut cursor) {
@@ -312,10 +315,23 @@ impl WordBuilder<'_> {
             }
             match kind(child) {
                 "${" | "}" => {}
+                "!" if name.is_none() => {
+                    bang = true;
+                    plain = false;
+                }
+                "*" | "@" if bang => {
+                    listing = true;
+                    plain = false;
+                }
                 // `${a[0]}`: an element with a static index is a variable of its
                 // own, named `a[0]` (the scope records array elements so).
                 "subscript" if name.is_none() => {
                     let index = child.child_by_field_name("index");
+                    // `${!a[@]}`: the array's keys, not an indirection.
+                    listing |= bang
+                        && index
+                            .and_then(|i| text.get(i.start_byte()..i.end_byte()))
+                            .is_some_and(|t| t == "@" || t == "*");
                     let static_index = index.is_some_and(|i| {
                         kind(i) == "number"
                             && text
@@ -365,6 +381,7 @@ impl WordBuilder<'_> {
             (_, name) => self.parts.push(Part::Expansion {
                 name,
                 quoted,
+                indirect: bang && !listing,
                 alternative,
             }),
         }

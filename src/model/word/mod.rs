@@ -40,6 +40,9 @@ pub enum Part {
     Expansion {
         /// The variable it is about, when one is named.
         name: Option<String>,
+        /// `${!NAME}`: the value is that of the variable NAME's value names (not
+        /// `${!PREFIX*}` or `${!a[@]}`, which list names and keys).
+        indirect: bool,
         /// Inside double quotes.
         quoted: bool,
         /// For `${X:-w}`, `${X-w}`, `${X:=w}`, `${X=w}`, `${X:+w}`, `${X+w}`: the
