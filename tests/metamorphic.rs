@@ -141,6 +141,23 @@ fn a_list_that_runs_what_it_wrote_is_stricter_than_its_parts() {
     assert!(both.findings.iter().any(written_code), "{}", explain(&both));
 }
 
+/// The case a long random run found: a word joined into shell text (`lerna exec
+/// -- CMD`) inside a script nested with `'\''` quoting was read from the command
+/// at a place that is not its text, so the joined script was unknown (ask) where
+/// the same command unwrapped denies.
+#[test]
+fn a_joined_script_nested_in_quotes_is_judged_as_unwrapped() {
+    let inner = "bash /dev/stdin <<< 'lerna exec -- rm -rf ~'";
+    check_wrappings(inner, false).unwrap();
+    let wrapped = decide(&format!("bash -c {}", single_quote(inner)));
+    assert_eq!(
+        wrapped.decision,
+        decide(inner).decision,
+        "{}",
+        explain(&wrapped)
+    );
+}
+
 /// BG205's finding for code a program reads from a file the same command wrote
 /// (`python3 x.py`, `sed -f x` after writing `x`): an effect of one part of a list
 /// on another.

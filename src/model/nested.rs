@@ -641,7 +641,7 @@ fn joined(words: &[Word], source: &str) -> ScriptText {
     let span = Span::new(first.span.start, last.span.end);
     let mut text = String::new();
     for (k, word) in words.iter().enumerate() {
-        let Some(value) = word.static_value().or_else(|| tilde_text(word, source)) else {
+        let Some(value) = word.static_value().or_else(|| tilde_text(word)) else {
             return ScriptText::Dynamic(span);
         };
         if k > 0 {
@@ -655,22 +655,24 @@ fn joined(words: &[Word], source: &str) -> ScriptText {
 
 /// An unquoted word that starts with a tilde and is otherwise plain text (`~`,
 /// `~/.ssh`): joined into shell text as written, its tilde expands there as it
-/// would have here.
-fn tilde_text(word: &Word, source: &str) -> Option<String> {
-    let [super::word::Part::Tilde(_), rest @ ..] = word.parts.as_slice() else {
+/// would have here. Rebuilt from its parts, not read from the command: inside a
+/// script nested with `'\''` quoting the word's place in the command is not its
+/// text.
+fn tilde_text(word: &Word) -> Option<String> {
+    let [super::word::Part::Tilde(user), rest @ ..] = word.parts.as_slice() else {
         return None;
     };
-    if !rest
-        .iter()
-        .all(|p| matches!(p, super::word::Part::Literal(_)))
-    {
-        return None;
+    let mut text = format!("~{user}");
+    for part in rest {
+        match part {
+            super::word::Part::Literal(t) => text.push_str(t),
+            _ => return None,
+        }
     }
-    let raw = source.get(word.span.start..word.span.end)?;
-    let plain = raw
+    let plain = text
         .bytes()
         .all(|b| b.is_ascii_alphanumeric() || b"~/._-+,:@%=".contains(&b));
-    plain.then(|| raw.to_string())
+    plain.then_some(text)
 }
 
 /// `alias name='value'`: the value is a script run where the alias is used.
