@@ -4,7 +4,7 @@
 //! are the host folder's. Each such path the command names (a word, or a token of
 //! shell text it runs: `sh -c 'cat /w/.env'`) is judged as the host path it is.
 
-use super::mounts::host_side;
+use super::mounts::{host_side, is_key_form};
 use super::word::{Part, Word};
 use crate::catalogue::{Arg, Role};
 
@@ -64,10 +64,7 @@ pub fn through_mounts(args: &[Word], values: &[Option<&str>], roles: &[Arg]) -> 
 /// is the empty path; `/wx` is not below it.
 fn below<'t>(token: &'t str, dest: &str) -> Option<&'t str> {
     let rest = token.strip_prefix(dest)?;
-    if rest.is_empty() {
-        return Some(rest);
-    }
-    if dest == "/" {
+    if rest.is_empty() || dest == "/" {
         return Some(rest);
     }
     rest.strip_prefix('/')
@@ -81,7 +78,7 @@ fn destination(spec: &Word) -> Option<String> {
         Part::Literal(t) | Part::Quoted(t) => Some(t.as_str()),
         _ => None,
     })?;
-    let dest = if tail.contains('=') && !tail.contains(':') || is_key_form(tail) {
+    let dest = if is_key_form(tail) {
         tail.split(',').find_map(|field| {
             let (key, value) = field.split_once('=')?;
             matches!(
@@ -97,12 +94,6 @@ fn destination(spec: &Word) -> Option<String> {
     let dest = dest.trim_end_matches('/');
     let dest = if dest.is_empty() { "/" } else { dest };
     dest.starts_with('/').then(|| dest.to_string())
-}
-
-/// True when a spec's text is the `key=value,...` form (a `=` before any `:`).
-fn is_key_form(text: &str) -> bool {
-    text.find('=')
-        .is_some_and(|eq| text.find(':').is_none_or(|colon| eq < colon))
 }
 
 #[cfg(test)]

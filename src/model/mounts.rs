@@ -58,6 +58,13 @@ pub fn source_field(spec: &Word) -> Option<Word> {
     }
 }
 
+/// True when a spec's text is the `key=value,...` form of `--mount` (a `=`
+/// before any `:`), not `SRC:DEST`.
+pub fn is_key_form(text: &str) -> bool {
+    text.find('=')
+        .is_some_and(|eq| text.find(':').is_none_or(|colon| eq < colon))
+}
+
 /// The host side of the `--mount` form `type=bind,source=SRC,target=DEST`: the
 /// value of `source` (or `src`) when it is a host path, `Some(None)` when the form
 /// names none (a volume, a tmpfs); `None` when `spec` is not that form (its first
@@ -67,10 +74,7 @@ fn key_value_source(spec: &Word) -> Option<Option<Word>> {
         Some(Part::Literal(text) | Part::Quoted(text)) => text,
         _ => return None,
     };
-    let key_first = first
-        .find('=')
-        .is_some_and(|eq| first.find(':').is_none_or(|colon| eq < colon));
-    if !key_first {
+    if !is_key_form(first) {
         return None;
     }
     // The fields, split at commas in the text; a dynamic part stays in its field.

@@ -76,25 +76,11 @@ impl<'c> Invocation<'c> {
         let base = cmd.base_name()?;
         let program = entry.map_or(base, |e| e.name);
         let args = cmd.args();
-        let mut subcommands = Vec::new();
-        let mut leaf = entry;
-        let mut after = 0;
-        if entry.is_some_and(|e| !e.subcommands.is_empty()) {
-            for arg in roles {
-                if arg.role != Role::Subcommand || arg.option_value {
-                    continue;
-                }
-                let Some(name) = args.get(arg.index).and_then(Word::value) else {
-                    break;
-                };
-                let Some(sub) = leaf.and_then(|l| l.subcommand(name)) else {
-                    break;
-                };
-                subcommands.push(name);
-                leaf = Some(sub);
-                after = arg.index + 1;
-            }
-        }
+        let Chain {
+            subcommands,
+            leaf,
+            after,
+        } = chain(entry, args, roles);
         Some(Invocation {
             entry,
             program,
@@ -124,4 +110,48 @@ impl<'c> Invocation<'c> {
             _ => self.entry.map_or(&[], |e| e.runs_files),
         }
     }
+}
+
+/// The subcommands `args` name for `entry`, as the catalogue's reading of them
+/// (`roles`) finds them: options before a subcommand's name are read with the
+/// level's table (`npm -g install`, `pnpm -C x dlx`).
+pub struct Chain<'c> {
+    /// The subcommand words, in order (`["tool", "run"]`).
+    pub subcommands: Vec<&'c str>,
+    /// The deepest entry reached (the program's own when none is named).
+    pub leaf: Option<&'static Entry>,
+    /// The index in `args` of the first word after the last subcommand's name.
+    pub after: usize,
+}
+
+/// [`Chain`] of `args` read with `entry` (`roles`: [`catalogue::classify`] of
+/// them, only read when the entry has subcommands).
+pub fn chain<'c>(
+    entry: Option<&'static Entry>,
+    args: &'c [Word],
+    roles: &[catalogue::Arg],
+) -> Chain<'c> {
+    let mut found = Chain {
+        subcommands: Vec::new(),
+        leaf: entry,
+        after: 0,
+    };
+    if entry.is_none_or(|e| e.subcommands.is_empty()) {
+        return found;
+    }
+    for arg in roles {
+        if arg.role != Role::Subcommand || arg.option_value {
+            continue;
+        }
+        let Some(name) = args.get(arg.index).and_then(Word::value) else {
+            break;
+        };
+        let Some(sub) = found.leaf.and_then(|l| l.subcommand(name)) else {
+            break;
+        };
+        found.subcommands.push(name);
+        found.leaf = Some(sub);
+        found.after = arg.index + 1;
+    }
+    found
 }

@@ -190,26 +190,13 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         Some(e) => std::rc::Rc::new(catalogue::classify(e, &words)),
         None => std::rc::Rc::new(Vec::new()),
     };
-    let mut sub: Option<&catalogue::Entry> = None;
-    let mut depth = 0;
-    // The index of the first word after the last subcommand's name.
-    let mut after = 0;
-    let mut first = None;
-    for arg in readings
-        .iter()
-        .filter(|a| a.role == Role::Subcommand && !a.option_value)
-    {
-        let Some(name) = words.get(arg.index).copied().flatten() else {
-            break;
-        };
-        let Some(next) = sub.or(entry).and_then(|e| e.subcommand(name)) else {
-            break;
-        };
-        sub = Some(next);
-        depth += 1;
-        after = arg.index + 1;
-        first.get_or_insert(name);
-    }
+    let chain = invocation::chain(entry, args, &readings);
+    let sub = (!chain.subcommands.is_empty())
+        .then_some(chain.leaf)
+        .flatten();
+    let depth = chain.subcommands.len();
+    let after = chain.after;
+    let first = chain.subcommands.first().copied();
     let values: Vec<&str> = args.iter().map(|w| w.value().unwrap_or("\u{1}")).collect();
     let first = first.or(values.first().copied()).unwrap_or("");
     let usage = entry
