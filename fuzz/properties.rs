@@ -164,8 +164,10 @@ pub fn check_transcript(data: &[u8], format: InputFormat) {
 }
 
 /// The fast lexer either bails or builds exactly the records the tree path builds,
-/// for a command the tree path parses without any problem. A difference is a bypass
-/// waiting to happen: the rules would judge a command other than the one bash runs.
+/// for a command the tree path parses without any problem; and the model built with
+/// every fast path on (nested scripts lexed too) is the model built with none. A
+/// difference is a bypass waiting to happen: the rules would judge a command other
+/// than the one bash runs.
 pub fn check_fastpath(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
@@ -177,10 +179,24 @@ pub fn check_fastpath(data: &[u8]) {
         max_nesting: 8,
         fast_path: false,
     };
+    let tree = bashgate::model::build(text, &env);
+    // Every fast path at once (the lexer on the command and on each nested script,
+    // the split at top-level operators) against none.
+    let all_fast = bashgate::model::build(
+        text,
+        &bashgate::model::Env {
+            fast_path: true,
+            ..env
+        },
+    );
+    let (with, without) = (records(&all_fast), records(&tree));
+    assert!(
+        with == without,
+        "the fast paths change the records of {text:?}\nwith: {with}\nwithout: {without}"
+    );
     let Some(fast) = bashgate::model::fast_model(text, &env) else {
         return;
     };
-    let tree = bashgate::model::build(text, &env);
     let top_level = tree.problems.iter().any(|p| {
         matches!(
             p,
@@ -193,12 +209,16 @@ pub fn check_fastpath(data: &[u8]) {
         "the fast path took {text:?}, which the parser has problems with: {:?}",
         tree.problems
     );
-    let fast = format!("{:#?}\n{:#?}", fast.commands, fast.problems);
-    let tree = format!("{:#?}\n{:#?}", tree.commands, tree.problems);
+    let (fast, tree) = (records(&fast), records(&tree));
     assert!(
         fast == tree,
         "fast and tree records differ for {text:?}\nfast: {fast}\ntree: {tree}"
     );
+}
+
+/// A model's records and problems, as text to compare.
+fn records(model: &bashgate::model::Model) -> String {
+    format!("{:#?}\n{:#?}", model.commands, model.problems)
 }
 
 /// The split walk against the whole parse: whatever text the top-level splitter

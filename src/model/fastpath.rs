@@ -21,7 +21,7 @@
 use super::command::Redirect;
 use super::word::{PartsBuilder, Word};
 use super::wrappers;
-use crate::parse::all_bytes;
+use crate::parse::{SpanMap, all_bytes};
 use crate::verdict::Span;
 
 /// Longest command the lexer takes; longer ones are parsed.
@@ -287,6 +287,34 @@ pub struct Lexed {
     pub piped_stdin: bool,
     /// The whole command runs in the background (a final `&`).
     pub background: bool,
+}
+
+impl Lexed {
+    /// The command with every span placed in the whole command by `map`, as lowering
+    /// places a nested script's nodes: the lexer reads a nested script's text alone.
+    pub fn placed(mut self, map: SpanMap) -> Lexed {
+        let place = |span: &mut Span| *span = map.map(span.start, span.end);
+        place(&mut self.span);
+        for word in &mut self.words {
+            place(&mut word.span);
+        }
+        for assignment in &mut self.assignments {
+            place(&mut assignment.span);
+            if let Some(value) = &mut assignment.value {
+                place(&mut value.span);
+            }
+        }
+        for redirect in &mut self.redirects {
+            place(&mut redirect.span);
+            if let Some(target) = &mut redirect.target {
+                place(&mut target.span);
+            }
+            if let Some(heredoc) = &mut redirect.heredoc {
+                place(&mut heredoc.span);
+            }
+        }
+        self
+    }
 }
 
 fn lex(src: &str) -> Option<Vec<Token<'_>>> {

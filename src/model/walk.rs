@@ -14,7 +14,7 @@ use super::builtin_assignments;
 use super::command::{Context, Cwd, InlineScript, Origin, Redirect, SimpleCommand};
 use super::dash_names;
 use super::definitions::Effects;
-use super::fastpath::Lexed;
+use super::fastpath::{self, Lexed};
 use super::input_arguments;
 use super::links;
 use super::lower::{self, Source};
@@ -66,46 +66,7 @@ pub(super) fn walk_lexed(lexed: Vec<Lexed>, source: &str, env: &Env<'_>) -> Walk
     let mut walker = Walker::new(source, env);
     // One record per lexed command at least: room for them up front.
     walker.out.commands.reserve(lexed.len());
-    // A background job runs in a scope of its own, as the tree walk gives it.
-    let background = lexed.first().is_some_and(|c| c.background);
-    if background {
-        walker.push_scope();
-        walker.fork();
-    }
-    for command in lexed {
-        let frame = Frame {
-            in_pipeline: command.in_pipeline,
-            piped_stdin: command.piped_stdin,
-            background: command.background,
-            ..Frame::default()
-        };
-        if command.in_pipeline {
-            walker.push_scope();
-            walker.fork();
-        }
-        let words = command
-            .words
-            .into_iter()
-            .map(|w| walker.scope().substitute(w))
-            .collect();
-        walker.record(
-            words,
-            command.assignments,
-            command.redirects,
-            command.span,
-            Origin::Simple,
-            &frame,
-            0,
-        );
-        if command.in_pipeline {
-            walker.join();
-            walker.pop_scope();
-        }
-    }
-    if background {
-        walker.join();
-        walker.pop_scope();
-    }
+    walker.lexed(lexed, &Frame::default(), 0);
     walker.run_concurrent();
     walker.run_later();
     walker.out
@@ -1709,6 +1670,56 @@ impl<'s> Walker<'s> {
     /// Parses and walks a nested script; its own scope unless it runs in this shell
     /// (`eval`). In its own scope, returns what the script changed there (`None`
     /// when it was not walked).
+    /// Records the commands the fast lexer read (the whole command, or a nested
+    /// script's text) in `base`, as the tree walk records their nodes: a pipeline
+    /// stage in a scope of its own, a list sent to the background (a final `&`) in
+    /// one scope of its own.
+    fn lexed(&mut self, lexed: Vec<Lexed>, base: &Frame, nesting: u32) {
+        let background = lexed.first().is_some_and(|c| c.background);
+        if background {
+            self.push_scope();
+            self.fork();
+        }
+        for command in lexed {
+            let frame = Frame {
+                in_pipeline: base.in_pipeline || command.in_pipeline,
+                piped_stdin: if command.in_pipeline {
+                    command.piped_stdin
+                } else {
+                    base.piped_stdin
+                },
+                background: base.background || command.background,
+                ..base.clone()
+            };
+            if command.in_pipeline {
+                self.push_scope();
+                self.fork();
+            }
+            let words = command
+                .words
+                .into_iter()
+                .map(|w| self.scope().substitute(w))
+                .collect();
+            self.record(
+                words,
+                command.assignments,
+                command.redirects,
+                command.span,
+                Origin::Simple,
+                &frame,
+                nesting,
+            );
+            if command.in_pipeline {
+                self.join();
+                self.pop_scope();
+            }
+        }
+        if background {
+            self.join();
+            self.pop_scope();
+        }
+    }
+
     fn nested(
         &mut self,
         text: &str,
@@ -1725,14 +1736,26 @@ impl<'s> Walker<'s> {
             });
             return None;
         }
-        let parsed = self.parses.parse(text, map, &mut self.out.problems)?;
-        if own_scope {
-            self.push_scope();
-        }
         let inner = Frame {
             in_command: false,
             ..frame.clone()
         };
+        // The shapes the fast lexer knows skip the parse here too (`bash -c 'cargo
+        // test'`): the same records, placed in the whole command by `map`.
+        if self.env.fast_path
+            && let Some(lexed) = fastpath::commands(text)
+        {
+            if own_scope {
+                self.push_scope();
+            }
+            let placed = lexed.into_iter().map(|c| c.placed(map)).collect();
+            self.lexed(placed, &inner, nesting);
+            return own_scope.then(|| self.end_nested_scope());
+        }
+        let parsed = self.parses.parse(text, map, &mut self.out.problems)?;
+        if own_scope {
+            self.push_scope();
+        }
         let src = Source {
             text: &parsed.text,
             map,
@@ -1746,12 +1769,14 @@ impl<'s> Walker<'s> {
         self.walk_tree(&parsed.tree, src, nesting, inner);
         self.handled = handled;
         self.trailing = trailing;
-        if own_scope {
-            let effects = self.body_effects();
-            self.pop_scope();
-            return Some(effects);
-        }
-        None
+        own_scope.then(|| self.end_nested_scope())
+    }
+
+    /// Closes the scope a nested script ran in, giving what it changed.
+    fn end_nested_scope(&mut self) -> Effects {
+        let effects = self.body_effects();
+        self.pop_scope();
+        effects
     }
 
     /// `for NAME in WORDS`: every word is static text or a glob naming relative paths
