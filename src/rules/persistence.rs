@@ -15,7 +15,9 @@ use crate::model::word::Word;
 use crate::rules::Checker;
 use crate::rules::invocation::Invocation;
 use crate::verdict::Span;
+use std::collections::HashSet;
 use std::path::{Component, Path};
+use std::sync::OnceLock;
 
 declare_rule! {
     /// ## What it does
@@ -565,7 +567,29 @@ pub fn place_of(relative: &Path) -> Option<&'static PersistencePlace> {
             _ => None,
         })
         .collect();
+    // Most written files are nowhere near such a place: every shape needs one of
+    // the path's names to be a name the list holds, which one lookup a name rules
+    // out before the list is read in order.
+    if !parts.iter().any(|part| place_names().contains(part)) {
+        return None;
+    }
     PERSISTENCE_PLACES.iter().find(|p| p.shape.matches(&parts))
+}
+
+/// The names one of which every path at a place holds: a folder's first name, a
+/// file's own name, the folder a file of some ending sits in.
+fn place_names() -> &'static HashSet<&'static str> {
+    static NAMES: OnceLock<HashSet<&'static str>> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        PERSISTENCE_PLACES
+            .iter()
+            .map(|place| match place.shape {
+                Shape::Under(pattern) => pattern.split('/').next().unwrap_or(pattern),
+                Shape::File(pattern) => pattern.rsplit('/').next().unwrap_or(pattern),
+                Shape::Ending(folder, _) => folder,
+            })
+            .collect()
+    })
 }
 
 /// The catalogue entries whose settings `file` (a name: `.npmrc`, `package.json`)
