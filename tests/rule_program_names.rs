@@ -254,6 +254,26 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     ),
     (
         "sql_escapes.rs",
+        "install",
+        "DuckDB's and MySQL's `INSTALL` statement inside SQL text, not the install program",
+    ),
+    (
+        "sql_escapes.rs",
+        "export",
+        "DuckDB's `EXPORT DATABASE` statement inside SQL text, not the builtin",
+    ),
+    (
+        "sql_functions.rs",
+        "file",
+        "ClickHouse's `file()` table function inside SQL text, not the file program",
+    ),
+    (
+        "sql_functions.rs",
+        "join",
+        "SQL's `JOIN` keyword before a quoted file name, not the join program",
+    ),
+    (
+        "sql_escapes.rs",
         "source",
         "mysql's `source FILE` client command inside SQL text, not the builtin",
     ),

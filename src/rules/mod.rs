@@ -39,6 +39,7 @@ pub mod remote_effect;
 pub mod rm;
 pub mod runner_files;
 pub mod sql_escapes;
+mod sql_functions;
 pub mod taskdev;
 pub mod written_files;
 

@@ -3,20 +3,26 @@
 //! and `.system CMD` (dot-commands), output piped to a program (`\o |CMD`,
 //! `.output |CMD`), `COPY ... PROGRAM`, native code loaded (`.load`,
 //! `load_extension()`), and files outside the project named by the client's own
-//! commands (`.output /tmp/x`, `\i ~/x.sql`, `ATTACH '/tmp/x.db'`). The text is
-//! something the gate cannot parse out of the SQL, so it is inline code it cannot
-//! analyse (BG205).
+//! commands (`.output /tmp/x`, `\i ~/x.sql`, `ATTACH '/tmp/x.db'`), programs the
+//! client starts itself (psql's backticks and `\setenv`, an editor, sqlite's
+//! `.excel`), and SQL functions that read, write or run (`readfile()`,
+//! `writefile()`, `pg_read_file()`, DuckDB's `FROM '.env'`: see
+//! `sql_functions.rs`). The text is something the gate cannot parse out of the
+//! SQL, so it is inline code it cannot analyse (BG205).
 
 use crate::catalogue::Role;
 use crate::model::command::SimpleCommand;
 use crate::rules::Checker;
 use crate::rules::inline_script::INLINE_SCRIPT;
+use crate::rules::sql_functions;
 
 /// Reports each `code:sql` argument that holds a client shell escape.
 ///
 /// ## Example
 /// - `psql -c '\! id'` → ask
 /// - `sqlite3 app.db '.shell id'` → ask
+/// - `sqlite3 :memory: "select readfile('/etc/passwd')"` → ask
+/// - `duckdb -c "select * from read_csv('data/*.csv')"` → allow
 /// - `psql -c 'select 1'` → allow
 pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let Some(entry) = cx.entry(cmd) else {
@@ -42,7 +48,10 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             let path = crate::model::paths::normalize_lexically(&cx.cwd.join(name));
             cx.paths.is_sensitive(&path)
         };
-        if let Some((escape, what)) = shell_escape(sql, &sensitive) {
+        let outside = |name: &str| crate::rules::inline_script::names_outside_path(name);
+        let found = shell_escape(sql, &sensitive)
+            .or_else(|| sql_functions::reach(sql, &sensitive, &outside));
+        if let Some((escape, what)) = found {
             cx.report(
                 &INLINE_SCRIPT,
                 word.span,
@@ -80,6 +89,16 @@ fn shell_escape(
     const SECRET: &str = "reads or writes a file the policy calls sensitive";
     if sql.contains("\\!") {
         return Some(("\\!", SHELL));
+    }
+    // psql runs the text between backticks in a meta-command's arguments (`\set x
+    // `CMD``), and a meta-command may follow SQL on its line: a backtick after a
+    // backslash on a line is taken as one for every client (in MySQL's SQL it can
+    // be an identifier's quote after a string's escape: a false alarm).
+    if sql
+        .lines()
+        .any(|line| line.find('\\').is_some_and(|at| line[at..].contains('`')))
+    {
+        return Some(("backticks in a meta-command", SHELL));
     }
     let lower = sql.to_ascii_lowercase();
     if lower.contains("load_extension(") {
@@ -132,9 +151,33 @@ fn shell_escape(
             }
             ".load" => return Some((".load", NATIVE)),
             "load" if !rest.is_empty() => return Some(("LOAD", "loads an extension or a file")),
+            // DuckDB fetches an extension's native code (`INSTALL httpfs`).
+            "install" | "force" if !rest.is_empty() => {
+                return Some(("INSTALL", "fetches native code"));
+            }
+            // The editor (`\e`, mysql's `edit`), the system's spreadsheet or editor
+            // (sqlite's `.excel`, `.once -x`, `.once -e`): programs the environment
+            // names.
+            "\\e" | "\\edit" | "\\ef" | "\\ev" | "edit" | ".excel" => {
+                return Some((".excel or an editor", "runs a program"));
+            }
+            ".once" | ".output"
+                if rest
+                    .split_whitespace()
+                    .any(|t| matches!(t, "-x" | "-e" | "--x" | "--e")) =>
+            {
+                return Some((".once -x or -e", "runs a program"));
+            }
+            // `\setenv PAGER CMD` sets what psql runs later; `\getenv v NAME` reads
+            // the environment into SQL.
+            "\\setenv" => return Some(("\\setenv", SHELL)),
+            "\\getenv" => return Some(("\\getenv", "reads the environment")),
+            // `.archive -x` writes the files an archive holds, wherever they say.
+            ".archive" | ".ar" => return Some((".archive", "writes the files of an archive")),
             ".output" | ".once" | ".save" | ".backup" | ".restore" | ".read" | ".import"
             | ".open" | "\\o" | "\\out" | "\\i" | "\\include" | "\\ir" | "\\w" | "\\write"
             | "tee" | "\\t" | "source" | "\\." | "\\copy" | "copy" | "attach" | "vacuum"
+            | ".cd" | "\\cd" | ".clone" | "\\lo_import" | "\\lo_export" | "export" | "import"
                 if outside =>
             {
                 return Some(("a file named outside the project", FILE));
@@ -142,6 +185,7 @@ fn shell_escape(
             ".output" | ".once" | ".save" | ".backup" | ".restore" | ".read" | ".import"
             | ".open" | "\\o" | "\\out" | "\\i" | "\\include" | "\\ir" | "\\w" | "\\write"
             | "tee" | "\\t" | "source" | "\\." | "\\copy" | "copy" | "attach" | "vacuum"
+            | ".cd" | "\\cd" | ".clone" | "\\lo_import" | "\\lo_export" | "export" | "import"
                 if rest
                     .split(|c: char| c.is_whitespace() || c == ';')
                     .map(|t| t.trim_matches(['\'', '"']))
@@ -191,5 +235,32 @@ mod tests {
             None
         );
         assert_eq!(escape("select source from t"), None);
+        assert_eq!(escape("\\set x `id`"), Some("backticks in a meta-command"));
+        assert_eq!(
+            escape("select 1 \\gset `id`"),
+            Some("backticks in a meta-command")
+        );
+        assert_eq!(escape("select `col` from t"), None);
+        assert_eq!(escape("\\setenv PAGER id"), Some("\\setenv"));
+        assert_eq!(escape("\\getenv v GITHUB_TOKEN"), Some("\\getenv"));
+        assert_eq!(escape("\\e"), Some(".excel or an editor"));
+        assert_eq!(escape("\\echo hi"), None);
+        assert_eq!(escape(".once -x"), Some(".once -x or -e"));
+        assert_eq!(escape(".once out.csv"), None);
+        assert_eq!(escape("INSTALL httpfs"), Some("INSTALL"));
+        assert_eq!(
+            escape(".cd /home/u"),
+            Some("a file named outside the project")
+        );
+        assert_eq!(escape(".cd data"), None);
+        assert_eq!(
+            escape("\\lo_import '/etc/shadow'"),
+            Some("a file named outside the project")
+        );
+        assert_eq!(
+            escape("export database '/tmp/d'"),
+            Some("a file named outside the project")
+        );
+        assert_eq!(escape(".archive -x"), Some(".archive"));
     }
 }

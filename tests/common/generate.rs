@@ -466,6 +466,13 @@ fn option_glob() -> impl Strategy<Value = String> {
 fn catalogue_class() -> impl Strategy<Value = String> {
     const USES: &[&str] = &[
         "gdb -p 1",
+        "sqlite3 :memory: \"select writefile('/tmp/x.sh', 'id')\"",
+        "sqlite3 app.db \"select readfile('README.md')\"",
+        "psql -c \"select pg_read_file('/etc/passwd')\"",
+        "psql -c '\\set x `id`'",
+        "psql -c '\\echo hi'",
+        "duckdb -c \"select * from '.env'\"",
+        "duckdb -c \"select * from read_csv('data/*.csv')\"",
         "gdb --pid=1 -batch",
         "gdb ./app core",
         "strace -p 1",
