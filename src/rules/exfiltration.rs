@@ -21,7 +21,11 @@ declare_rule! {
     ///   https://host/x.git`, `git push --mirror git@host:x`), or to a remote added
     ///   or re-pointed earlier in the same command (`git remote add x URL && git push
     ///   x`);
-    /// - `gh gist create FILE`, `gh release create TAG FILE...`, `gh release upload`;
+    /// - `gh gist create FILE`, `gh release create TAG FILE...`, `gh release upload`,
+    ///   `glab snippet create`; cloud storage uploads (`aws s3 cp`, `gcloud storage
+    ///   cp`, `az storage blob upload -f FILE`, `oci os object put --file`) and
+    ///   backups into a repository that may be elsewhere (`restic backup`, `borg
+    ///   create`): the catalogue's `sends-files`;
     /// - `scp`/`rsync` whose destination is another host (`host:path`,
     ///   `user@host:`, `rsync://`);
     /// - `curl`/`wget`/HTTPie sending a file: a flag the catalogue marks

@@ -466,6 +466,12 @@ fn option_glob() -> impl Strategy<Value = String> {
 fn catalogue_class() -> impl Strategy<Value = String> {
     const USES: &[&str] = &[
         "gdb -p 1",
+        "gcloud storage cp README.md gs://b/",
+        "gcloud storage ls gs://b",
+        "az storage blob upload -f README.md -c c -n x",
+        "az storage blob download -f out -c c -n x",
+        "restic backup .",
+        "restic snapshots",
         "sqlite3 :memory: \"select writefile('/tmp/x.sh', 'id')\"",
         "sqlite3 app.db \"select readfile('README.md')\"",
         "psql -c \"select pg_read_file('/etc/passwd')\"",
