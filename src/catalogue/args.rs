@@ -180,6 +180,14 @@ fn read(entry: &Entry, args: &[Option<&str>], global: Option<&Entry>) -> Vec<Arg
             // with its value attached, in a program whose options do not cluster
             // (a longer option of the same letter is matched whole first).
             let mut found = option(name);
+            // `java -javaagent:JAR`: a spelling that ends in `:` takes its value
+            // after the colon.
+            if found.is_none()
+                && let Some((spec, length)) = entry.colon_option(w)
+            {
+                attached = Some(length);
+                found = Some(spec);
+            }
             if found.is_none()
                 && !w.starts_with("--")
                 && w.starts_with('-')

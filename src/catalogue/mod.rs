@@ -802,6 +802,22 @@ impl Entry {
             .or_else(|| self.abbreviated(option))
     }
 
+    /// The option whose spelling ends in `:` that `word` starts with, and that
+    /// spelling's length: `-javaagent:JAR` carries its value after the colon. Only
+    /// spellings the catalogue writes with the colon are read so (`ffmpeg -c:v` is
+    /// not `-c`).
+    pub fn colon_option(&self, word: &str) -> Option<(&'static OptionSpec, usize)> {
+        if !word.starts_with('-') || !word.contains(':') {
+            return None;
+        }
+        self.options.iter().find_map(|spec| {
+            spec.names
+                .iter()
+                .find(|n| n.ends_with(':') && word.len() > n.len() && word.starts_with(**n))
+                .map(|n| (spec, n.len()))
+        })
+    }
+
     /// The option a long-option prefix stands for: GNU `getopt_long`, git and npm
     /// accept any unambiguous prefix (`tar --to-comm=CMD` is `--to-command`). The
     /// catalogue lists only some of a program's options, so a prefix of a listed

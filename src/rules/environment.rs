@@ -819,6 +819,20 @@ fn judge_program(
     {
         return Some(format!("`{first}` runs any text it is given"));
     }
+    // The tool hands the program files (`CC=rm make` the sources, `rg --pre
+    // shred` every file searched): one that deletes or destroys its operands
+    // does that to them. (Tools that write theirs, `STRIP=strip`, `gzip` as a
+    // compressor, are what build tools are given.)
+    if entry.has(Fact::DeletesFiles)
+        || entry.has(Fact::DestroysData)
+        || entry
+            .operands
+            .iter()
+            .chain(entry.last.iter())
+            .any(|r| *r == Role::PathDelete)
+    {
+        return Some(format!("`{first}` deletes the files it is given"));
+    }
     flags_only(rest, Some(entry))
 }
 

@@ -128,10 +128,15 @@ pub fn inline_code(cmd: &SimpleCommand) -> Option<(Option<String>, Option<&Word>
             break;
         }
     }
+    // No script operand: only options, or only options and their values
+    // (`python3 -W ignore`, `m4 -D x=y`), by the option table.
     let reads_stdin = args.iter().any(|w| w.value() == Some("-"))
         || args
             .iter()
-            .all(|w| w.value().is_some_and(|v| v.starts_with('-')));
+            .all(|w| w.value().is_some_and(|v| v.starts_with('-')))
+        || catalogue::classify(entry, &values)
+            .iter()
+            .all(|a| a.option_value);
     if runs_stdin_as_code(entry) && reads_stdin {
         let heredoc = cmd.redirects.iter().find_map(|r| r.heredoc.as_ref());
         let fed = heredoc.is_some()

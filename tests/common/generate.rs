@@ -466,6 +466,14 @@ fn option_glob() -> impl Strategy<Value = String> {
 fn catalogue_class() -> impl Strategy<Value = String> {
     const USES: &[&str] = &[
         "gdb -p 1",
+        "MAVEN_OPTS='-javaagent:/tmp/x.jar' mvn test",
+        "MAVEN_OPTS=-Xmx2g mvn test",
+        "rg --pre rm foo",
+        "rg --pre cat foo",
+        "CC=rm make",
+        "FZF_DEFAULT_OPTS='--preview=rm' fzf",
+        "python3 -W ignore <<< 'import os'",
+        "python3 -W ignore x.py",
         "gcloud storage cp README.md gs://b/",
         "gcloud storage ls gs://b",
         "az storage blob upload -f README.md -c c -n x",
