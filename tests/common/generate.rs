@@ -466,6 +466,8 @@ fn option_glob() -> impl Strategy<Value = String> {
 fn catalogue_class() -> impl Strategy<Value = String> {
     const USES: &[&str] = &[
         "gdb -p 1",
+        "valgrind --log-file=/tmp/x ls",
+        "valgrind --log-file=build/vg.log ./app",
         "MAVEN_OPTS='-javaagent:/tmp/x.jar' mvn test",
         "MAVEN_OPTS=-Xmx2g mvn test",
         "rg --pre rm foo",
