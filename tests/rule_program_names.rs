@@ -239,6 +239,26 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     ),
     (
         "inline_script.rs",
+        "mlr",
+        "Miller's own language (`system()`, `tee >`) is parsed",
+    ),
+    (
+        "inline_script.rs",
+        "tee",
+        "Miller's `tee` verb and output statement, not the tee program",
+    ),
+    (
+        "inline_script.rs",
+        "split",
+        "Miller's `split` verb, not the split program",
+    ),
+    (
+        "inline_script.rs",
+        "exec",
+        "Miller's `exec()` function, not the builtin",
+    ),
+    (
+        "inline_script.rs",
         "rpm",
         "rpm's macro language (`%(...)`, `%{lua:...}`) is parsed",
     ),

@@ -362,7 +362,9 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         let args = cmd.args();
         let values: Values = args.iter().map(Word::value).collect();
         for arg in catalogue::classify(entry, &values) {
-            if arg.role != Role::Code(lang) {
+            let code = arg.role == Role::Code(lang)
+                || (CODE_IN_ANY_OPERAND.contains(&lang) && !arg.option_value);
+            if !code {
                 continue;
             }
             let (Some(word), Some(Some(value))) = (args.get(arg.index), values.get(arg.index))
@@ -421,6 +423,12 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     }
 }
 
+/// Languages whose code can be any operand, where files are operands too: Miller
+/// (`mlr --icsv cat x.csv then put EXPR y.csv`, verbs chained with `then`). Every
+/// operand is read by the analyser, and judged as the catalogue's role says (a
+/// file read) as well.
+const CODE_IN_ANY_OPERAND: &[&str] = &["mlr"];
+
 /// A language judged by what its code does: its name, the test that its code runs
 /// commands or writes files, the finding's message.
 type Analyser = (&'static str, fn(&str) -> bool, &'static str);
@@ -451,8 +459,52 @@ fn analyser(language: &str) -> Option<Analyser> {
             rpm_macro_runs,
             "the rpm macro runs shell text (`%(...)`) or Lua (`%{lua:...}`)",
         )),
+        "mlr" => Some((
+            "mlr",
+            mlr_runs_commands,
+            "the Miller expression or verb runs commands (`system`, `exec`, `| \"CMD\"`) or writes files (`tee >`, `emit >`, the `tee` and `split` verbs)",
+        )),
         _ => None,
     }
+}
+
+/// True when a word of a Miller command line runs a command or writes a file:
+/// a `system(...)` or `exec(...)` call, an output statement redirected to a file
+/// or a pipe (`tee > "x.csv", $*`, `emit > stderr, @s`, `print | "sh", $x`), or
+/// the verbs that write files themselves (`tee`, `split`). Every word after the
+/// main flags is read so (see [`CODE_IN_ANY_OPERAND`]), verbs and file names
+/// too: a chain's later `then put` is as much code as the first.
+fn mlr_runs_commands(text: &str) -> bool {
+    const OUTPUTS: &[&str] = &[
+        "tee", "emit", "emitp", "emitf", "emit1", "print", "printn", "eprint", "eprintn", "dump",
+        "edump",
+    ];
+    if matches!(text, "tee" | "split") {
+        return true;
+    }
+    let lower = text.to_ascii_lowercase();
+    let bytes = lower.as_bytes();
+    let name_byte = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut at = 0;
+    while at < bytes.len() {
+        if !name_byte(bytes[at]) {
+            at += 1;
+            continue;
+        }
+        let start = at;
+        while at < bytes.len() && name_byte(bytes[at]) {
+            at += 1;
+        }
+        let name = &lower[start..at];
+        let next = lower[at..].trim_start().as_bytes().first().copied();
+        if matches!(name, "system" | "exec") && next == Some(b'(') {
+            return true;
+        }
+        if OUTPUTS.contains(&name) && matches!(next, Some(b'>' | b'|')) {
+            return true;
+        }
+    }
+    false
 }
 
 /// True when rpm macro text runs something: `%(CMD)` runs shell text, `%{lua:...}`
@@ -466,10 +518,10 @@ fn rpm_macro_runs(text: &str) -> bool {
             .any(|m| lower.contains(&format!("%{{{m}")))
 }
 
-/// Languages whose inline text other rules judge by content: sed, awk, yq and
-/// rpm macros (above), SQL (the remote-effect rule), jq (it runs nothing and reads
+/// Languages whose inline text other rules judge by content: sed, awk, yq, rpm
+/// macros and Miller (above), SQL (the remote-effect rule), jq (it runs nothing and reads
 /// only its operands and the files its options name; its secret reads are BG302's).
-const JUDGED_BY_CONTENT: &[&str] = &["sed", "awk", "sql", "yq", "jq", "rpm"];
+const JUDGED_BY_CONTENT: &[&str] = &["sed", "awk", "sql", "yq", "jq", "rpm", "mlr"];
 
 /// An option or operand of a program that is not a script interpreter whose value
 /// is code in the program's own command language: `gdb -ex 'shell id'`, `vim -c

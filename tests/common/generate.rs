@@ -466,6 +466,8 @@ fn option_glob() -> impl Strategy<Value = String> {
 fn catalogue_class() -> impl Strategy<Value = String> {
     const USES: &[&str] = &[
         "gdb -p 1",
+        "mlr -n put 'end { system(\"id\") }'",
+        "mlr --icsv filter '$x > 10' x.csv",
         "valgrind --log-file=/tmp/x ls",
         "valgrind --log-file=build/vg.log ./app",
         "MAVEN_OPTS='-javaagent:/tmp/x.jar' mvn test",
