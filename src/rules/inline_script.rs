@@ -6,6 +6,7 @@ use crate::declare_rule;
 use crate::model::command::{InlineScript, SimpleCommand};
 use crate::model::word::Word;
 use crate::rules::Checker;
+use crate::rules::code_names;
 
 declare_rule! {
     /// ## What it does
@@ -65,7 +66,8 @@ pub fn inline_code(cmd: &SimpleCommand) -> Option<(Option<String>, Option<&Word>
     // option that takes one is skipped (`python -W ignore -c CODE`, `perl -I lib
     // -e CODE`, `perl -MData::Dumper -e CODE`): the code option may come after it.
     let values: Values = args.iter().map(Word::value).collect();
-    for arg in catalogue::classify(entry, &values) {
+    let classified = catalogue::classify(entry, &values);
+    for &arg in &classified {
         let Some(word) = args.get(arg.index) else {
             break;
         };
@@ -128,26 +130,24 @@ pub fn inline_code(cmd: &SimpleCommand) -> Option<(Option<String>, Option<&Word>
             break;
         }
     }
+    let heredoc = cmd.redirects.iter().find_map(|r| r.heredoc.as_ref());
+    let fed = heredoc.is_some()
+        || cmd
+            .redirects
+            .iter()
+            .any(|r| r.operator == "<<<" || r.operator == "<")
+        || cmd.context.piped_stdin;
     // No script operand: only options, or only options and their values
     // (`python3 -W ignore`, `m4 -D x=y`), by the option table.
-    let reads_stdin = args.iter().any(|w| w.value() == Some("-"))
-        || args
-            .iter()
-            .all(|w| w.value().is_some_and(|v| v.starts_with('-')))
-        || catalogue::classify(entry, &values)
-            .iter()
-            .all(|a| a.option_value);
-    if runs_stdin_as_code(entry) && reads_stdin {
-        let heredoc = cmd.redirects.iter().find_map(|r| r.heredoc.as_ref());
-        let fed = heredoc.is_some()
-            || cmd
-                .redirects
+    let reads_stdin = || {
+        args.iter().any(|w| w.value() == Some("-"))
+            || args
                 .iter()
-                .any(|r| r.operator == "<<<" || r.operator == "<")
-            || cmd.context.piped_stdin;
-        if fed {
-            return Some((heredoc.and_then(|h| h.static_text.clone()), None));
-        }
+                .all(|w| w.value().is_some_and(|v| v.starts_with('-')))
+            || classified.iter().all(|a| a.option_value)
+    };
+    if fed && reads_stdin() {
+        return Some((heredoc.and_then(|h| h.static_text.clone()), None));
     }
     None
 }
@@ -358,12 +358,12 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     // which is the catalogue's `interpreter`; its code is every word the
     // catalogue gives a code role in that language (`sed -e S1 -e S2`, `awk -v
     // a=1 PROGRAM`, `--expression=S`).
-    if let (Some(entry), Some((lang, runs, message))) = (entry, language.and_then(analyser)) {
+    if let (Some(entry), Some(analyser)) = (entry, language.and_then(analyser)) {
         let args = cmd.args();
         let values: Values = args.iter().map(Word::value).collect();
         for arg in catalogue::classify(entry, &values) {
-            let code = arg.role == Role::Code(lang)
-                || (CODE_IN_ANY_OPERAND.contains(&lang) && !arg.option_value);
+            let code = arg.role == Role::Code(analyser.language)
+                || (analyser.any_operand && !arg.option_value);
             if !code {
                 continue;
             }
@@ -371,8 +371,8 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             else {
                 continue;
             };
-            if value.get(arg.offset..).is_some_and(runs) {
-                cx.report(&INLINE_SCRIPT, word.span, message.into());
+            if value.get(arg.offset..).is_some_and(analyser.runs) {
+                cx.report(&INLINE_SCRIPT, word.span, analyser.message.into());
             }
         }
         return;
@@ -423,56 +423,72 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     }
 }
 
-/// Languages whose code can be any operand, where files are operands too: Miller
-/// (`mlr --icsv cat x.csv then put EXPR y.csv`, verbs chained with `then`). Every
-/// operand is read by the analyser, and judged as the catalogue's role says (a
-/// file read) as well.
-const CODE_IN_ANY_OPERAND: &[&str] = &["mlr"];
+/// A language judged by what its code does.
+struct Analyser {
+    /// The language's name in the catalogue's `code:` roles.
+    language: &'static str,
+    /// True when its code runs commands or reads or writes files.
+    runs: fn(&str) -> bool,
+    /// The finding's message.
+    message: &'static str,
+    /// Its code can be any operand, where files are operands too (Miller's verbs
+    /// chain with `then`: `mlr --icsv cat x.csv then put EXPR y.csv`): every
+    /// operand is read by `runs`, and judged as the catalogue's role says (a file
+    /// read) as well.
+    any_operand: bool,
+}
 
-/// A language judged by what its code does: its name, the test that its code runs
-/// commands or writes files, the finding's message.
-type Analyser = (&'static str, fn(&str) -> bool, &'static str);
-
-/// The analyser of a language judged by what its code does, with the language
-/// and the finding's message: awk programs that run commands or write files, sed
-/// scripts with `e` or `w`. The mechanism; which program speaks the language is
-/// the catalogue's.
+/// The analyser of a language judged by what its code does: awk programs that
+/// run commands or write files, sed scripts with `e` or `w`, yq's `load`, rpm
+/// macros, Miller expressions and verbs. The mechanism; which program speaks the
+/// language is the catalogue's.
 fn analyser(language: &str) -> Option<Analyser> {
-    match language {
-        "awk" => Some((
+    let (language, runs, message, any_operand): (_, fn(&str) -> bool, _, _) = match language {
+        "awk" => (
             "awk",
             awk_runs_commands,
             "the awk program runs commands, reads or writes files",
-        )),
-        "sed" => Some((
+            false,
+        ),
+        "sed" => (
             "sed",
             sed_runs_commands,
             "the sed script runs commands (e), reads (r) or writes (w) files",
-        )),
-        "yq" => Some((
+            false,
+        ),
+        "yq" => (
             "yq",
             yq_reads_files,
             "the yq expression reads files it names (load)",
-        )),
-        "rpm" => Some((
+            false,
+        ),
+        "rpm" => (
             "rpm",
             rpm_macro_runs,
             "the rpm macro runs shell text (`%(...)`) or Lua (`%{lua:...}`)",
-        )),
-        "mlr" => Some((
+            false,
+        ),
+        "mlr" => (
             "mlr",
             mlr_runs_commands,
             "the Miller expression or verb runs commands (`system`, `exec`, `| \"CMD\"`) or writes files (`tee >`, `emit >`, the `tee` and `split` verbs)",
-        )),
-        _ => None,
-    }
+            true,
+        ),
+        _ => return None,
+    };
+    Some(Analyser {
+        language,
+        runs,
+        message,
+        any_operand,
+    })
 }
 
 /// True when a word of a Miller command line runs a command or writes a file:
 /// a `system(...)` or `exec(...)` call, an output statement redirected to a file
 /// or a pipe (`tee > "x.csv", $*`, `emit > stderr, @s`, `print | "sh", $x`), or
 /// the verbs that write files themselves (`tee`, `split`). Every word after the
-/// main flags is read so (see [`CODE_IN_ANY_OPERAND`]), verbs and file names
+/// main flags is read so (see [`Analyser::any_operand`]), verbs and file names
 /// too: a chain's later `then put` is as much code as the first.
 fn mlr_runs_commands(text: &str) -> bool {
     const OUTPUTS: &[&str] = &[
@@ -483,28 +499,11 @@ fn mlr_runs_commands(text: &str) -> bool {
         return true;
     }
     let lower = text.to_ascii_lowercase();
-    let bytes = lower.as_bytes();
-    let name_byte = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    let mut at = 0;
-    while at < bytes.len() {
-        if !name_byte(bytes[at]) {
-            at += 1;
-            continue;
-        }
-        let start = at;
-        while at < bytes.len() && name_byte(bytes[at]) {
-            at += 1;
-        }
-        let name = &lower[start..at];
-        let next = lower[at..].trim_start().as_bytes().first().copied();
-        if matches!(name, "system" | "exec") && next == Some(b'(') {
-            return true;
-        }
-        if OUTPUTS.contains(&name) && matches!(next, Some(b'>' | b'|')) {
-            return true;
-        }
-    }
-    false
+    code_names::names(&lower).any(|(name, end)| {
+        let next = lower[end..].trim_start().as_bytes().first().copied();
+        (matches!(name, "system" | "exec") && next == Some(b'('))
+            || (OUTPUTS.contains(&name) && matches!(next, Some(b'>' | b'|')))
+    })
 }
 
 /// True when rpm macro text runs something: `%(CMD)` runs shell text, `%{lua:...}`

@@ -16,6 +16,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use written_files::WrittenFile;
 
+mod code_names;
 pub mod credentials;
 pub mod denylist;
 pub mod descriptor_code;

@@ -48,7 +48,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             let path = crate::model::paths::normalize_lexically(&cx.cwd.join(name));
             cx.paths.is_sensitive(&path)
         };
-        let outside = |name: &str| crate::rules::inline_script::names_outside_path(name);
+        let outside = crate::rules::inline_script::names_outside_path;
         let found = shell_escape(sql, &sensitive)
             .or_else(|| sql_functions::reach(sql, &sensitive, &outside));
         if let Some((escape, what)) = found {
@@ -63,6 +63,43 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         }
     }
 }
+
+/// Client commands that read or write the file (or move to the folder) they
+/// name: sqlite's dot-commands, psql's and mysql's meta-commands, and the SQL
+/// statements that name files (`COPY`, `ATTACH`, `VACUUM INTO`, DuckDB's `EXPORT`
+/// and `IMPORT DATABASE`).
+const FILE_COMMANDS: &[&str] = &[
+    ".output",
+    ".once",
+    ".save",
+    ".backup",
+    ".restore",
+    ".read",
+    ".import",
+    ".open",
+    ".cd",
+    ".clone",
+    "\\o",
+    "\\out",
+    "\\i",
+    "\\include",
+    "\\ir",
+    "\\w",
+    "\\write",
+    "\\t",
+    "\\.",
+    "\\copy",
+    "\\cd",
+    "\\lo_import",
+    "\\lo_export",
+    "tee",
+    "source",
+    "copy",
+    "attach",
+    "vacuum",
+    "export",
+    "import",
+];
 
 /// The client command in `sql` that runs a program, loads native code or writes
 /// a file outside the project, if any, as its words and what it does:
@@ -174,22 +211,15 @@ fn shell_escape(
             "\\getenv" => return Some(("\\getenv", "reads the environment")),
             // `.archive -x` writes the files an archive holds, wherever they say.
             ".archive" | ".ar" => return Some((".archive", "writes the files of an archive")),
-            ".output" | ".once" | ".save" | ".backup" | ".restore" | ".read" | ".import"
-            | ".open" | "\\o" | "\\out" | "\\i" | "\\include" | "\\ir" | "\\w" | "\\write"
-            | "tee" | "\\t" | "source" | "\\." | "\\copy" | "copy" | "attach" | "vacuum"
-            | ".cd" | "\\cd" | ".clone" | "\\lo_import" | "\\lo_export" | "export" | "import"
-                if outside =>
-            {
+            first if FILE_COMMANDS.contains(&first) && outside => {
                 return Some(("a file named outside the project", FILE));
             }
-            ".output" | ".once" | ".save" | ".backup" | ".restore" | ".read" | ".import"
-            | ".open" | "\\o" | "\\out" | "\\i" | "\\include" | "\\ir" | "\\w" | "\\write"
-            | "tee" | "\\t" | "source" | "\\." | "\\copy" | "copy" | "attach" | "vacuum"
-            | ".cd" | "\\cd" | ".clone" | "\\lo_import" | "\\lo_export" | "export" | "import"
-                if rest
-                    .split(|c: char| c.is_whitespace() || c == ';')
-                    .map(|t| t.trim_matches(['\'', '"']))
-                    .any(|t| !t.is_empty() && sensitive(t)) =>
+            first
+                if FILE_COMMANDS.contains(&first)
+                    && rest
+                        .split(|c: char| c.is_whitespace() || c == ';')
+                        .map(|t| t.trim_matches(['\'', '"']))
+                        .any(|t| !t.is_empty() && sensitive(t)) =>
             {
                 return Some(("a sensitive file named", SECRET));
             }

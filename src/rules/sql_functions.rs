@@ -16,6 +16,8 @@
 //! string literal is reported too (a false alarm), which is the safe side of
 //! misreading where a string ends (`E'\''`, MySQL's backslash escapes).
 
+use crate::rules::code_names;
+
 /// What a function does with what it names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Does {
@@ -79,19 +81,9 @@ pub fn reach(
 ) -> Option<(&'static str, &'static str)> {
     let lower = sql.to_ascii_lowercase();
     let bytes = lower.as_bytes();
-    let mut at = 0;
-    while at < bytes.len() {
-        if !is_name_byte(bytes[at]) {
-            at += 1;
-            continue;
-        }
-        let start = at;
-        while at < bytes.len() && is_name_byte(bytes[at]) {
-            at += 1;
-        }
-        let name = &lower[start..at];
+    for (name, end) in code_names::names(&lower) {
         // `"pg_read_file"(…)`, `` `load_file`(…) ``: a quoted name is a name.
-        let mut next = at;
+        let mut next = end;
         if matches!(bytes.get(next), Some(b'"' | b'`')) {
             next += 1;
         }
@@ -179,11 +171,6 @@ fn has_extension_after_glob(name: &str) -> bool {
         && tail.starts_with('.')
         && tail[1..].bytes().all(|b| b.is_ascii_alphanumeric())
         && last.len() > tail.len()
-}
-
-/// A byte of an SQL name (`pg_read_file`, `read_csv_auto`).
-fn is_name_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
 }
 
 /// The first position from `at` that is not a blank or a comment (`-- …`,
