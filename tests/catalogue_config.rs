@@ -322,8 +322,8 @@ fn a_user_effect_asks_with_its_suggestion() {
         what = \"deploys to production\"\n\
         suggestion = \"deploy to staging first\"\n\
         [[programs.git.subcommands.tag.effects]]\n\
-        flags = [\"-d|--delete\"]\n\
-        what = \"deletes a tag\"\n\
+        flags = [\"-f|--force\"]\n\
+        what = \"replaces a tag\"\n\
         suggestion = \"keep the tag\"\n";
     let gate = gate("effects", config).expect("gate");
     let verdict = gate.check("deploy --region eu prod");
@@ -340,12 +340,12 @@ fn a_user_effect_asks_with_its_suggestion() {
     assert_eq!(decision(&gate, "deploy prod --plan"), Decision::Allow);
     assert_eq!(decision(&gate, "deploy staging"), Decision::Allow);
     // A subcommand's effects combine with the built-in entry's.
-    assert!(gate.check("git tag -d v1").has_rule("BG210"));
+    assert!(gate.check("git tag -f v1").has_rule("BG210"));
     assert!(!gate.check("git tag v2").has_rule("BG210"));
     assert!(gate.check("git reset --hard").has_rule("BG210"));
     // Without the config, the built-in catalogue has no such effect.
     let plain = Gate::builder().root(".").build().expect("gate");
-    assert!(!plain.check("git tag -d v1").has_rule("BG210"));
+    assert!(!plain.check("git tag -f v1").has_rule("BG210"));
 }
 
 #[test]

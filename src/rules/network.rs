@@ -616,7 +616,7 @@ pub fn turns_off(value: &str) -> bool {
 /// no host (`qemu:///system`). Anything else,
 /// `0.0.0.0` (every interface) included, is reached from or reaches another
 /// machine.
-fn is_loopback(value: &str) -> bool {
+pub fn is_loopback(value: &str) -> bool {
     // `--bind ::1`: the IPv6 loopback address without brackets.
     if value.starts_with("unix://") || value == "::1" {
         return true;

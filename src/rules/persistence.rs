@@ -843,6 +843,21 @@ fn settings_command(inv: &Invocation, cmd: &SimpleCommand, cx: &mut Checker) {
                 ),
             );
         }
+        // `git config remote.origin.url URL`: a remote re-pointed, so a later
+        // `git push` sends there and `git pull` takes code from there (one on
+        // this machine only passes, as it does for one run with `-c`).
+        if entry.config_key_role(name) == Some(Role::Remote)
+            && setting.is_none_or(|v| !crate::rules::network::is_loopback(v))
+        {
+            cx.report(
+                &PERSISTENCE_WRITE,
+                key.span,
+                format!(
+                    "`{} {name}` points a later command at another machine: what it sends goes there, what it fetches comes from there",
+                    what_of(inv)
+                ),
+            );
+        }
         if entry
             .key_facts_of(name)
             .any(|f| f == Fact::ChangesPackageSource)
