@@ -64,6 +64,12 @@ const NOT_PROGRAMS: &[&str] = &[
     "eslint@8",
     // a script a runner fetches from a URL (`uv run https://example.com/x.py`)
     "x.py",
+    // scripts and project programs a runner starts by name (`yarn run dev`,
+    // `pnpm lint`, `stack exec -- my-app`, `dune exec ./bin/main.exe`)
+    "dev",
+    "lint",
+    "my-app",
+    "main.exe",
     // brace expansions and look-alike characters the gate must not take for rm or sudo
     "rm,-rf,x}",
     "sudo,ls}",

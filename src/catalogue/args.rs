@@ -2,7 +2,7 @@
 //! which words are options, which are option values (and their role), which are
 //! operands (and their role).
 
-use super::{Entry, Role};
+use super::{Entry, Fact, Role};
 
 /// The static values of a command's words, as [`classify`] and
 /// [`super::usage`] read them (`None` for a word only known at run time). Checks
@@ -120,6 +120,17 @@ fn read(entry: &Entry, args: &[Option<&str>], global: Option<&Entry>) -> Vec<Arg
                     || (operands.is_empty() && !entry.subcommands.is_empty()))
                 && let Some(sub) = word.and_then(|w| entry.subcommand(w))
             {
+                // `microk8s kubectl get pods`: the subcommand's word is the
+                // program that runs, the words after it its arguments.
+                if sub.has(Fact::ProgramSubcommands) {
+                    out.push(Arg {
+                        index,
+                        role: Role::Command,
+                        offset: 0,
+                        option_value: false,
+                    });
+                    return finish(entry, mode, &operands, out);
+                }
                 // `git commit -m MSG`: the rest is read with the subcommand's entry.
                 out.push(Arg {
                     index,
@@ -141,7 +152,10 @@ fn read(entry: &Entry, args: &[Option<&str>], global: Option<&Entry>) -> Vec<Arg
             }
             operands.push(index);
             if let Some(role) = operand_role(entry, mode, operands.len() - 1)
-                && matches!(role, Role::Command | Role::ShellWords)
+                && (matches!(role, Role::Command | Role::ShellWords)
+                    || (role == Role::Subcommand
+                        && mode.is_none()
+                        && entry.has(Fact::ProgramSubcommands)))
             {
                 break;
             }
@@ -317,12 +331,22 @@ fn finish(
         // have no role.
         if role == Some(Role::Subcommand) {
             if mode.is_none() && entry.operands.get(position) == Some(&Role::Subcommand) {
+                // `pnpm sh -c …`: a word naming no subcommand runs as a program
+                // (the catalogue's `program-subcommands`); the rest is its.
+                let runs = entry.has(Fact::ProgramSubcommands);
                 out.push(Arg {
                     index,
-                    role: Role::Subcommand,
+                    role: if runs {
+                        Role::Command
+                    } else {
+                        Role::Subcommand
+                    },
                     offset: 0,
                     option_value: false,
                 });
+                if runs {
+                    break;
+                }
                 unknown_subcommand = true;
             }
             continue;

@@ -477,6 +477,12 @@ pub enum Fact {
     /// apply`): which files, only the archive or the patch knows, so a runner
     /// later in the command may run one of them (BG218).
     WritesInputNames,
+    /// A word in the subcommand's place runs as a program, with the words after
+    /// it as its arguments. On an entry: any word that names none of its
+    /// subcommands (`pnpm eslint .`, `pnpm sh -c …`: a script of that name, or
+    /// else a program on `PATH`). On a subcommand: its own word (`microk8s kubectl
+    /// get pods` runs `kubectl`).
+    ProgramSubcommands,
 }
 
 impl Fact {
@@ -533,6 +539,7 @@ impl Fact {
         Fact::Listens,
         Fact::Detaches,
         Fact::WritesInputNames,
+        Fact::ProgramSubcommands,
     ];
 
     /// The fact's bit in [`Entry::flag_fact_mask`]: its position in [`Fact::ALL`].
@@ -600,6 +607,7 @@ impl Fact {
             Fact::Listens => "listens",
             Fact::Detaches => "detaches",
             Fact::WritesInputNames => "writes-input-names",
+            Fact::ProgramSubcommands => "program-subcommands",
         }
     }
 }

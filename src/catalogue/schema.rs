@@ -138,6 +138,7 @@ pub const FACTS: &[(&str, &str)] = &[
     ("listens", "Listens"),
     ("detaches", "Detaches"),
     ("writes-input-names", "WritesInputNames"),
+    ("program-subcommands", "ProgramSubcommands"),
 ];
 
 /// A mistake in an entry: the dotted key inside the entry (`options."--x"`,

@@ -485,7 +485,7 @@ fn command_option_ranges(words: &[Word], at: usize) -> Vec<(String, Range<usize>
     else {
         return Vec::new();
     };
-    if !entry.mentions(&[Role::Command]) {
+    if !entry.mentions(&[Role::Command]) && !entry.tree_has(Fact::ProgramSubcommands) {
         return Vec::new();
     }
     let rest = words.get(at + 1..).unwrap_or(&[]);

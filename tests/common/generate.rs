@@ -460,12 +460,38 @@ fn option_glob() -> impl Strategy<Value = String> {
 /// mount (`-v .:/w alpine cat /w/.env`), a one-letter option's value after `=`
 /// (`-v=/:/h`), git's `ext::` transport given to `submodule add`, a secret read by
 /// a name that is a value (`${!k}`, `declare -p NAME`), a SQL client's command
-/// naming a secret file (`.import .env t`)
+/// naming a secret file (`.import .env t`), a package manager's fallback running
+/// a program (`pnpm sh -c`), a bundled kubectl (`microk8s kubectl`), git's
+/// plumbing that loses work or re-points a remote (`update-ref -d`, `remote
+/// set-url`), an archiver deleting what it archived (`zip -rm`)
 /// — each with a look-alike
 /// that is harmless, written in any of the option spellings the programs accept.
 fn catalogue_class() -> impl Strategy<Value = String> {
     const USES: &[&str] = &[
         "gdb -p 1",
+        "pnpm sh -c 'rm -rf ~'",
+        "pnpm eslint .",
+        "yarn node -e 'process.exit()'",
+        "yarn tsc",
+        "yarn exec 'tsc & id'",
+        "microk8s kubectl delete ns x",
+        "microk8s kubectl get pods",
+        "minikube kubectl -- delete ns x",
+        "stack exec -- sh -c id",
+        "stack exec -- my-app",
+        "mix cmd 'rm -rf ~'",
+        "git update-ref -d refs/heads/main",
+        "git update-ref refs/heads/x HEAD",
+        "git rm -f src/a.rs",
+        "git rm --cached -f src/a.rs",
+        "git switch --discard-changes main",
+        "git remote set-url origin https://example.com/x.git",
+        "git remote add upstream https://example.com/x.git",
+        "git config remote.origin.url https://example.com/x.git",
+        "git config remote.dev.url http://localhost:3000/x.git",
+        "tar --remove-files -cf x.tar src",
+        "zip -rm x.zip src",
+        "zip -r x.zip src",
         "mlr -n put 'end { system(\"id\") }'",
         "mlr --icsv filter '$x > 10' x.csv",
         "valgrind --log-file=/tmp/x ls",
