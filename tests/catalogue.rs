@@ -62,6 +62,7 @@ const NOT_PROGRAMS: &[&str] = &[
     "!",
     // a package spec given to npx: the package, not a program name
     "eslint@8",
+    "evil-server",
     // a script a runner fetches from a URL (`uv run https://example.com/x.py`)
     "x.py",
     // scripts and project programs a runner starts by name (`yarn run dev`,

@@ -15,7 +15,10 @@ declare_rule! {
     /// `pkexec`, `run0`, `sudoedit`, `runuser`, `nsenter`, `chroot`, `gosu` — as a
     /// program or as a wrapper, at any depth, whatever the case of the name (`SUDO`
     /// runs sudo on a case-insensitive file system). The wrapped command is still
-    /// analysed and reported on its own.
+    /// analysed and reported on its own. Asks for a use whose options give away
+    /// the host (`docker run --privileged`), and for a coding agent started with its
+    /// own approvals off (`claude --dangerously-skip-permissions`, `codex --yolo`,
+    /// `gemini -y`): its commands never reach this gate.
     ///
     /// ## Why
     /// An agent running as root can undo every other protection, and a password
@@ -29,6 +32,8 @@ declare_rule! {
     /// - `echo sudo` → allow
     /// - `docker run --privileged alpine` → ask: an option that gives away the host
     /// - `docker run --rm alpine` → allow
+    /// - `claude --dangerously-skip-permissions -p x` → ask: nobody approves its commands
+    /// - `claude -p x` → allow
     /// - `gdb -p 1` → ask: a debugger attached to a running process acts inside it
     /// - `gdb ./a.out` → allow
     pub static PRIVILEGE_ESCALATION = {

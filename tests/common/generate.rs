@@ -463,7 +463,9 @@ fn option_glob() -> impl Strategy<Value = String> {
 /// naming a secret file (`.import .env t`), a package manager's fallback running
 /// a program (`pnpm sh -c`), a bundled kubectl (`microk8s kubectl`), git's
 /// plumbing that loses work or re-points a remote (`update-ref -d`, `remote
-/// set-url`), an archiver deleting what it archived (`zip -rm`)
+/// set-url`), an archiver deleting what it archived (`zip -rm`), a coding agent
+/// started with its approvals off or a program registered for its later sessions
+/// (`claude --dangerously-skip-permissions`, `claude mcp add`)
 /// — each with a look-alike
 /// that is harmless, written in any of the option spellings the programs accept.
 fn catalogue_class() -> impl Strategy<Value = String> {
@@ -489,6 +491,14 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "git remote add upstream https://example.com/x.git",
         "git config remote.origin.url https://example.com/x.git",
         "git config remote.dev.url http://localhost:3000/x.git",
+        "claude --dangerously-skip-permissions -p x",
+        "claude -p x",
+        "codex exec --yolo x",
+        "codex exec --full-auto x",
+        "claude mcp add x -- npx -y srv",
+        "claude mcp list",
+        "bashgate uninstall claude-code",
+        "bashgate check x",
         "tar --remove-files -cf x.tar src",
         "zip -rm x.zip src",
         "zip -r x.zip src",
