@@ -23,7 +23,10 @@ declare_rule! {
     /// names an absolute, home or `..` path. A file the same command wrote and then
     /// runs as code (`cat > x.py <<EOF … EOF; python3 x.py`, `node x.js`,
     /// `xdg-open x.sh`) is code given on the command line too: it asks in every
-    /// mode (a shell script written and run is walked instead).
+    /// mode (a shell script written and run is walked instead). So is code given as
+    /// a `data:` URL where the program loads a file of code (`node --import
+    /// 'data:text/javascript,…'`, `php -d auto_prepend_file=data://…`: see
+    /// `data_urls.rs`).
     ///
     /// ## Why
     /// Inline code is a second language the shell analysis cannot see into:
@@ -35,6 +38,8 @@ declare_rule! {
     /// - `echo 'print(1)' > x.py; python3 main.py` → allow
     /// - `python3 -m pytest` → allow
     /// - `awk '{print $1}' f` → allow
+    /// - `node --import data:text/javascript,x app.js` → ask
+    /// - `node --import ./setup.mjs app.js` → allow
     pub static INLINE_SCRIPT = {
         code: "BG205",
         name: "inline-script",

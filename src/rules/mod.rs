@@ -18,6 +18,7 @@ use written_files::WrittenFile;
 
 mod code_names;
 pub mod credentials;
+pub mod data_urls;
 pub mod denylist;
 pub mod descriptor_code;
 pub mod destructive;
@@ -162,6 +163,7 @@ pub static CHECKS: &[CommandCheck] = &[
     dynamic_command::check,
     nested_shell::check,
     inline_script::check,
+    data_urls::check,
     descriptor_code::check,
     sql_escapes::check,
     network::check,
