@@ -83,13 +83,28 @@ pub struct Call<'a> {
     pub entry: &'static Entry,
     /// Every argument after this level's name (`None`: only known at run time).
     pub args: &'a [Option<&'a str>],
-    /// Positional words after the effect's words (`None`: only known at run time).
-    pub rest: Vec<Option<&'a str>>,
-    /// Every static positional word at this level, the effect's words included.
-    pub positionals: Vec<&'a str>,
+    /// The positional words at this level with their indices (`None`: only known
+    /// at run time), the effect's words first.
+    all: &'a [(usize, Option<&'a str>)],
+    /// How many of `all` are the effect's words.
+    words: usize,
 }
 
-impl Call<'_> {
+impl<'a> Call<'a> {
+    /// Positional words after the effect's words (`None`: only known at run time).
+    pub fn rest(&self) -> impl Iterator<Item = Option<&'a str>> + '_ {
+        self.all
+            .get(self.words..)
+            .unwrap_or_default()
+            .iter()
+            .map(|(_, w)| *w)
+    }
+
+    /// Every static positional word at this level, the effect's words included.
+    pub fn positionals(&self) -> impl Iterator<Item = &'a str> + '_ {
+        self.all.iter().filter_map(|(_, w)| *w)
+    }
+
     /// True when any of the flag spellings is given (see [`flag_matches`]).
     pub fn has(&self, spellings: &[&str]) -> bool {
         options(self.args).any(|arg| spellings.iter().any(|s| flag_matches(arg, s)))
@@ -105,7 +120,7 @@ pub fn test_named(name: &str) -> Option<fn(&Call) -> bool> {
         "names-delete" => names_delete,
         "names-publish" => names_publish,
         "sql-destroys" => sql_destroys,
-        "setuid-mode" => |call| call.positionals.first().is_some_and(|m| setuid_mode(m)),
+        "setuid-mode" => |call| call.positionals().next().is_some_and(setuid_mode),
         "http-method-changes" => http_method_changes,
         _ => return None,
     };
@@ -201,12 +216,12 @@ fn applies(
     let call = Call {
         entry,
         args,
-        rest: all[n..].iter().map(|(_, w)| *w).collect(),
-        positionals: all.iter().filter_map(|(_, w)| *w).collect(),
+        all,
+        words: n,
     };
     let others = (effect.also.is_empty() || call.has(effect.also))
         && !call.has(effect.unless)
-        && (!effect.operands || !call.rest.is_empty())
+        && (!effect.operands || call.rest().next().is_some())
         && effect
             .test
             .is_none_or(|name| test_named(name).is_some_and(|test| test(&call)));
@@ -312,8 +327,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
 fn refspec_rewrites(call: &Call) -> bool {
     call.args.iter().any(Option::is_none)
         || call
-            .rest
-            .iter()
+            .rest()
             .flatten()
             .any(|r| r.starts_with('+') || r.starts_with(':'))
 }
@@ -326,12 +340,12 @@ fn pathspec_given(call: &Call) -> bool {
         .skip_while(|a| **a != Some("--"))
         .nth(1)
         .is_some();
-    after_dashdash || call.rest.contains(&Some("."))
+    after_dashdash || call.rest().any(|w| w == Some("."))
 }
 
 /// `gcloud ... delete`, `az ... delete`: a word among the first five says so.
 fn names_delete(call: &Call) -> bool {
-    call.positionals.iter().take(5).any(|w| {
+    call.positionals().take(5).any(|w| {
         w.split([':', '-', '_', '/'])
             .any(|part| DESTRUCTIVE_VERBS.contains(&part.to_ascii_lowercase().as_str()))
     })
@@ -344,7 +358,7 @@ fn names_delete(call: &Call) -> bool {
 /// (`publishToMavenLocal`, sbt's `publishLocal` and `publishM2`), `upload`, `uploadArchives`, a
 /// release `perform`. A task path's last segment is the task (`:lib:publish`).
 fn names_publish(call: &Call) -> bool {
-    call.positionals.iter().any(|w| {
+    call.positionals().any(|w| {
         let lower = w.to_ascii_lowercase();
         let task = lower.rsplit(':').next().unwrap_or(&lower);
         let goal = lower.strip_prefix("release:");
