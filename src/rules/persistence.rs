@@ -46,6 +46,10 @@ declare_rule! {
     ///   `.aider.conf.yml`, Cursor's `environment.json`, Zed's `settings.json` and
     ///   `tasks.json`, JetBrains' `.idea/workspace.xml` (startup tasks),
     ///   `.gitpod.yml`, `.replit` (an agent's own settings files are BG107's);
+    /// - the project's environments: a virtual environment's `bin/activate` (shells
+    ///   and editors source it), the programs of `.venv/bin`, `node_modules/.bin`
+    ///   and `vendor/bin` (runners put them first on `PATH` for every script:
+    ///   `npm test` runs the `jest` written there);
     /// - `.npmrc`, `.yarnrc`, `.yarnrc.yml` when the text written is unknown or sets
     ///   a key that runs a program (`script-shell`, `node-options`, `yarnPath`...);
     /// - `package.json` when the text written is known and adds a lifecycle script
@@ -385,6 +389,36 @@ pub static PERSISTENCE_PLACES: &[PersistencePlace] = &[
         Shape::Ending("site-packages", ".pth"),
         When::Always,
         "Python runs a .pth file's import lines at every start",
+    ),
+    place(
+        Shape::File("bin/activate"),
+        When::Always,
+        "shells source a virtual environment's activate script, editors in every new terminal",
+    ),
+    place(
+        Shape::File("bin/activate.fish"),
+        When::Always,
+        "fish sources a virtual environment's activate script, editors in every new terminal",
+    ),
+    place(
+        Shape::File("bin/activate.csh"),
+        When::Always,
+        "csh sources a virtual environment's activate script",
+    ),
+    place(
+        Shape::Under("node_modules/.bin"),
+        When::Always,
+        "npm, pnpm, yarn and npx put these programs first on PATH for every script they run",
+    ),
+    place(
+        Shape::Under(".venv/bin"),
+        When::Always,
+        "the project's virtual environment: its python, pip and tools run for every later command that uses it",
+    ),
+    place(
+        Shape::Under("vendor/bin"),
+        When::Always,
+        "composer puts these programs first on PATH for every script it runs",
     ),
     place(
         Shape::File("package.json"),

