@@ -24,15 +24,16 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         let Some(value) = word.value().and_then(|v| v.get(arg.offset..)) else {
             continue;
         };
-        let loaded = match arg.role {
-            Role::PathExec => Some(value),
-            Role::Config => value
-                .split_once('=')
-                .filter(|(key, _)| entry.config_key_role(key) == Some(Role::PathExec))
-                .map(|(_, v)| v),
-            _ => None,
+        // The URL first: a key's role is a match against every pattern of the
+        // entry (`git -c KEY=VALUE` has dozens), and most values are no URL.
+        let code = match arg.role {
+            Role::PathExec => is_data_url(value),
+            Role::Config => value.split_once('=').is_some_and(|(key, v)| {
+                is_data_url(v) && entry.config_key_role(key) == Some(Role::PathExec)
+            }),
+            _ => false,
         };
-        if loaded.is_some_and(is_data_url) {
+        if code {
             report(cx, entry, word);
         }
     }

@@ -648,9 +648,13 @@ fn settings_entries(file: &str) -> Vec<&'static Entry> {
 /// text or code, a folder or file code is loaded from (the key's role), or a key
 /// the catalogue marks `persists` (`node-options`, `scripts.postinstall`).
 fn key_persists(entry: &Entry, key: &str) -> bool {
-    entry
-        .config_key_role(key)
-        .is_some_and(|r| r.runs() || r == Role::Directory)
+    role_persists(entry, key, entry.config_key_role(key))
+}
+
+/// [`key_persists`] for a key whose role (`config_key_role`, a match against
+/// every pattern of the entry) the caller has already looked up.
+fn role_persists(entry: &Entry, key: &str, role: Option<Role>) -> bool {
+    role.is_some_and(|r| r.runs() || r == Role::Directory)
         || entry.key_facts_of(key).any(|f| f == Fact::Persists)
 }
 
@@ -848,7 +852,9 @@ fn settings_command(inv: &Invocation, cmd: &SimpleCommand, cx: &mut Checker) {
         let Some(entry) = keys else {
             continue;
         };
-        if key_persists(entry, name) {
+        // The key's role, matched once against the entry's patterns.
+        let role = entry.config_key_role(name);
+        if role_persists(entry, name, role) {
             cx.report(
                 &PERSISTENCE_WRITE,
                 key.span,
@@ -865,8 +871,7 @@ fn settings_command(inv: &Invocation, cmd: &SimpleCommand, cx: &mut Checker) {
             Some(v) => v.value(),
             None => key.value().and_then(|k| k.split_once('=')).map(|(_, v)| v),
         };
-        if entry.config_key_role(name) == Some(Role::Verification)
-            && setting.is_none_or(crate::rules::network::turns_off)
+        if role == Some(Role::Verification) && setting.is_none_or(crate::rules::network::turns_off)
         {
             cx.report(
                 &PERSISTENCE_WRITE,
@@ -880,7 +885,7 @@ fn settings_command(inv: &Invocation, cmd: &SimpleCommand, cx: &mut Checker) {
         // `git config remote.origin.url URL`: a remote re-pointed, so a later
         // `git push` sends there and `git pull` takes code from there (one on
         // this machine only passes, as it does for one run with `-c`).
-        if entry.config_key_role(name) == Some(Role::Remote)
+        if role == Some(Role::Remote)
             && setting.is_none_or(|v| !crate::rules::network::is_loopback(v))
         {
             cx.report(
