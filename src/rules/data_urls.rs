@@ -4,7 +4,7 @@
 //! so the value names no file a path rule could judge: it is inline code, as
 //! `node -e` is (BG205).
 
-use crate::catalogue::{Entry, Role};
+use crate::catalogue::{self, Entry, Role};
 use crate::model::command::SimpleCommand;
 use crate::model::word::Word;
 use crate::rules::Checker;
@@ -28,7 +28,9 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         // entry (`git -c KEY=VALUE` has dozens), and most values are no URL.
         let code = match arg.role {
             Role::PathExec => is_data_url(value),
-            Role::Config => value.split_once('=').is_some_and(|(key, v)| {
+            // The key and value as the programs read them (`KEY=VALUE`, `KEY =
+            // VALUE`: PHP's ini syntax takes the blanks).
+            Role::Config => catalogue::setting(value).is_some_and(|(key, v)| {
                 is_data_url(v) && entry.config_key_role(key) == Some(Role::PathExec)
             }),
             _ => false,
