@@ -26,7 +26,8 @@
 //! - scoped (ABI 6): abstract unix sockets and signals reach only the sandbox.
 //!
 //! Landlock cannot restrict UDP, raw sockets, or pathname unix sockets below ABI 9;
-//! those are reported as not enforced.
+//! the last are kept out by a system-call filter instead
+//! ([`super::syscall_filter`]: no unix socket can be made).
 
 pub use super::SandboxMode;
 pub use super::report::LandlockReport;

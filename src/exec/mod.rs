@@ -14,7 +14,9 @@
 //! 3. **Confinement** — Landlock from the policy ([`landlock`]): the root and
 //!    `allowed_paths` read-write, `read_only_paths`, toolchain homes and system
 //!    locations read-only, nothing else of HOME; TCP off unless the policy says;
-//!    abstract unix sockets and signals scoped to the sandbox. A private HOME and
+//!    abstract unix sockets and signals scoped to the sandbox; no unix socket made
+//!    unless the policy says ([`syscall_filter`]: Landlock has no rule for a socket
+//!    file, the door to local daemons). A private HOME and
 //!    TMPDIR ([`private_dirs`]). Resource limits ([`limits`]) and, where the runner
 //!    can create one, a pids cgroup ([`cgroup`]), which is what bounds a fork bomb
 //!    started by root.
@@ -72,10 +74,13 @@ pub mod limits;
 pub mod private_dirs;
 #[cfg(target_os = "linux")]
 mod run;
+#[cfg(target_os = "linux")]
+pub mod syscall_filter;
 
 pub use output::{DEFAULT_OUTPUT_CAP, OutputChunk};
 pub use report::{
     EXIT_TIMED_OUT, Finished, LandlockReport, ProcessLimitReport, SandboxReport, Status,
+    SyscallFilterReport,
 };
 #[cfg(target_os = "linux")]
 pub use run::Background;
@@ -359,6 +364,8 @@ impl Runner {
             mode: self.options.sandbox.as_str(),
             landlock: None,
             network: network_name(&sandbox.network),
+            unix_sockets: sandbox.unix_sockets.as_str(),
+            syscall_filter: None,
             limits: applied_limits
                 .iter()
                 .map(|l| (l.name.to_string(), l.value))
@@ -384,6 +391,7 @@ impl Runner {
             output_cap: self.options.output_cap,
             mode: self.options.sandbox,
             plan,
+            unix_sockets: sandbox.unix_sockets,
             limits: applied_limits,
             processes,
             dirs,

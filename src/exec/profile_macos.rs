@@ -5,10 +5,11 @@
 //! The mapping mirrors the Landlock ruleset: deny by default; read everywhere the
 //! system needs to start programs; read-write beneath the root, `allowed_paths` and
 //! the private folders; read-only beneath `read_only_paths` and toolchain homes;
-//! network outbound only as the policy allows.
+//! network outbound only as the policy allows; unix sockets only with
+//! `unix_sockets = "on"`.
 
 use crate::Policy;
-use crate::policy::sandbox::Network;
+use crate::policy::sandbox::{Network, UnixSockets};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -95,6 +96,14 @@ pub fn render(policy: &Policy, private: &Path) -> String {
             }
             out.push_str(")\n");
         }
+    }
+    // Later rules win: unix sockets follow their own key, whatever the network's.
+    match policy.sandbox.unix_sockets {
+        UnixSockets::Off if policy.sandbox.network != Network::Off => {
+            out.push_str("(deny network* (remote unix-socket))\n");
+        }
+        UnixSockets::On => out.push_str("(allow network-outbound (remote unix-socket))\n"),
+        UnixSockets::Off => {}
     }
     out
 }

@@ -55,6 +55,18 @@ pub struct LandlockReport {
     pub missing_paths: Vec<PathBuf>,
 }
 
+/// What the system-call filter enforced ([`super::syscall_filter`], applied when
+/// `unix_sockets = "off"`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SyscallFilterReport {
+    /// Features in force (`unix_socket_create`, `io_uring`).
+    pub enforced: Vec<&'static str>,
+    /// Features asked for and not in force.
+    pub not_enforced: Vec<&'static str>,
+    /// Why the filter was not installed, when it was not.
+    pub not_applied: Option<String>,
+}
+
 /// How the process count was bounded.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct ProcessLimitReport {
@@ -85,6 +97,11 @@ pub struct SandboxReport {
     pub landlock: Option<LandlockReport>,
     /// `off`, `on` or `connect:PORT,...`.
     pub network: String,
+    /// `off` (no unix socket can be made) or `on`.
+    pub unix_sockets: &'static str,
+    /// The system-call filter's outcome; `None` when the sandbox is off or
+    /// `unix_sockets = "on"`.
+    pub syscall_filter: Option<SyscallFilterReport>,
     /// Resource limits set in the child (name, value; `None` = unlimited).
     pub limits: Vec<(String, Option<u64>)>,
     /// How the process count was bounded.
@@ -109,6 +126,9 @@ impl SandboxReport {
             None if self.mode == "off" => vec!["landlock (sandbox off)".into()],
             None => vec!["landlock".into()],
         };
+        if let Some(filter) = &self.syscall_filter {
+            list.extend(filter.not_enforced.iter().map(|f| f.to_string()));
+        }
         if !self.process_limit.enforced() {
             list.push("process_limit".into());
         }
@@ -142,6 +162,22 @@ impl SandboxReport {
             None => lines.push("landlock: not applied".into()),
         }
         lines.push(format!("network: {}", self.network));
+        lines.push(match &self.syscall_filter {
+            Some(f) if f.not_enforced.is_empty() => format!(
+                "unix sockets: {}; system-call filter enforced: {}",
+                self.unix_sockets,
+                join_or_none(&f.enforced)
+            ),
+            Some(f) => format!(
+                "unix sockets: {}; system-call filter not applied ({})",
+                self.unix_sockets,
+                f.not_applied.as_deref().unwrap_or("unknown")
+            ),
+            None => format!(
+                "unix sockets: {} (no system-call filter)",
+                self.unix_sockets
+            ),
+        });
         let p = &self.process_limit;
         lines.push(match (p.cgroup_pids_max, &p.cgroup_not_applied) {
             (Some(max), _) => format!("processes: cgroup pids.max = {max}"),

@@ -17,7 +17,9 @@ use super::landlock::{self, LandlockReport, Plan, SandboxMode};
 use super::limits::{self, AppliedLimit};
 use super::output::{Capture, OutputChunk, Unread};
 use super::private_dirs::PrivateDirs;
-use super::report::{Finished, SandboxReport, Status};
+use super::report::{Finished, SandboxReport, Status, SyscallFilterReport};
+use super::syscall_filter;
+use crate::policy::sandbox::UnixSockets;
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -41,6 +43,7 @@ pub(crate) struct Spec {
     pub output_cap: usize,
     pub mode: SandboxMode,
     pub plan: Plan,
+    pub unix_sockets: UnixSockets,
     pub limits: Vec<AppliedLimit>,
     pub processes: u64,
     pub dirs: PrivateDirs,
@@ -237,6 +240,7 @@ pub(crate) fn start(spec: Spec) -> Result<Background, ExecError> {
         output_cap,
         mode,
         plan,
+        unix_sockets,
         limits: applied_limits,
         processes,
         dirs,
@@ -279,7 +283,8 @@ pub(crate) fn start(spec: Spec) -> Result<Background, ExecError> {
         .process_group(0);
     limits::install(&mut cmd, &applied_limits);
 
-    let spawned: Result<(Child, Option<LandlockReport>), ExecError> = std::thread::scope(|s| {
+    type Confined = (Child, Option<LandlockReport>, Option<SyscallFilterReport>);
+    let spawned: Result<Confined, ExecError> = std::thread::scope(|s| {
         s.spawn(|| {
             let mut cmd = cmd;
             if let Some(cgroup) = &cgroup {
@@ -292,18 +297,26 @@ pub(crate) fn start(spec: Spec) -> Result<Background, ExecError> {
                         .map_err(ExecError::SandboxUnavailable)?,
                 ),
             };
+            let filter = match (mode, unix_sockets) {
+                (SandboxMode::Off, _) | (_, UnixSockets::On) => None,
+                _ => Some(
+                    syscall_filter::restrict_this_thread(mode)
+                        .map_err(ExecError::SandboxUnavailable)?,
+                ),
+            };
             let child = cmd.spawn().map_err(|e| ExecError::Spawn {
                 shell: shell.clone(),
                 error: e,
             })?;
             // `cmd` drops here: the parent's copies of the pipe's write end close.
-            Ok((child, landlock))
+            Ok((child, landlock, filter))
         })
         .join()
         .unwrap_or_else(|_| Err(ExecError::Setup("the spawning thread panicked".into())))
     });
-    let (mut child, landlock) = spawned?;
+    let (mut child, landlock, filter) = spawned?;
     report.landlock = landlock;
+    report.syscall_filter = filter;
     let pid = child.id();
     let started = Instant::now();
     let shared = Arc::new(Shared {

@@ -6,6 +6,7 @@
 //! ```toml
 //! [sandbox]
 //! network = "off"                # "off" (default) | "on" | { connect = [443, 8080] }
+//! unix_sockets = "off"           # "off" (default): no unix socket can be made | "on"
 //! toolchains = ["rust", "node"]  # read-only homes: see [`Toolchain`]
 //! keep_temp = false              # keep the private HOME and TMPDIR afterwards
 //! shell = "/bin/bash"            # the shell that runs `SHELL -c COMMAND`
@@ -47,6 +48,35 @@ pub enum Network {
     On,
     /// TCP connect to these ports only; no bind.
     Connect(Vec<u16>),
+}
+
+/// Whether the command may make unix sockets (`socket(AF_UNIX, …)`).
+///
+/// Landlock below ABI 9 has no rule for a socket file, so a command that can make a
+/// unix socket can connect to any local daemon whose socket it can name: the Docker
+/// daemon, the user's systemd and D-Bus session, a tmux server, the SSH and GPG
+/// agents — each a way out of the sandbox. `Off` (the default) refuses the call in a
+/// system-call filter; `On` lets programs that serve a socket of their own inside
+/// the sandbox work (Python's `forkserver` start method, `gpg-agent`), and opens
+/// those doors again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UnixSockets {
+    /// No unix socket can be made (the default).
+    #[default]
+    Off,
+    /// Unix sockets are not restricted.
+    On,
+}
+
+impl UnixSockets {
+    /// The word used in config files and reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            UnixSockets::Off => "off",
+            UnixSockets::On => "on",
+        }
+    }
 }
 
 /// A toolchain whose home folders the sandbox may read (never write), and the
@@ -127,6 +157,8 @@ impl Default for Limits {
 pub struct SandboxPolicy {
     /// TCP access.
     pub network: Network,
+    /// Whether unix sockets can be made.
+    pub unix_sockets: UnixSockets,
     /// Toolchain presets whose homes are readable.
     pub toolchains: Vec<Toolchain>,
     /// Environment names (or `PREFIX*` globs) passed to the command.
@@ -148,6 +180,9 @@ impl SandboxPolicy {
                 NetworkSetting::Word(NetworkWord::On) => Network::On,
                 NetworkSetting::Ports { connect } => Network::Connect(connect),
             };
+        }
+        if let Some(unix_sockets) = section.unix_sockets {
+            self.unix_sockets = unix_sockets;
         }
         for toolchain in section.toolchains {
             if !self.toolchains.contains(&toolchain) {
@@ -178,6 +213,7 @@ impl SandboxPolicy {
 #[serde(deny_unknown_fields)]
 pub(crate) struct SandboxSection {
     network: Option<NetworkSetting>,
+    unix_sockets: Option<UnixSockets>,
     #[serde(default)]
     toolchains: Vec<Toolchain>,
     env: Option<EnvSection>,
@@ -263,5 +299,23 @@ mod tests {
     fn a_bad_network_value_is_an_error() {
         assert!(apply("[sandbox]\nnetwork = \"maybe\"\n").is_err());
         assert!(apply("[sandbox]\ntoolchains = [\"cobol\"]\n").is_err());
+    }
+
+    #[test]
+    fn unix_sockets_are_off_unless_a_layer_turns_them_on() {
+        use super::UnixSockets;
+        assert_eq!(apply("").unwrap().sandbox.unix_sockets, UnixSockets::Off);
+        let on = apply("[sandbox]\nunix_sockets = \"on\"\n").unwrap();
+        assert_eq!(on.sandbox.unix_sockets, UnixSockets::On);
+        let mut policy = on;
+        policy
+            .apply_toml(
+                "[sandbox]\nunix_sockets = \"off\"\n",
+                Path::new("/cfg/b.toml"),
+            )
+            .unwrap();
+        assert_eq!(policy.sandbox.unix_sockets, UnixSockets::Off);
+        assert!(apply("[sandbox]\nunix_sockets = true\n").is_err());
+        assert!(apply("[sandbox]\nunix_sockets = \"some\"\n").is_err());
     }
 }

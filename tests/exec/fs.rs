@@ -108,8 +108,11 @@ fn interpreters_reading_and_writing_outside_are_refused_by_the_kernel() {
     let f = Fixture::new();
     let secret = f.decoy.join("secret");
     let s = secret.display();
+    // The system's Python: a version manager's shim cannot start in the sandbox, and
+    // its "Permission denied" would pass this case without trying anything.
+    let python = system_python().unwrap_or("python3");
     let mut cases = vec![format!(
-        "python3 -c 'import os\ntry:\n  print(open(\"{s}\").read())\nexcept OSError as e: print(\"read\", e.errno)\ntry:\n  os.open(\"{s}\", os.O_WRONLY|os.O_TRUNC)\nexcept OSError as e: print(\"write\", e.errno)'"
+        "{python} -c 'import os\ntry:\n  print(open(\"{s}\").read())\nexcept OSError as e: print(\"read\", e.errno)\ntry:\n  os.open(\"{s}\", os.O_WRONLY|os.O_TRUNC)\nexcept OSError as e: print(\"write\", e.errno)'"
     )];
     cases.push(format!(
         "perl -e 'open(my $f, \"<\", \"{s}\") or print \"read $!\\n\"; print <$f> if $f; open(my $w, \">\", \"{s}\") or print \"write $!\\n\";'"

@@ -17,6 +17,7 @@ mod fs;
 mod net;
 mod output;
 mod processes;
+mod sockets;
 mod toolchains;
 
 use serde_json::Value;
@@ -169,6 +170,15 @@ pub fn sandbox_available() -> bool {
             false
         }
     }
+}
+
+/// A Python the sandbox can start without a toolchain preset: the system's, not a
+/// version manager's shim (whose home the sandbox does not grant, so a case run
+/// through it would fail before it tried anything). `None` without one.
+pub fn system_python() -> Option<&'static str> {
+    ["/usr/bin/python3", "/bin/python3"]
+        .into_iter()
+        .find(|path| Path::new(path).exists())
 }
 
 /// Whether a program is installed.
