@@ -15,8 +15,9 @@
 //!    `allowed_paths` read-write, `read_only_paths`, toolchain homes and system
 //!    locations read-only, nothing else of HOME; TCP off unless the policy says;
 //!    abstract unix sockets and signals scoped to the sandbox; no unix socket made
-//!    unless the policy says ([`syscall_filter`]: Landlock has no rule for a socket
-//!    file, the door to local daemons). A private HOME and
+//!    unless the policy says, and with the network off or limited no socket that
+//!    Landlock's TCP rules miss (MPTCP, raw, UDP when off) ([`syscall_filter`]).
+//!    A private HOME and
 //!    TMPDIR ([`private_dirs`]). Resource limits ([`limits`]) and, where the runner
 //!    can create one, a pids cgroup ([`cgroup`]), which is what bounds a fork bomb
 //!    started by root.
@@ -391,7 +392,10 @@ impl Runner {
             output_cap: self.options.output_cap,
             mode: self.options.sandbox,
             plan,
-            unix_sockets: sandbox.unix_sockets,
+            filter_plan: syscall_filter::Plan {
+                unix_sockets: sandbox.unix_sockets,
+                network: sandbox.network.clone(),
+            },
             limits: applied_limits,
             processes,
             dirs,

@@ -55,11 +55,12 @@ pub struct LandlockReport {
     pub missing_paths: Vec<PathBuf>,
 }
 
-/// What the system-call filter enforced ([`super::syscall_filter`], applied when
-/// `unix_sockets = "off"`).
+/// What the system-call filter enforced ([`super::syscall_filter`]; there is none
+/// when `unix_sockets` and `network` are both `on`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct SyscallFilterReport {
-    /// Features in force (`unix_socket_create`, `io_uring`).
+    /// Features in force (`unix_socket_create`, `io_uring`, `mptcp`, `raw_sockets`,
+    /// `udp`).
     pub enforced: Vec<&'static str>,
     /// Features asked for and not in force.
     pub not_enforced: Vec<&'static str>,
@@ -99,8 +100,8 @@ pub struct SandboxReport {
     pub network: String,
     /// `off` (no unix socket can be made) or `on`.
     pub unix_sockets: &'static str,
-    /// The system-call filter's outcome; `None` when the sandbox is off or
-    /// `unix_sockets = "on"`.
+    /// The system-call filter's outcome; `None` when the sandbox is off, or
+    /// `unix_sockets` and `network` are both `on`.
     pub syscall_filter: Option<SyscallFilterReport>,
     /// Resource limits set in the child (name, value; `None` = unlimited).
     pub limits: Vec<(String, Option<u64>)>,

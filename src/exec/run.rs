@@ -19,7 +19,6 @@ use super::output::{Capture, OutputChunk, Unread};
 use super::private_dirs::PrivateDirs;
 use super::report::{Finished, SandboxReport, Status, SyscallFilterReport};
 use super::syscall_filter;
-use crate::policy::sandbox::UnixSockets;
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -43,7 +42,7 @@ pub(crate) struct Spec {
     pub output_cap: usize,
     pub mode: SandboxMode,
     pub plan: Plan,
-    pub unix_sockets: UnixSockets,
+    pub filter_plan: syscall_filter::Plan,
     pub limits: Vec<AppliedLimit>,
     pub processes: u64,
     pub dirs: PrivateDirs,
@@ -240,7 +239,7 @@ pub(crate) fn start(spec: Spec) -> Result<Background, ExecError> {
         output_cap,
         mode,
         plan,
-        unix_sockets,
+        filter_plan,
         limits: applied_limits,
         processes,
         dirs,
@@ -297,10 +296,11 @@ pub(crate) fn start(spec: Spec) -> Result<Background, ExecError> {
                         .map_err(ExecError::SandboxUnavailable)?,
                 ),
             };
-            let filter = match (mode, unix_sockets) {
-                (SandboxMode::Off, _) | (_, UnixSockets::On) => None,
+            let filter = match mode {
+                SandboxMode::Off => None,
+                _ if !filter_plan.needed() => None,
                 _ => Some(
-                    syscall_filter::restrict_this_thread(mode)
+                    syscall_filter::restrict_this_thread(&filter_plan, mode)
                         .map_err(ExecError::SandboxUnavailable)?,
                 ),
             };

@@ -1,5 +1,5 @@
-//! The system-call filter (seccomp) that keeps a confined command from making unix
-//! sockets, applied to the runner's spawning thread beside Landlock.
+//! The system-call filter (seccomp) that refuses the sockets Landlock cannot rule
+//! on, applied to the runner's spawning thread beside Landlock.
 //!
 //! Landlock below ABI 9 has no rule for a pathname unix socket: a confined command
 //! may `connect` to any socket file it can name, and such files are doors out of
@@ -18,6 +18,18 @@
 //! - on x86-64, the same calls in the x32 numbering (the call number with bit 30
 //!   set), which a filter on the plain numbers would let through.
 //!
+//! Landlock's network rules know TCP only, and on the kernels measured (Linux 6.18)
+//! not even all of it: a socket opened with `IPPROTO_MPTCP` connected to a TCP
+//! listener with `network = "off"` (multipath TCP falls back to plain TCP when the
+//! other end does not speak it). So unless `network = "on"`, the filter also
+//! refuses, for IPv4 and IPv6:
+//!
+//! - `mptcp`: a socket of protocol `IPPROTO_MPTCP`;
+//! - `raw_sockets`: raw, packet (`AF_PACKET`), SCTP, DCCP and every other kind but
+//!   TCP and UDP, which could reach any address with no port rule at all;
+//! - `udp` (with `network = "off"` only; a list of ports needs name lookups, which
+//!   are UDP): datagrams, which would carry data out (a DNS query is one).
+//!
 //! A process of another architecture (a 32-bit x86 program, whose `socketcall`
 //! hides its arguments from any filter) is killed at its first system call.
 //! Everything else passes. The filter is built in the runner, installed on the
@@ -26,17 +38,27 @@
 
 use super::SandboxMode;
 use super::report::SyscallFilterReport;
+use crate::policy::sandbox::{Network, UnixSockets};
 use seccompiler::{
     BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
     SeccompRule,
 };
 use std::collections::BTreeMap;
 
-/// What the filter enforces, as reported.
-pub const FEATURES: &[&str] = &["unix_socket_create", "io_uring"];
-
 /// `AF_UNIX` (also `AF_LOCAL`), the first argument of `socket`.
 const AF_UNIX: u64 = 1;
+/// `AF_INET` and `AF_INET6`.
+const INET_FAMILIES: [u64; 2] = [2, 10];
+/// `AF_PACKET`: raw frames of a network device.
+const AF_PACKET: u64 = 17;
+/// The socket kind in `socket`'s second argument (the rest are flags).
+const KIND_MASK: u64 = 0xf;
+/// `SOCK_DGRAM`.
+const SOCK_DGRAM: u64 = 2;
+/// `SOCK_RAW`, `SOCK_RDM`, `SOCK_SEQPACKET`, `SOCK_DCCP`, `SOCK_PACKET`.
+const OTHER_KINDS: [u64; 5] = [3, 4, 5, 6, 10];
+/// Protocols that are TCP or UDP: the default (0), `IPPROTO_TCP`, `IPPROTO_UDP`.
+const TCP_OR_UDP: [u64; 3] = [0, 6, 17];
 /// The error a refused call returns.
 const EACCES: u32 = 13;
 /// `io_uring_setup`, `io_uring_enter`, `io_uring_register`: the same numbers on
@@ -64,51 +86,120 @@ fn err(e: impl std::fmt::Display) -> String {
     format!("system-call filter: {e}")
 }
 
-/// The compiled filter, or why there is none for this machine.
-pub fn program() -> Result<BpfProgram, String> {
-    let Some((arch, socket)) = TARGET else {
-        return Err(format!(
-            "no system-call filter for the {} architecture",
-            std::env::consts::ARCH
-        ));
-    };
-    let unix_domain = SeccompRule::new(vec![
-        SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, AF_UNIX)
-            .map_err(err)?,
-    ])
-    .map_err(err)?;
-    let mut rules: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
-    let numberings = std::iter::once(0).chain(X32_BIT);
-    for bit in numberings {
-        rules.insert(socket | bit, vec![unix_domain.clone()]);
-        for call in IO_URING_CALLS {
-            // No condition: every use of the call matches.
-            rules.insert(call | bit, Vec::new());
-        }
-    }
-    let filter = SeccompFilter::new(
-        rules,
-        SeccompAction::Allow,
-        SeccompAction::Errno(EACCES),
-        arch,
-    )
-    .map_err(err)?;
-    BpfProgram::try_from(filter).map_err(err)
+/// What the policy asks the filter to refuse.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// Whether unix sockets may be made.
+    pub unix_sockets: UnixSockets,
+    /// The network the policy allows.
+    pub network: Network,
 }
 
-/// Installs the filter on the calling thread (inherited by what it spawns). In
-/// `require` mode a filter that cannot be installed is an error; in best-effort
-/// mode the report says what is not enforced and why.
-pub fn restrict_this_thread(mode: SandboxMode) -> Result<SyscallFilterReport, String> {
-    let installed = program().and_then(|bpf| seccompiler::apply_filter(&bpf).map_err(err));
+impl Plan {
+    /// Whether there is anything to refuse (`unix_sockets` and `network` both `on`:
+    /// no filter).
+    pub fn needed(&self) -> bool {
+        self.unix_sockets == UnixSockets::Off || self.network != Network::On
+    }
+
+    /// The features the filter enforces, in the order reported.
+    pub fn features(&self) -> Vec<&'static str> {
+        let mut list = Vec::new();
+        if self.unix_sockets == UnixSockets::Off {
+            list.push("unix_socket_create");
+        }
+        list.push("io_uring");
+        if self.network != Network::On {
+            list.extend(["mptcp", "raw_sockets"]);
+        }
+        if self.network == Network::Off {
+            list.push("udp");
+        }
+        list
+    }
+
+    /// The conditions under which `socket` is refused, each a rule (any one matching
+    /// refuses the call; all conditions of a rule must hold).
+    fn socket_rules(&self) -> Result<Vec<SeccompRule>, String> {
+        let arg = |index: u8, op: SeccompCmpOp, value: u64| {
+            SeccompCondition::new(index, SeccompCmpArgLen::Dword, op, value).map_err(err)
+        };
+        let rule = |conditions: Vec<SeccompCondition>| SeccompRule::new(conditions).map_err(err);
+        let mut rules = Vec::new();
+        if self.unix_sockets == UnixSockets::Off {
+            rules.push(rule(vec![arg(0, SeccompCmpOp::Eq, AF_UNIX)?])?);
+        }
+        if self.network == Network::On {
+            return Ok(rules);
+        }
+        rules.push(rule(vec![arg(0, SeccompCmpOp::Eq, AF_PACKET)?])?);
+        let mut kinds = OTHER_KINDS.to_vec();
+        if self.network == Network::Off {
+            kinds.push(SOCK_DGRAM);
+        }
+        for family in INET_FAMILIES {
+            for kind in &kinds {
+                rules.push(rule(vec![
+                    arg(0, SeccompCmpOp::Eq, family)?,
+                    arg(1, SeccompCmpOp::MaskedEq(KIND_MASK), *kind)?,
+                ])?);
+            }
+            // A protocol that is neither TCP nor UDP: MPTCP (262), SCTP, ICMP, ...
+            let mut other_protocol = vec![arg(0, SeccompCmpOp::Eq, family)?];
+            for protocol in TCP_OR_UDP {
+                other_protocol.push(arg(2, SeccompCmpOp::Ne, protocol)?);
+            }
+            rules.push(rule(other_protocol)?);
+        }
+        Ok(rules)
+    }
+
+    /// The compiled filter, or why there is none for this machine.
+    pub fn program(&self) -> Result<BpfProgram, String> {
+        let Some((arch, socket)) = TARGET else {
+            return Err(format!(
+                "no system-call filter for the {} architecture",
+                std::env::consts::ARCH
+            ));
+        };
+        let socket_rules = self.socket_rules()?;
+        let mut rules: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
+        for bit in std::iter::once(0).chain(X32_BIT) {
+            if !socket_rules.is_empty() {
+                rules.insert(socket | bit, socket_rules.clone());
+            }
+            for call in IO_URING_CALLS {
+                // No condition: every use of the call matches.
+                rules.insert(call | bit, Vec::new());
+            }
+        }
+        let filter = SeccompFilter::new(
+            rules,
+            SeccompAction::Allow,
+            SeccompAction::Errno(EACCES),
+            arch,
+        )
+        .map_err(err)?;
+        BpfProgram::try_from(filter).map_err(err)
+    }
+}
+
+/// Installs the filter of `plan` on the calling thread (inherited by what it
+/// spawns). In `require` mode a filter that cannot be installed is an error; in
+/// best-effort mode the report says what is not enforced and why.
+pub fn restrict_this_thread(plan: &Plan, mode: SandboxMode) -> Result<SyscallFilterReport, String> {
+    let features = plan.features();
+    let installed = plan
+        .program()
+        .and_then(|bpf| seccompiler::apply_filter(&bpf).map_err(err));
     match installed {
         Ok(()) => Ok(SyscallFilterReport {
-            enforced: FEATURES.to_vec(),
+            enforced: features,
             ..SyscallFilterReport::default()
         }),
         Err(why) if mode == SandboxMode::Require => Err(why),
         Err(why) => Ok(SyscallFilterReport {
-            not_enforced: FEATURES.to_vec(),
+            not_enforced: features,
             not_applied: Some(why),
             ..SyscallFilterReport::default()
         }),
@@ -117,12 +208,39 @@ pub fn restrict_this_thread(mode: SandboxMode) -> Result<SyscallFilterReport, St
 
 #[cfg(test)]
 mod tests {
+    use super::{Network, Plan, UnixSockets};
+
     #[test]
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    fn the_filter_compiles_with_a_rule_per_call_and_numbering() {
-        let bpf = super::program().unwrap();
-        // Architecture check, then one chain per call: more than the three
-        // statements of an empty filter, well under the kernel's 4096.
-        assert!(bpf.len() > 10 && bpf.len() < 200, "{}", bpf.len());
+    fn features_follow_the_policy() {
+        let plan = |unix_sockets, network| Plan {
+            unix_sockets,
+            network,
+        };
+        assert_eq!(
+            plan(UnixSockets::Off, Network::Off).features(),
+            [
+                "unix_socket_create",
+                "io_uring",
+                "mptcp",
+                "raw_sockets",
+                "udp"
+            ]
+        );
+        assert_eq!(
+            plan(UnixSockets::On, Network::Connect(vec![443])).features(),
+            ["io_uring", "mptcp", "raw_sockets"]
+        );
+        assert_eq!(
+            plan(UnixSockets::Off, Network::On).features(),
+            ["unix_socket_create", "io_uring"]
+        );
+        assert!(!plan(UnixSockets::On, Network::On).needed());
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+        {
+            // More rules, a longer program; both under the kernel's 4096.
+            let small = plan(UnixSockets::Off, Network::On).program().unwrap();
+            let large = plan(UnixSockets::Off, Network::Off).program().unwrap();
+            assert!(small.len() < large.len() && large.len() < 4096);
+        }
     }
 }

@@ -48,7 +48,13 @@ fn a_daemon_socket_outside_is_unreachable_on_the_sandbox_alone() {
     assert_eq!(alone["sandbox"]["unix_sockets"], "off");
     assert_eq!(
         alone["sandbox"]["syscall_filter"]["enforced"],
-        serde_json::json!(["unix_socket_create", "io_uring"])
+        serde_json::json!([
+            "unix_socket_create",
+            "io_uring",
+            "mptcp",
+            "raw_sockets",
+            "udp"
+        ])
     );
     if have("curl") {
         let command = format!(
@@ -134,7 +140,11 @@ fn a_socketpair_works_and_unix_sockets_on_reaches_the_daemon() {
     );
     assert_eq!(output(&json), "hello-from-daemon\n\n", "{json}");
     assert_eq!(json["sandbox"]["unix_sockets"], "on");
-    assert!(json["sandbox"]["syscall_filter"].is_null(), "{json}");
+    // The filter stays for what the network setting needs.
+    assert_eq!(
+        json["sandbox"]["syscall_filter"]["enforced"],
+        serde_json::json!(["io_uring", "mptcp", "raw_sockets", "udp"])
+    );
 }
 
 #[test]
@@ -161,7 +171,8 @@ fn verbose_names_the_filter() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains(
-            "unix sockets: off; system-call filter enforced: unix_socket_create, io_uring"
+            "unix sockets: off; system-call filter enforced: \
+             unix_socket_create, io_uring, mptcp, raw_sockets, udp"
         ),
         "{stderr}"
     );
