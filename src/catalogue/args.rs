@@ -24,6 +24,18 @@ pub struct Arg {
     pub option_value: bool,
 }
 
+/// Whether `word` is a `NAME=VALUE` assignment (a shell variable name, then `=`).
+fn is_assignment(word: &str) -> bool {
+    let Some((name, _)) = word.split_once('=') else {
+        return false;
+    };
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c == '_' || c.is_ascii_alphabetic())
+        && chars.all(|c| c == '_' || c.is_ascii_alphanumeric())
+}
+
 /// Reads `args` (the words after the program, as static text; `None` for a word
 /// only known at run time) with `entry`'s option table. Returns the arguments that
 /// have a role; an option the table does not know is taken as a flag. A dynamic
@@ -99,10 +111,15 @@ fn read(entry: &Entry, args: &[Option<&str>], global: Option<&Entry>) -> Vec<Arg
         let index = i;
         i += 1;
         let word = args[index];
+        // `capsh -- -c CMD`: an entry whose subcommand is `--` reads the words after
+        // it with that subcommand's entry (there, bash's arguments).
+        let dash_dash_subcommand =
+            word == Some("--") && !options_done && entry.subcommand("--").is_some();
         let is_option = !options_done
+            && !dash_dash_subcommand
             && word.is_some_and(|w| w.len() > 1 && (w.starts_with('-') || w.starts_with('+')))
             && (entry.options_after_operands || operands.is_empty());
-        if word == Some("--") && !options_done {
+        if word == Some("--") && !options_done && !dash_dash_subcommand {
             options_done = true;
             continue;
         }
@@ -115,9 +132,9 @@ fn read(entry: &Entry, args: &[Option<&str>], global: Option<&Entry>) -> Vec<Arg
             // The subcommand: an operand in that role, or the first operand of an
             // entry that has subcommands when it names one (`yq eval EXPR`, where
             // a bare `yq EXPR` is the same as `yq eval EXPR`).
-            if mode.is_none()
-                && (operand_role(entry, mode, operands.len()) == Some(Role::Subcommand)
-                    || (operands.is_empty() && !entry.subcommands.is_empty()))
+            // Under a mode only that mode's subcommand place counts (`cmake -E env`).
+            if (operand_role(entry, mode, operands.len()) == Some(Role::Subcommand)
+                || (mode.is_none() && operands.is_empty() && !entry.subcommands.is_empty()))
                 && let Some(sub) = word.and_then(|w| entry.subcommand(w))
             {
                 // `microk8s kubectl get pods`: the subcommand's word is the
@@ -149,6 +166,20 @@ fn read(entry: &Entry, args: &[Option<&str>], global: Option<&Entry>) -> Vec<Arg
                     ..a
                 }));
                 return finish(entry, mode, &operands, out);
+            }
+            // `cmake -E env A=1 CMD`, `cross-env A=1 CMD`: an entry that takes
+            // `NAME=VALUE` words before its command reads them as variables.
+            if entry.assignments
+                && operand_role(entry, mode, operands.len()) == Some(Role::Command)
+                && word.is_some_and(is_assignment)
+            {
+                out.push(Arg {
+                    index,
+                    role: Role::Env,
+                    offset: 0,
+                    option_value: false,
+                });
+                continue;
             }
             operands.push(index);
             if let Some(role) = operand_role(entry, mode, operands.len() - 1)

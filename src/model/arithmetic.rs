@@ -272,6 +272,12 @@ pub(super) fn in_record(record: &SimpleCommand, scope: &Scope) -> Vec<Code> {
                 word_code(w, scope, false, &mut out);
             }
         }
+        // `getopts SPEC NAME`: the variable that gets each option letter.
+        "getopts" => {
+            if let Some(name) = args.get(1) {
+                word_code(name, scope, false, &mut out);
+            }
+        }
         // `printf -v NAME`, `printf -vNAME`: only the name; the format and
         // arguments are text. A name only known at run time is read as before.
         "printf" => match printf_target(args) {

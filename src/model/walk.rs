@@ -1408,7 +1408,17 @@ impl<'s> Walker<'s> {
         };
         self.push_record(record);
         self.arithmetic(codes, frame, nesting);
-        for (by, words) in embedded {
+        for (by, mut words) in embedded {
+            // `cmake -E env A=1 CMD`: leading `NAME=VALUE` words are the command's
+            // variables (an argv that began with one could not start anyway).
+            let assigned = words
+                .iter()
+                .take_while(|w| w.value().is_some_and(|v| wrappers::is_assignment(v)))
+                .count();
+            let assignments: Vec<super::command::Assignment> = words
+                .drain(..assigned)
+                .map(|w| lower::assignment_word(&w))
+                .collect();
             if by == "find" {
                 for name in &found {
                     let mut named = words.clone();
@@ -1432,7 +1442,7 @@ impl<'s> Walker<'s> {
             }
             self.record(
                 words,
-                Vec::new(),
+                assignments,
                 Vec::new(),
                 span,
                 Origin::Embedded(by),

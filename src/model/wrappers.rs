@@ -491,12 +491,21 @@ fn command_option_ranges(words: &[Word], at: usize) -> Vec<(String, Range<usize>
     let rest = words.get(at + 1..).unwrap_or(&[]);
     let values: Values = rest.iter().map(Word::value).collect();
     let mut ranges = Vec::new();
-    for arg in catalogue::classify(entry, &values) {
+    let args = catalogue::classify(entry, &values);
+    for (k, arg) in args.iter().enumerate() {
         if arg.role != Role::Command || arg.offset != 0 {
             continue;
         }
         let begin = at + 1 + arg.index;
         if !arg.option_value {
+            // `cmake -E env A=1 CMD`: the variables set before the command are
+            // its assignments (the walk reads them so).
+            let assigned = args[..k]
+                .iter()
+                .rev()
+                .take_while(|a| a.role == Role::Env && !a.option_value)
+                .count();
+            let begin = begin - assigned;
             ranges.push((entry.name.to_string(), begin..words.len()));
             break;
         }

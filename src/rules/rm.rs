@@ -1,6 +1,7 @@
 //! BG202: deleting files — the programs the catalogue says delete the files they
-//! name (`rm`, `rmdir`, `unlink`, `shred`: fact `deletes-files`), and those whose
-//! flags say so (`find -delete`, `git clean -f`, `rsync --delete`: `flag_facts`).
+//! name (`rm`, `rmdir`, `unlink`, `shred`: fact `deletes-files`; a subcommand
+//! with it, `cmake -E rm`), and those whose flags say so (`find -delete`, `git
+//! clean -f`, `rsync --delete`: `flag_facts`).
 
 use crate::catalogue::{Entry, Fact, Role};
 use crate::declare_rule;
@@ -13,8 +14,8 @@ use crate::verdict::Decision;
 
 declare_rule! {
     /// ## What it does
-    /// Asks before deleting files: `rm`, `rmdir`, `unlink`, `shred`, `find ...
-    /// -delete`, `git clean -f`, `rsync --delete`, an option whose value is a
+    /// Asks before deleting files: `rm`, `rmdir`, `unlink`, `shred`, `cmake -E rm`,
+    /// `find ... -delete`, `git clean -f`, `rsync --delete`, an option whose value is a
     /// folder the program deletes (`pytest --basetemp=DIR`) (the default permission rules
     /// `"rm *" = "ask"` and `"rmdir *" = "ask"`; a project can lower them, e.g.
     /// `"rm -rf build/*" = "allow"`). Denies catastrophic targets whatever the flags'
@@ -58,6 +59,15 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         // (`pytest --basetemp=DIR`: the catalogue's `path-delete`).
         if entry.words_mention(Role::PathDelete) {
             deleted_option_values(entry, cmd, cx);
+        }
+        // A subcommand that deletes its operands (`cmake -E rm`): judged as rm's.
+        if let Some(usage) = cx.usage(cmd)
+            && let Some(sub) = usage.subcommand
+            && sub.has(Fact::DeletesFiles)
+        {
+            let what = format!("{program} {}", usage.subcommand_words);
+            deleted_operands(&what, cmd, cx);
+            return;
         }
         if !entry.flag_may_add(Fact::DeletesFiles) {
             return;
@@ -118,6 +128,31 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         }
     }
     cx.report(&RM_GATE, name.span, format!("`{program}` deletes files"));
+}
+
+/// Judges the operands a deleting subcommand reads as `path-delete` (`what` names
+/// it: `cmake -E rm`): a catastrophic target is denied, any other asks.
+fn deleted_operands(what: &str, cmd: &SimpleCommand, cx: &mut Checker) {
+    let args = cmd.args();
+    let cwd = cx.paths.cwd_of(&cmd.context.cwd, cx.cwd);
+    for &arg in cx.args(cmd).iter() {
+        if arg.option_value || arg.role != Role::PathDelete {
+            continue;
+        }
+        let Some(word) = args.get(arg.index) else {
+            continue;
+        };
+        let others = cx.paths.alternatives(word, cwd);
+        for candidate in std::iter::once(word).chain(others.iter()) {
+            if let Some(reason) = catastrophic(candidate, cwd, cx) {
+                cx.report_as(&RM_GATE, Decision::Deny, word.span, reason);
+                return;
+            }
+        }
+    }
+    if let Some(name) = cmd.name() {
+        cx.report(&RM_GATE, name.span, format!("`{what}` deletes files"));
+    }
 }
 
 /// Judges the option values `entry` deletes: a catastrophic target is denied,

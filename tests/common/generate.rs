@@ -469,12 +469,31 @@ fn option_glob() -> impl Strategy<Value = String> {
 /// `data:` URL where a file of code goes (`node --import data:…`), a browser's
 /// program prefix (`--renderer-cmd-prefix`), another VCS sending the project to a
 /// URL (`svn import . URL`), a write into the project's environments
-/// (`.venv/bin/activate`, `node_modules/.bin`)
+/// (`.venv/bin/activate`, `node_modules/.bin`), a command run by a build tool's
+/// helper or a wrapper no list named (`cmake -E env CMD`, `capsh -- -c`,
+/// `ssh-agent CMD`), the Erlang VM's option variables (`ERL_AFLAGS=-eval …`), a
+/// name `getopts` assigns
 /// — each with a look-alike
 /// that is harmless, written in any of the option spellings the programs accept.
 fn catalogue_class() -> impl Strategy<Value = String> {
     const USES: &[&str] = &[
         "gdb -p 1",
+        "cmake -E env A=1 sh -c 'id'",
+        "cmake -E env CC=gcc make",
+        "cmake -E chdir build sh -c 'id'",
+        "cmake -E time make",
+        "cmake -E rm -rf ~",
+        "cmake -E environment",
+        "cmake -E make_directory build",
+        "capsh -- -c 'id'",
+        "capsh --print",
+        "ssh-agent sh -c 'id'",
+        "ssh-agent -s",
+        "byobu new-session 'id'",
+        "ERL_AFLAGS='-eval halt()' iex",
+        "ERL_AFLAGS='-kernel shell_history enabled' iex",
+        "getopts a 'a[$(id)]'",
+        "getopts ab opt",
         "pnpm sh -c 'rm -rf ~'",
         "pnpm eslint .",
         "yarn node -e 'process.exit()'",
