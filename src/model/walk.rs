@@ -1413,7 +1413,7 @@ impl<'s> Walker<'s> {
             // variables (an argv that began with one could not start anyway).
             let assigned = words
                 .iter()
-                .take_while(|w| w.value().is_some_and(|v| wrappers::is_assignment(v)))
+                .take_while(|w| w.value().is_some_and(wrappers::is_assignment))
                 .count();
             let assignments: Vec<super::command::Assignment> = words
                 .drain(..assigned)
