@@ -55,12 +55,11 @@ pub struct LandlockReport {
     pub missing_paths: Vec<PathBuf>,
 }
 
-/// What the system-call filter enforced ([`super::syscall_filter`]; there is none
-/// when `unix_sockets` and `network` are both `on`).
+/// What the system-call filter enforced ([`super::syscall_filter`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct SyscallFilterReport {
-    /// Features in force (`unix_socket_create`, `io_uring`, `mptcp`, `raw_sockets`,
-    /// `udp`).
+    /// Features in force (`unix_socket_create`, `io_uring`, `keyrings`, `mptcp`,
+    /// `raw_sockets`, `udp`).
     pub enforced: Vec<&'static str>,
     /// Features asked for and not in force.
     pub not_enforced: Vec<&'static str>,
@@ -100,8 +99,7 @@ pub struct SandboxReport {
     pub network: String,
     /// `off` (no unix socket can be made) or `on`.
     pub unix_sockets: &'static str,
-    /// The system-call filter's outcome; `None` when the sandbox is off, or
-    /// `unix_sockets` and `network` are both `on`.
+    /// The system-call filter's outcome; `None` when the sandbox is off.
     pub syscall_filter: Option<SyscallFilterReport>,
     /// Resource limits set in the child (name, value; `None` = unlimited).
     pub limits: Vec<(String, Option<u64>)>,

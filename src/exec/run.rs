@@ -298,7 +298,6 @@ pub(crate) fn start(spec: Spec) -> Result<Background, ExecError> {
             };
             let filter = match mode {
                 SandboxMode::Off => None,
-                _ if !filter_plan.needed() => None,
                 _ => Some(
                     syscall_filter::restrict_this_thread(&filter_plan, mode)
                         .map_err(ExecError::SandboxUnavailable)?,

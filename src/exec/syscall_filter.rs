@@ -30,6 +30,13 @@
 //! - `udp` (with `network = "off"` only; a list of ports needs name lookups, which
 //!   are UDP): datagrams, which would carry data out (a DNS query is one).
 //!
+//! And always:
+//!
+//! - `keyrings`: `add_key`, `request_key`, `keyctl`. The kernel's keyrings are
+//!   the user's, not the sandbox's: measured here, a confined process found and
+//!   read a key its user had added (`keyctl read`), where Kerberos tickets and
+//!   other credentials live.
+//!
 //! A process of another architecture (a 32-bit x86 program, whose `socketcall`
 //! hides its arguments from any filter) is killed at its first system call.
 //! Everything else passes. The filter is built in the runner, installed on the
@@ -65,15 +72,15 @@ const EACCES: u32 = 13;
 /// every architecture (system calls added since Linux 5.1 share one numbering).
 const IO_URING_CALLS: [i64; 3] = [425, 426, 427];
 
-/// The architecture the filter is built for and its `socket` call number; `None`
-/// where the runner has no filter.
+/// The architecture the filter is built for, with its numbers of `socket` and of
+/// `add_key`, `request_key`, `keyctl`; `None` where the runner has no filter.
+type Target = Option<(seccompiler::TargetArch, i64, [i64; 3])>;
 #[cfg(target_arch = "x86_64")]
-const TARGET: Option<(seccompiler::TargetArch, i64)> = Some((seccompiler::TargetArch::x86_64, 41));
+const TARGET: Target = Some((seccompiler::TargetArch::x86_64, 41, [248, 249, 250]));
 #[cfg(target_arch = "aarch64")]
-const TARGET: Option<(seccompiler::TargetArch, i64)> =
-    Some((seccompiler::TargetArch::aarch64, 198));
+const TARGET: Target = Some((seccompiler::TargetArch::aarch64, 198, [217, 218, 219]));
 #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-const TARGET: Option<(seccompiler::TargetArch, i64)> = None;
+const TARGET: Target = None;
 
 /// The bit that marks an x32 system call on x86-64.
 #[cfg(target_arch = "x86_64")]
@@ -96,19 +103,13 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// Whether there is anything to refuse (`unix_sockets` and `network` both `on`:
-    /// no filter).
-    pub fn needed(&self) -> bool {
-        self.unix_sockets == UnixSockets::Off || self.network != Network::On
-    }
-
     /// The features the filter enforces, in the order reported.
     pub fn features(&self) -> Vec<&'static str> {
         let mut list = Vec::new();
         if self.unix_sockets == UnixSockets::Off {
             list.push("unix_socket_create");
         }
-        list.push("io_uring");
+        list.extend(["io_uring", "keyrings"]);
         if self.network != Network::On {
             list.extend(["mptcp", "raw_sockets"]);
         }
@@ -156,7 +157,7 @@ impl Plan {
 
     /// The compiled filter, or why there is none for this machine.
     pub fn program(&self) -> Result<BpfProgram, String> {
-        let Some((arch, socket)) = TARGET else {
+        let Some((arch, socket, keyring_calls)) = TARGET else {
             return Err(format!(
                 "no system-call filter for the {} architecture",
                 std::env::consts::ARCH
@@ -168,7 +169,7 @@ impl Plan {
             if !socket_rules.is_empty() {
                 rules.insert(socket | bit, socket_rules.clone());
             }
-            for call in IO_URING_CALLS {
+            for call in IO_URING_CALLS.into_iter().chain(keyring_calls) {
                 // No condition: every use of the call matches.
                 rules.insert(call | bit, Vec::new());
             }
@@ -221,6 +222,7 @@ mod tests {
             [
                 "unix_socket_create",
                 "io_uring",
+                "keyrings",
                 "mptcp",
                 "raw_sockets",
                 "udp"
@@ -228,13 +230,16 @@ mod tests {
         );
         assert_eq!(
             plan(UnixSockets::On, Network::Connect(vec![443])).features(),
-            ["io_uring", "mptcp", "raw_sockets"]
+            ["io_uring", "keyrings", "mptcp", "raw_sockets"]
         );
         assert_eq!(
             plan(UnixSockets::Off, Network::On).features(),
-            ["unix_socket_create", "io_uring"]
+            ["unix_socket_create", "io_uring", "keyrings"]
         );
-        assert!(!plan(UnixSockets::On, Network::On).needed());
+        assert_eq!(
+            plan(UnixSockets::On, Network::On).features(),
+            ["io_uring", "keyrings"]
+        );
         #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         {
             // More rules, a longer program; both under the kernel's 4096.

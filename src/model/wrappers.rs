@@ -179,6 +179,21 @@ fn parse_options(words: &[Word], start: usize, spec: &Spec) -> Parsed {
             i += 1;
             continue;
         }
+        // `faketime -1d CMD`: a relative time or a negative number in the place of
+        // an operand, not a cluster of flags (unless the entry has such a flag).
+        if operands < spec.operands
+            && let Some(digit) = value
+                .strip_prefix('-')
+                .and_then(|v| v.chars().next())
+                .filter(char::is_ascii_digit)
+            && spec.entry.short_option(digit).is_none()
+            && !spec.entry.flags.iter().any(|f| *f == format!("-{digit}"))
+        {
+            operands += 1;
+            parsed.operands.push(i);
+            i += 1;
+            continue;
+        }
         if value.len() > 1 && value.starts_with('-') {
             let chars: Vec<char> = value.chars().skip(1).collect();
             let mut step = 1;

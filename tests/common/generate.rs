@@ -471,8 +471,9 @@ fn option_glob() -> impl Strategy<Value = String> {
 /// URL (`svn import . URL`), a write into the project's environments
 /// (`.venv/bin/activate`, `node_modules/.bin`), a command run by a build tool's
 /// helper or a wrapper no list named (`cmake -E env CMD`, `capsh -- -c`,
-/// `ssh-agent CMD`), the Erlang VM's option variables (`ERL_AFLAGS=-eval …`), a
-/// name `getopts` assigns
+/// `ssh-agent CMD`, `yarn workspaces foreach run CMD`), a wrapper's operand
+/// spelled like an option (`faketime -1d CMD`), the Erlang VM's option variables
+/// (`ERL_AFLAGS=-eval …`), a name `getopts` assigns
 /// — each with a look-alike
 /// that is harmless, written in any of the option spellings the programs accept.
 fn catalogue_class() -> impl Strategy<Value = String> {
@@ -494,6 +495,10 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "ERL_AFLAGS='-kernel shell_history enabled' iex",
         "getopts a 'a[$(id)]'",
         "getopts ab opt",
+        "faketime -1d sh -c 'id'",
+        "faketime -1d date",
+        "yarn workspaces foreach -A run sh -c 'id'",
+        "yarn workspaces foreach -A run build",
         "pnpm sh -c 'rm -rf ~'",
         "pnpm eslint .",
         "yarn node -e 'process.exit()'",

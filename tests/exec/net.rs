@@ -143,7 +143,13 @@ fn a_port_list_keeps_udp_for_lookups_and_refuses_mptcp() {
     assert_eq!(output(&json), "sent\n", "{json}");
     assert_eq!(
         json["sandbox"]["syscall_filter"]["enforced"],
-        serde_json::json!(["unix_socket_create", "io_uring", "mptcp", "raw_sockets"])
+        serde_json::json!([
+            "unix_socket_create",
+            "io_uring",
+            "keyrings",
+            "mptcp",
+            "raw_sockets"
+        ])
     );
 
     // With the network on, MPTCP works where the kernel has it.

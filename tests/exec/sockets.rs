@@ -2,7 +2,7 @@
 //! daemon's, the session bus, a tmux server or an SSH agent would be) is out of
 //! reach with `unix_sockets = "off"` (the default), on the sandbox alone; the calls
 //! that would make a socket behind the filter's back (io_uring, x32 numbers) are
-//! refused too; an anonymous `socketpair` still works, and `"on"` reaches the
+//! refused too, and so are the user's keyrings; an anonymous `socketpair` still works, and `"on"` reaches the
 //! daemon.
 
 use super::*;
@@ -51,6 +51,7 @@ fn a_daemon_socket_outside_is_unreachable_on_the_sandbox_alone() {
         serde_json::json!([
             "unix_socket_create",
             "io_uring",
+            "keyrings",
             "mptcp",
             "raw_sockets",
             "udp"
@@ -88,9 +89,16 @@ fn calls_that_would_make_a_socket_behind_the_filter_are_refused() {
     let f = Fixture::new();
     // io_uring_setup(4, params) and, on x86-64, socket(AF_UNIX) in the x32
     // numbering; each prints its result and errno (13: EACCES).
+    // keyctl(KEYCTL_GET_KEYRING_ID, KEY_SPEC_USER_KEYRING, 0): the user's keyring,
+    // whose keys a confined process could read before (keyctl's number differs
+    // by architecture).
     let mut calls = vec![("io_uring_setup", "425, 4, buf")];
     if cfg!(target_arch = "x86_64") {
         calls.push(("x32_socket", "0x40000000 | 41, 1, 1, 0"));
+        calls.push(("user_keyring", "250, 0, -4, 0"));
+    }
+    if cfg!(target_arch = "aarch64") {
+        calls.push(("user_keyring", "219, 0, -4, 0"));
     }
     let lines: Vec<String> = calls
         .iter()
@@ -143,7 +151,7 @@ fn a_socketpair_works_and_unix_sockets_on_reaches_the_daemon() {
     // The filter stays for what the network setting needs.
     assert_eq!(
         json["sandbox"]["syscall_filter"]["enforced"],
-        serde_json::json!(["io_uring", "mptcp", "raw_sockets", "udp"])
+        serde_json::json!(["io_uring", "keyrings", "mptcp", "raw_sockets", "udp"])
     );
 }
 
@@ -172,7 +180,7 @@ fn verbose_names_the_filter() {
     assert!(
         stderr.contains(
             "unix sockets: off; system-call filter enforced: \
-             unix_socket_create, io_uring, mptcp, raw_sockets, udp"
+             unix_socket_create, io_uring, keyrings, mptcp, raw_sockets, udp"
         ),
         "{stderr}"
     );
