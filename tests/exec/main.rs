@@ -181,6 +181,19 @@ pub fn system_python() -> Option<&'static str> {
         .find(|path| Path::new(path).exists())
 }
 
+/// The system Python, when the sandbox can run here and there is one; `None` (the
+/// case says it skips) otherwise.
+pub fn sandbox_and_python() -> Option<&'static str> {
+    if !sandbox_available() {
+        return None;
+    }
+    let python = system_python();
+    if python.is_none() {
+        eprintln!("skipped: no system python");
+    }
+    python
+}
+
 /// Whether a program is installed.
 pub fn have(program: &str) -> bool {
     Command::new("bash")

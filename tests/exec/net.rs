@@ -90,11 +90,7 @@ fn send_datagram(python: &str, port: u16) -> String {
 
 #[test]
 fn mptcp_and_udp_do_not_get_round_network_off() {
-    if !sandbox_available() {
-        return;
-    }
-    let Some(python) = system_python() else {
-        eprintln!("skipped: no system python");
+    let Some(python) = sandbox_and_python() else {
         return;
     };
     let f = Fixture::new();
@@ -118,11 +114,7 @@ fn mptcp_and_udp_do_not_get_round_network_off() {
 
 #[test]
 fn a_port_list_keeps_udp_for_lookups_and_refuses_mptcp() {
-    if !sandbox_available() {
-        return;
-    }
-    let Some(python) = system_python() else {
-        eprintln!("skipped: no system python");
+    let Some(python) = sandbox_and_python() else {
         return;
     };
     let f = Fixture::new();

@@ -32,11 +32,7 @@ fn connect(python: &str, socket: &Path) -> String {
 
 #[test]
 fn a_daemon_socket_outside_is_unreachable_on_the_sandbox_alone() {
-    if !sandbox_available() {
-        return;
-    }
-    let Some(python) = system_python() else {
-        eprintln!("skipped: no system python");
+    let Some(python) = sandbox_and_python() else {
         return;
     };
     let f = Fixture::new();
@@ -79,11 +75,7 @@ fn a_daemon_socket_outside_is_unreachable_on_the_sandbox_alone() {
 
 #[test]
 fn calls_that_would_make_a_socket_behind_the_filter_are_refused() {
-    if !sandbox_available() {
-        return;
-    }
-    let Some(python) = system_python() else {
-        eprintln!("skipped: no system python");
+    let Some(python) = sandbox_and_python() else {
         return;
     };
     let f = Fixture::new();
@@ -121,11 +113,7 @@ fn calls_that_would_make_a_socket_behind_the_filter_are_refused() {
 
 #[test]
 fn a_socketpair_works_and_unix_sockets_on_reaches_the_daemon() {
-    if !sandbox_available() {
-        return;
-    }
-    let Some(python) = system_python() else {
-        eprintln!("skipped: no system python");
+    let Some(python) = sandbox_and_python() else {
         return;
     };
     let f = Fixture::new();
