@@ -61,7 +61,9 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             deleted_option_values(entry, cmd, cx);
         }
         // A subcommand that deletes its operands (`cmake -E rm`): judged as rm's.
-        if let Some(usage) = cx.usage(cmd)
+        // (One mask test first: most programs have no such subcommand.)
+        if entry.tree_has(Fact::DeletesFiles)
+            && let Some(usage) = cx.usage(cmd)
             && let Some(sub) = usage.subcommand
             && sub.has(Fact::DeletesFiles)
         {
