@@ -24,16 +24,17 @@ pub struct Arg {
     pub option_value: bool,
 }
 
-/// Whether `word` is a `NAME=VALUE` assignment (a shell variable name, then `=`).
-fn is_assignment(word: &str) -> bool {
-    let Some((name, _)) = word.split_once('=') else {
-        return false;
-    };
-    let mut chars = name.chars();
-    chars
-        .next()
-        .is_some_and(|c| c == '_' || c.is_ascii_alphabetic())
-        && chars.all(|c| c == '_' || c.is_ascii_alphanumeric())
+/// `NAME=value` with a valid shell name (a letter or `_`, then letters, digits,
+/// `_`): an assignment, where a program's words can hold one (`env`, `cross-env`).
+pub fn is_assignment(word: &str) -> bool {
+    match word.split_once('=') {
+        Some((name, _)) => {
+            !name.is_empty()
+                && !name.starts_with(|c: char| c.is_ascii_digit())
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        }
+        None => false,
+    }
 }
 
 /// Reads `args` (the words after the program, as static text; `None` for a word

@@ -28,7 +28,7 @@ pub(crate) mod schema;
 mod usage;
 mod user;
 
-pub use args::{Arg, Values, classify};
+pub use args::{Arg, Values, classify, is_assignment};
 pub use explain::describe;
 pub use usage::{Usage, dynamic_subcommand, usage};
 use user::intern;

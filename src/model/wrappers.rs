@@ -187,7 +187,10 @@ fn parse_options(words: &[Word], start: usize, spec: &Spec) -> Parsed {
                 .and_then(|v| v.chars().next())
                 .filter(char::is_ascii_digit)
             && spec.entry.short_option(digit).is_none()
-            && !spec.entry.flags.iter().any(|f| *f == format!("-{digit}"))
+            && !spec.entry.flags.iter().any(|f| {
+                f.strip_prefix('-')
+                    .is_some_and(|f| f.len() == 1 && f.starts_with(digit))
+            })
         {
             operands += 1;
             parsed.operands.push(i);
@@ -252,17 +255,7 @@ fn is_assignment_prefix(word: &Word) -> bool {
     }
 }
 
-/// `NAME=value` with a valid shell name.
-pub fn is_assignment(word: &str) -> bool {
-    match word.split_once('=') {
-        Some((name, _)) => {
-            !name.is_empty()
-                && !name.starts_with(|c: char| c.is_ascii_digit())
-                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        }
-        None => false,
-    }
-}
+pub use crate::catalogue::is_assignment;
 
 /// `BASH_FUNC_NAME%%=() { …; }`: a function exported through the environment, which
 /// every bash started with it defines (and runs when NAME is called). `env` passes

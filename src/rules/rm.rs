@@ -10,7 +10,7 @@ use crate::model::paths::Resolved;
 use crate::model::word::{Part, Word};
 use crate::policy::paths::Place;
 use crate::rules::Checker;
-use crate::verdict::Decision;
+use crate::verdict::{Decision, Span};
 
 declare_rule! {
     /// ## What it does
@@ -68,7 +68,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             && sub.has(Fact::DeletesFiles)
         {
             let what = format!("{program} {}", usage.subcommand_words);
-            deleted_operands(&what, cmd, cx);
+            deleted_operands(&what, name.span, cmd, cx);
             return;
         }
         if !entry.flag_may_add(Fact::DeletesFiles) {
@@ -117,8 +117,14 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             _ => operands.push(word),
         }
     }
+    judge_deleted(program, name.span, &operands, cmd, cx);
+}
+
+/// Denies the first of `operands` whose deletion is a catastrophe, or asks once
+/// that `what` (spelled at `at`) deletes files.
+fn judge_deleted(what: &str, at: Span, operands: &[&Word], cmd: &SimpleCommand, cx: &mut Checker) {
     let cwd = cx.paths.cwd_of(&cmd.context.cwd, cx.cwd);
-    for word in &operands {
+    for word in operands {
         // Also the values the word takes with `${X:-w}` defaults or an unset
         // leading variable (`rm -rf "$DIR/"*` is `rm -rf /*` when DIR is unset).
         let others = cx.paths.alternatives(word, cwd);
@@ -129,32 +135,20 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             }
         }
     }
-    cx.report(&RM_GATE, name.span, format!("`{program}` deletes files"));
+    cx.report(&RM_GATE, at, format!("`{what}` deletes files"));
 }
 
 /// Judges the operands a deleting subcommand reads as `path-delete` (`what` names
 /// it: `cmake -E rm`): a catastrophic target is denied, any other asks.
-fn deleted_operands(what: &str, cmd: &SimpleCommand, cx: &mut Checker) {
+fn deleted_operands(what: &str, at: Span, cmd: &SimpleCommand, cx: &mut Checker) {
     let args = cmd.args();
-    let cwd = cx.paths.cwd_of(&cmd.context.cwd, cx.cwd);
-    for &arg in cx.args(cmd).iter() {
-        if arg.option_value || arg.role != Role::PathDelete {
-            continue;
-        }
-        let Some(word) = args.get(arg.index) else {
-            continue;
-        };
-        let others = cx.paths.alternatives(word, cwd);
-        for candidate in std::iter::once(word).chain(others.iter()) {
-            if let Some(reason) = catastrophic(candidate, cwd, cx) {
-                cx.report_as(&RM_GATE, Decision::Deny, word.span, reason);
-                return;
-            }
-        }
-    }
-    if let Some(name) = cmd.name() {
-        cx.report(&RM_GATE, name.span, format!("`{what}` deletes files"));
-    }
+    let operands: Vec<&Word> = cx
+        .args(cmd)
+        .iter()
+        .filter(|a| !a.option_value && a.role == Role::PathDelete)
+        .filter_map(|a| args.get(a.index))
+        .collect();
+    judge_deleted(what, at, &operands, cmd, cx);
 }
 
 /// Judges the option values `entry` deletes: a catastrophic target is denied,
