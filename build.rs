@@ -154,11 +154,15 @@ fn check_name(ctx: &Ctx, name: &str) {
 }
 
 /// The generated expression for a checked role, and its bit in the entry's role
-/// mask (bit = position in ROLES; `code:*` is the last bit).
+/// mask (bit = position in ROLES; `code:*` the bit after, `options:*` the next).
 fn role(text: &str, mask: &mut u64) -> String {
     if let Some(lang) = text.strip_prefix("code:") {
         *mask |= 1 << ROLES.len();
         return format!("Role::Code({lang:?})");
+    }
+    if let Some(reader) = text.strip_prefix("options:") {
+        *mask |= 1 << (ROLES.len() + 1);
+        return format!("Role::OptionsOf({reader:?})");
     }
     let bit = ROLES
         .iter()

@@ -45,6 +45,13 @@ pub enum Role {
     ShellWords,
     /// Code in another language (`python -c CODE`): the language is named.
     Code(&'static str),
+    /// Options a program passes on to another one, named as a catalogue entry and
+    /// its subcommands (`gcc -Wl,-plugin,X` gives `ld` options, `go build
+    /// -ldflags=` gives `go tool link` options, `cargo rustc -- ARGS` gives
+    /// `rustc` options): the words, from every value of the command with the same
+    /// reader, are read with that entry's option table ([`options_reader`]).
+    /// Spelled `options:NAME` (`options:go tool link`). Never a path itself.
+    OptionsOf(&'static str),
     /// A path the program reads.
     PathRead,
     /// A path the program writes or creates.
@@ -190,6 +197,9 @@ impl Role {
         if let Some(lang) = text.strip_prefix("code:") {
             return schema::valid_role(text).then(|| Role::Code(intern(lang)));
         }
+        if let Some(reader) = text.strip_prefix("options:") {
+            return schema::valid_role(text).then(|| Role::OptionsOf(intern(reader)));
+        }
         Role::PLAIN.into_iter().find(|r| r.as_str() == text)
     }
 
@@ -200,6 +210,7 @@ impl Role {
             Role::Shell => "shell",
             Role::ShellWords => "shell-words",
             Role::Code(_) => "code",
+            Role::OptionsOf(_) => "options",
             Role::PathRead => "path-read",
             Role::PathWrite => "path-write",
             Role::PathDelete => "path-delete",
@@ -255,6 +266,7 @@ impl Role {
                 | Role::Data
                 | Role::Program
                 | Role::Options
+                | Role::OptionsOf(_)
                 | Role::ShellProgram
                 | Role::Remote
                 | Role::ConfigEnv
@@ -263,7 +275,8 @@ impl Role {
     }
 
     /// The role's bit in [`Entry::role_mask`]: its position in the catalogue's list
-    /// of roles (the build script's `ROLES`), every code role sharing the last bit.
+    /// of roles (the build script's `ROLES`), every code role sharing the bit after
+    /// the last, every `options:NAME` role the one after that.
     pub fn bit(self) -> u64 {
         let index = match self {
             Role::Command => 0,
@@ -301,6 +314,7 @@ impl Role {
             Role::Revision => 32,
             Role::Source => 33,
             Role::Code(_) => 34,
+            Role::OptionsOf(_) => 35,
         };
         1 << index
     }
@@ -810,18 +824,18 @@ impl Entry {
             .or_else(|| self.abbreviated(option))
     }
 
-    /// The option whose spelling ends in `:` that `word` starts with, and that
-    /// spelling's length: `-javaagent:JAR` carries its value after the colon. Only
-    /// spellings the catalogue writes with the colon are read so (`ffmpeg -c:v` is
-    /// not `-c`).
+    /// The option whose spelling ends in `:` or `,` that `word` starts with, and
+    /// that spelling's length: `-javaagent:JAR` carries its value after the colon,
+    /// `-Wl,A,B` a comma list after the comma. Only spellings the catalogue writes
+    /// with the mark are read so (`ffmpeg -c:v` is not `-c`).
     pub fn colon_option(&self, word: &str) -> Option<(&'static OptionSpec, usize)> {
-        if !word.starts_with('-') || !word.contains(':') {
+        if !word.starts_with('-') || !word.contains([':', ',']) {
             return None;
         }
         self.options.iter().find_map(|spec| {
             spec.names
                 .iter()
-                .find(|n| n.ends_with(':') && word.len() > n.len() && word.starts_with(**n))
+                .find(|n| n.ends_with([':', ',']) && word.len() > n.len() && word.starts_with(**n))
                 .map(|n| (spec, n.len()))
         })
     }
@@ -1335,6 +1349,18 @@ pub fn env_readers() -> &'static [&'static Entry] {
     &READERS
 }
 
+/// The entry an [`Role::OptionsOf`] role names: a program's entry, then its
+/// subcommands, one space apart (`go tool link`); `None` when the catalogue has
+/// no such entry (a test holds every built-in role to one that exists).
+pub fn options_reader(reader: &str) -> Option<&'static Entry> {
+    let mut names = reader.split(' ');
+    let mut entry = lookup(names.next()?)?;
+    for name in names {
+        entry = entry.subcommand(name)?;
+    }
+    Some(entry)
+}
+
 /// The entries and subcommands that read the environment variable `name`, with
 /// the role its value has for each (`CC` → make's and cmake's `program`), in the
 /// order of [`env_readers`]. An index by name, built once: every assignment of
@@ -1622,6 +1648,44 @@ mod tests {
                 .any(|f| f == Fact::ChangesPackageSource)
         );
         assert_eq!(config.key_facts_of("save-exact").count(), 0);
+    }
+
+    /// Every `options:NAME` role of the built-in catalogue names an entry that
+    /// exists (a misspelt reader would read the words with no table at all), and
+    /// the roles are there to be checked.
+    #[test]
+    fn every_options_reader_exists() {
+        fn readers(entry: &'static Entry, out: &mut Vec<&'static str>) {
+            let mut push = |r: Role| {
+                if let Role::OptionsOf(name) = r {
+                    out.push(name);
+                }
+            };
+            entry.options.iter().for_each(|o| push(o.role));
+            entry.operands.iter().for_each(|r| push(*r));
+            entry.config_keys.iter().for_each(|(_, r)| push(*r));
+            entry.env_keys.iter().for_each(|(_, r)| push(*r));
+            for sub in entry.subcommands {
+                readers(sub, out);
+            }
+        }
+        let mut names = Vec::new();
+        for entry in entries() {
+            readers(entry, &mut names);
+        }
+        assert!(names.len() >= 5, "{names:?}");
+        for name in names {
+            assert!(
+                options_reader(name).is_some(),
+                "`options:{name}` names no entry"
+            );
+        }
+        assert!(options_reader("gcc nothing-such").is_none());
+        assert_eq!(
+            Role::parse("options:go tool link"),
+            Some(Role::OptionsOf("go tool link"))
+        );
+        assert_eq!(Role::parse("options:"), None);
     }
 
     /// The byte filter in front of [`key_matches`] never rules out a key the

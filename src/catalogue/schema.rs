@@ -249,8 +249,12 @@ pub fn valid_name(name: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || "._+-:[{".contains(c))
 }
 
-/// True for a role as spelled in the files (`path-read`, `code:python`).
+/// True for a role as spelled in the files (`path-read`, `code:python`,
+/// `options:go tool link`: an entry's name and its subcommands', one space apart).
 pub fn valid_role(text: &str) -> bool {
+    if let Some(reader) = text.strip_prefix("options:") {
+        return !reader.is_empty() && reader.split(' ').all(valid_name);
+    }
     match text.strip_prefix("code:") {
         Some(lang) => !lang.is_empty() && lang.chars().all(|c| c.is_ascii_alphanumeric()),
         None => ROLES.iter().any(|(n, _)| *n == text),
@@ -440,9 +444,11 @@ fn checked_role(text: &str, key: &[&str]) -> Result<String, SchemaError> {
     }
     let message = if text.starts_with("code:") {
         format!("`{text}`: a code role names its language (`code:python`)")
+    } else if text.starts_with("options:") {
+        format!("`{text}`: an options role names the entry that reads them (`options:ld`)")
     } else {
         format!(
-            "unknown role `{text}` (known: {}, code:LANGUAGE)",
+            "unknown role `{text}` (known: {}, code:LANGUAGE, options:NAME)",
             names_of(ROLES)
         )
     };

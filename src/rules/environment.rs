@@ -25,7 +25,9 @@ declare_rule! {
     /// `options` role: `TAR_OPTIONS`, `ZIPOPT`, `UNZIP`, `GZIP`, `LESS`,
     /// `MAKEFLAGS`, `NODE_OPTIONS`, `CFLAGS`, `RUSTFLAGS`...) with an option the
     /// reader's entry says runs a command, code or programs from a folder
-    /// (`--to-command=`, `--eval`, `--require`, `-B DIR`, `-fplugin=`); the words a
+    /// (`--to-command=`, `--eval`, `--require`, `-B DIR`, `-fplugin=`), and such an
+    /// option passed on by one program to another (`gcc -Wl,-plugin,LIB`, `javac
+    /// -J-javaagent:JAR`, `cargo rustc -- -Z codegen-backend=LIB`); the words a
     /// value adds to the variable's inherited value are the ones judged
     /// (`NODE_OPTIONS="$NODE_OPTIONS --max-old-space-size=4096"` is fine); pagers and editors (`PAGER`, `GIT_PAGER`,
     /// `MANPAGER`, `EDITOR`, `VISUAL`, `GIT_EDITOR`, `GIT_SEQUENCE_EDITOR`,
@@ -47,6 +49,8 @@ declare_rule! {
     ///
     /// ## Example
     /// - `LD_PRELOAD=/tmp/x.so ls` → deny
+    /// - `gcc -Wl,-plugin,/tmp/x.so main.c` → deny
+    /// - `gcc -Wl,--as-needed main.c` → allow
     /// - `GIT_PAGER=cat git log` → allow
     /// - `PYTHONPATH=src python -m app` → allow
     /// - `HOME=. git status` → ask
@@ -106,7 +110,11 @@ declare_rule! {
     /// `gawk -l`), or options a tool reads from a variable that name a program
     /// (`RUSTFLAGS='-C linker=...'`, `MAKEFLAGS='SHELL=...'`), a path outside the
     /// project (`TAR_OPTIONS='-C /etc'`), or are only known at run time
-    /// (`MAKEFLAGS="$FLAGS"`; options that load code are BG301's).
+    /// (`MAKEFLAGS="$FLAGS"`; options that load code are BG301's); the same for
+    /// options one program passes on to another (`go build -ldflags=-extld=X`,
+    /// `cargo rustc -- -C linker=X`, `gcc -Wl,…`: see `passed_options`) and for an
+    /// option naming what runs whose attached value is only known at run time
+    /// (`go build -toolexec=$T`).
     /// The value is shell text, names a program outside the project,
     /// a program the catalogue does not know, or one that runs any text it is
     /// given (a shell, an interpreter), or gives it arguments that are not plain
@@ -120,6 +128,8 @@ declare_rule! {
     /// ## Example
     /// - `CC='sh -c id' make` → ask
     /// - `RUSTC_WRAPPER=/tmp/w cargo build` → ask
+    /// - `go build -ldflags=-extld=/tmp/w .` → ask
+    /// - `go build -toolexec=$T .` → ask
     /// - `CC=clang make` → allow
     /// - `make CC='gcc -m32'` → allow
     pub static PROGRAM_SETTING = {
@@ -603,11 +613,27 @@ fn options_of(name: &str) -> Option<&'static catalogue::Entry> {
 /// one that names the program or shell it runs (`-wrapper X`, `-C linker=X`,
 /// `SHELL=X`) is judged as that program (BG303); a value only known at run time
 /// may hold anything (BG303 asks).
-fn options_run(
+pub(super) fn options_run(
     entry: &'static catalogue::Entry,
     value: Option<&str>,
     cmd: &SimpleCommand,
     cx: &Checker,
+) -> Option<(&'static crate::rules::Rule, String)> {
+    options_run_within(entry, value, cmd, cx, 0)
+}
+
+/// How deep options passed on inside options are read (`go build
+/// -ldflags=-extldflags=-fplugin=X`: the linker's options hold the compiler's);
+/// deeper asks.
+const MAX_PASSED_DEPTH: usize = 4;
+
+/// [`options_run`], `depth` readers down.
+fn options_run_within(
+    entry: &'static catalogue::Entry,
+    value: Option<&str>,
+    cmd: &SimpleCommand,
+    cx: &Checker,
+    depth: usize,
 ) -> Option<(&'static crate::rules::Rule, String)> {
     let Some(value) = value else {
         return Some((
@@ -635,8 +661,31 @@ fn options_run(
                 None => continue,
             },
             role if arg.option_value => (role, text),
+            // Operands passed on as a whole (`cargo rustc -- ARGS`).
+            role @ Role::OptionsOf(_) => (role, text),
             _ => continue,
         };
+        if let Role::OptionsOf(name) = role {
+            // Options this reader passes on in turn (`-extldflags=…`, `-C link-arg=…`).
+            let passed = if arg.role == Role::Config {
+                super::option_words::split(named)
+            } else {
+                super::option_words::words_of(word, arg.offset)
+            };
+            let reason = match catalogue::options_reader(name) {
+                Some(reader) if depth < MAX_PASSED_DEPTH => {
+                    options_run_within(reader, Some(&passed), cmd, cx, depth + 1)
+                }
+                _ => Some((
+                    &PROGRAM_SETTING,
+                    format!("`{word}` passes options on to `{name}`, deeper than the gate reads"),
+                )),
+            };
+            if reason.is_some() {
+                return reason;
+            }
+            continue;
+        }
         let reason = match role {
             Role::Program => foreign_program(Some(named), cmd, cx).map(|r| (&PROGRAM_SETTING, r)),
             Role::ShellProgram => foreign_shell(Some(named)).map(|r| (&PROGRAM_SETTING, r)),

@@ -23,6 +23,7 @@ pub mod denylist;
 pub mod descriptor_code;
 pub mod destructive;
 pub mod dynamic_command;
+pub mod dynamic_option_value;
 pub mod dynamic_path;
 pub mod environment;
 pub mod evaluation;
@@ -33,6 +34,8 @@ pub mod invocation;
 pub mod nested_shell;
 pub mod network;
 pub mod option_glob;
+pub mod option_words;
+pub mod passed_options;
 pub mod paths;
 pub mod permission;
 pub mod persistence;
@@ -171,6 +174,8 @@ pub static CHECKS: &[CommandCheck] = &[
     destructive::check,
     remote_effect::check,
     environment::check,
+    passed_options::check,
+    dynamic_option_value::check,
     evaluation::check,
     option_glob::check,
     persistence::check,

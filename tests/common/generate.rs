@@ -473,12 +473,27 @@ fn option_glob() -> impl Strategy<Value = String> {
 /// helper or a wrapper no list named (`cmake -E env CMD`, `capsh -- -c`,
 /// `ssh-agent CMD`, `yarn workspaces foreach run CMD`), a wrapper's operand
 /// spelled like an option (`faketime -1d CMD`), the Erlang VM's option variables
-/// (`ERL_AFLAGS=-eval …`), a name `getopts` assigns
+/// (`ERL_AFLAGS=-eval …`), a name `getopts` assigns, options passed on to another
+/// program (`gcc -Wl,-plugin,X`, `cargo rustc -- -C linker=X`, `go build
+/// -ldflags=-extld=X`, `javac -J…`) or attached with a value only known at run
+/// time (`-toolexec=$T`)
 /// — each with a look-alike
 /// that is harmless, written in any of the option spellings the programs accept.
 fn catalogue_class() -> impl Strategy<Value = String> {
     const USES: &[&str] = &[
         "gdb -p 1",
+        "gcc -Wl,-plugin,/tmp/x.so main.c",
+        "gcc -Wl,--as-needed main.c",
+        "cargo rustc -- -C linker=/tmp/x",
+        "cargo rustc --release -- -C opt-level=3",
+        "go build -ldflags=-extld=/tmp/x .",
+        "go build -ldflags='-s -w -X main.v=1' .",
+        "go build -toolexec=$T .",
+        "go build -ldflags=\"-X main.v=$V\" .",
+        "javac -J-javaagent:/tmp/a.jar A.java",
+        "javac -J-Xmx1g A.java",
+        "CGO_CFLAGS=-fplugin=/tmp/x.so go build",
+        "LDFLAGS=-fuse-ld=mold make",
         "cmake -E env A=1 sh -c 'id'",
         "cmake -E env CC=gcc make",
         "cmake -E chdir build sh -c 'id'",
