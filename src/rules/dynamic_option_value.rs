@@ -41,7 +41,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         return;
     };
     let args = cmd.args();
-    if args.iter().all(|w| w.value().is_some()) || !entry.mentions(NAMES_WHAT_RUNS) {
+    if !entry.mentions(NAMES_WHAT_RUNS) || args.iter().all(|w| w.value().is_some()) {
         return;
     }
     let read = cx.args(cmd);
