@@ -449,3 +449,24 @@ fn the_readme_configuration_example_loads_and_its_examples_hold() {
     assert_eq!(decision(&gate, "terraform apply"), Decision::Deny);
     assert!(gate.check("deploy prod").has_rule("BG206"));
 }
+
+/// A user's entry may pass options on to a program the catalogue does not have:
+/// its options cannot be read, so the command asks, never allows; a known reader
+/// reads them (`options:ld`).
+#[test]
+fn options_passed_on_to_an_unknown_reader_ask() {
+    let config = "[programs.mybuild]\nsummary = \"b\"\n\
+        options = { \"--tool-flags\" = \"options:no-such-tool\", \"--link-flags\" = \"options:ld\" }\n";
+    let gate = gate("options-reader", config).expect("gate");
+    for command in ["mybuild --tool-flags=-x", "mybuild --tool-flags=\"-a $B\""] {
+        let verdict = gate.check(command);
+        assert_eq!(verdict.decision, Decision::Ask, "{command}: {verdict:?}");
+        assert!(verdict.has_rule("BG303"), "{command}: {verdict:?}");
+    }
+    let verdict = gate.check("mybuild --link-flags='-plugin /tmp/x.so'");
+    assert_eq!(verdict.decision, Decision::Deny, "{verdict:?}");
+    assert_eq!(
+        gate.check("mybuild --link-flags=--as-needed").decision,
+        Decision::Allow
+    );
+}

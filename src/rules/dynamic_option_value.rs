@@ -64,15 +64,19 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             continue;
         };
         let reason = match role {
-            Role::OptionsOf(name) => {
-                let Some(target) = catalogue::options_reader(name) else {
-                    continue;
-                };
-                let text = super::option_words::stand_in_text(word)
-                    .map(|t| super::option_words::words_of(&t, offset));
-                super::environment::options_run(target, text.as_deref(), cmd, cx)
-                    .map(|(rule, reason)| (rule, format!("gives `{name}` options: {reason}")))
-            }
+            Role::OptionsOf(name) => match catalogue::options_reader(name) {
+                Some(target) => {
+                    let text = super::option_words::stand_in_text(word)
+                        .map(|t| super::option_words::words_of(&t, offset));
+                    super::environment::options_run(target, text.as_deref(), cmd, cx)
+                        .map(|(rule, reason)| (rule, format!("gives `{name}` options: {reason}")))
+                }
+                // A user's entry may name a reader the catalogue lacks.
+                None => Some((
+                    &PROGRAM_SETTING,
+                    format!("passes options on to `{name}`, which the gate does not know"),
+                )),
+            },
             role if NAMES_WHAT_RUNS.contains(&role) || role.runs() => Some((
                 &PROGRAM_SETTING,
                 format!(
