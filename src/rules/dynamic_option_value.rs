@@ -15,11 +15,12 @@
 //! `go build -toolexec=$T .` → ask (BG303); `go build -ldflags="-X
 //! main.version=$VERSION" .` → allow.
 
-use crate::catalogue::{self, Entry, Role};
+use crate::catalogue::{Entry, Role};
 use crate::model::command::SimpleCommand;
 use crate::model::word::{Part, Word};
 use crate::rules::Checker;
 use crate::rules::environment::PROGRAM_SETTING;
+use crate::rules::option_words::{stand_in_text, words_of};
 
 /// The roles whose value, only known at run time, may be any program or code.
 const NAMES_WHAT_RUNS: &[Role] = &[
@@ -64,19 +65,10 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             continue;
         };
         let reason = match role {
-            Role::OptionsOf(name) => match catalogue::options_reader(name) {
-                Some(target) => {
-                    let text = super::option_words::stand_in_text(word)
-                        .map(|t| super::option_words::words_of(&t, offset));
-                    super::environment::options_run(target, text.as_deref(), cmd, cx)
-                        .map(|(rule, reason)| (rule, format!("gives `{name}` options: {reason}")))
-                }
-                // A user's entry may name a reader the catalogue lacks.
-                None => Some((
-                    &PROGRAM_SETTING,
-                    format!("passes options on to `{name}`, which the gate does not know"),
-                )),
-            },
+            Role::OptionsOf(name) => {
+                let text = stand_in_text(word).map(|t| words_of(&t, offset));
+                super::passed_options::judge(name, text.as_deref(), cmd, cx)
+            }
             role if NAMES_WHAT_RUNS.contains(&role) || role.runs() => Some((
                 &PROGRAM_SETTING,
                 format!(

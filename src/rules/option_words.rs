@@ -81,6 +81,13 @@ mod tests {
     use crate::verdict::Span;
 
     #[test]
+    fn a_value_is_split_as_the_receiver_splits_it() {
+        assert_eq!(split("-X 'main.v=a b' -s"), "-X\u{1f}main.v=a b\u{1f}-s");
+        assert_eq!(split("\"-extld=/tmp/x\""), "-extld=/tmp/x");
+        assert_eq!(split("-a,b"), "-a,b");
+    }
+
+    #[test]
     fn a_comma_spelling_gives_a_comma_list() {
         assert_eq!(
             words_of("-Wl,-plugin,/tmp/x.so", 4),

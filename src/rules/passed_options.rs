@@ -20,8 +20,8 @@
 use crate::catalogue::{self, Role};
 use crate::model::command::SimpleCommand;
 use crate::model::word::Word;
-use crate::rules::Checker;
-use crate::rules::option_words::{WORD_BREAK, split, words_of};
+use crate::rules::option_words::{WORD_BREAK, split, stand_in_text, words_of};
+use crate::rules::{Checker, Rule};
 
 /// Judges the options `cmd` passes on to other programs.
 pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
@@ -69,28 +69,40 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         }
     }
     for (reader, words, span) in passed {
-        let reason = match catalogue::options_reader(reader) {
-            Some(target) => super::environment::options_run(target, words.as_deref(), cmd, cx)
-                .map(|(rule, reason)| (rule, format!("gives `{reader}` options: {reason}"))),
-            None => Some((
-                &super::environment::PROGRAM_SETTING,
-                format!("passes options on to `{reader}`, which the gate does not know"),
-            )),
-        };
-        if let Some((rule, reason)) = reason {
+        if let Some((rule, reason)) = judge(reader, words.as_deref(), cmd, cx) {
             cx.report(rule, span, reason);
         }
     }
 }
 
+/// What the words `words` given to the reader `reader` (an `options:NAME` role's
+/// name) make it run, with the rule that judges it; `words` `None` when they are
+/// only known at run time. A reader the catalogue lacks (a user's entry may name
+/// one) cannot be read, and asks.
+pub(super) fn judge(
+    reader: &str,
+    words: Option<&str>,
+    cmd: &SimpleCommand,
+    cx: &Checker,
+) -> Option<(&'static Rule, String)> {
+    match catalogue::options_reader(reader) {
+        Some(target) => super::environment::options_run(target, words, cmd, cx)
+            .map(|(rule, reason)| (rule, format!("gives `{reader}` options: {reason}"))),
+        None => Some((
+            &super::environment::PROGRAM_SETTING,
+            format!("passes options on to `{reader}`, which the gate does not know"),
+        )),
+    }
+}
+
 /// The passed-on words in `word` from byte `offset` of its text, joined with
 /// [`WORD_BREAK`] ([`words_of`]); a part only known at run time stands for the
-/// tail of a word ([`super::option_words::stand_in_text`]), and `None` when one
+/// tail of a word ([`stand_in_text`]), and `None` when one
 /// may start a word.
 fn value_text(word: &Word, offset: usize) -> Option<String> {
     match word.value() {
         Some(text) => Some(words_of(text, offset)),
-        None => super::option_words::stand_in_text(word).map(|t| words_of(&t, offset)),
+        None => stand_in_text(word).map(|t| words_of(&t, offset)),
     }
 }
 
@@ -99,49 +111,30 @@ mod tests {
     use super::*;
     use crate::model::word::Part;
 
-    #[test]
-    fn a_value_is_split_as_the_receiver_splits_it() {
-        assert_eq!(split("-X 'main.v=a b' -s"), "-X\u{1f}main.v=a b\u{1f}-s");
-        assert_eq!(split("\"-extld=/tmp/x\""), "-extld=/tmp/x");
-        assert_eq!(split("-a,b"), "-a,b");
+    /// A word of `parts`: literal text, and `$V` for a part only known at run time.
+    fn word(parts: &[&str]) -> Word {
+        let parts: Vec<Part> = parts
+            .iter()
+            .map(|p| match *p {
+                "$V" => Part::Variable {
+                    name: "V".into(),
+                    quoted: true,
+                },
+                text => Part::Literal(text.into()),
+            })
+            .collect();
+        Word::new(parts, crate::verdict::Span::new(0, 1), false)
     }
 
     #[test]
     fn a_comma_list_value_is_split_at_its_commas() {
-        let word = Word::new(
-            vec![Part::Literal("-Wl,-plugin,/tmp/x.so".into())],
-            crate::verdict::Span::new(0, 21),
-            false,
-        );
         assert_eq!(
-            value_text(&word, 4).as_deref(),
+            value_text(&word(&["-Wl,-plugin,/tmp/x.so"]), 4).as_deref(),
             Some("-plugin\u{1f}/tmp/x.so")
         );
-        let dynamic = Word::new(
-            vec![
-                Part::Literal("-ldflags=".into()),
-                Part::Variable {
-                    name: "F".into(),
-                    quoted: false,
-                },
-            ],
-            crate::verdict::Span::new(0, 11),
-            false,
-        );
-        assert_eq!(value_text(&dynamic, 9), None);
-        let tail = Word::new(
-            vec![
-                Part::Literal("-X main.version=".into()),
-                Part::Variable {
-                    name: "V".into(),
-                    quoted: true,
-                },
-            ],
-            crate::verdict::Span::new(0, 18),
-            false,
-        );
+        assert_eq!(value_text(&word(&["-ldflags=", "$V"]), 9), None);
         assert_eq!(
-            value_text(&tail, 0).as_deref(),
+            value_text(&word(&["-X main.version=", "$V"]), 0).as_deref(),
             Some("-X\u{1f}main.version=x")
         );
     }
