@@ -11,16 +11,23 @@
 //! tail: `-X main.version=$VERSION` is judged as `-X main.version=x`; a part that
 //! starts a word (`-ldflags="-s $EXTRA"`) could be any option, and asks.
 //!
+//! A setting (`KEY=VALUE`, catalogue role `config`) whose value is only known at
+//! run time is judged by its key the same way: `rustc -C linker=$L`, `mvn
+//! -DargLine=$X`, `cargo build --config build.rustc-wrapper=$W` name what runs;
+//! `rustc -C opt-level=$O` and `mvn -Dversion=$V` do not. An option's setting
+//! whose key is only known at run time too (`rustc -C "$OPT"`) may be any of
+//! them, and asks when a key of the program names what runs.
+//!
 //! ## Example
 //! `go build -toolexec=$T .` → ask (BG303); `go build -ldflags="-X
-//! main.version=$VERSION" .` → allow.
+//! main.version=$VERSION" .` → allow; `rustc -C linker=$L main.rs` → ask (BG303).
 
 use crate::catalogue::{Entry, Role};
 use crate::model::command::SimpleCommand;
 use crate::model::word::{Part, Word};
-use crate::rules::Checker;
-use crate::rules::environment::PROGRAM_SETTING;
-use crate::rules::option_words::{stand_in_text, words_of};
+use crate::rules::environment::{PROGRAM_SETTING, setting_role};
+use crate::rules::option_words::{split, stand_in_text, words_of};
+use crate::rules::{Checker, Rule};
 
 /// The roles whose value, only known at run time, may be any program or code.
 const NAMES_WHAT_RUNS: &[Role] = &[
@@ -46,6 +53,29 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         return;
     }
     let read = cx.args(cmd);
+    // Settings given as an option's value or an operand (`-C linker=$L`).
+    for arg in read.iter().filter(|a| a.role == Role::Config) {
+        // A word from `~` names a file in the home folder, not a setting
+        // (`cargo --config ~/x.toml`).
+        let Some(word) = args
+            .get(arg.index)
+            .filter(|w| w.value().is_none() && !matches!(w.parts.first(), Some(Part::Tilde(_))))
+        else {
+            continue;
+        };
+        let prefix = literal_prefix(word);
+        let key_known = prefix
+            .get(arg.offset..)
+            .is_some_and(|t| t.contains(SETTING_END));
+        // A whole operand only known at run time is a target as often as a
+        // setting (`make "$TARGET"`); an option's value is a setting.
+        if !key_known && !arg.option_value {
+            continue;
+        }
+        if let Some((rule, reason)) = dynamic_setting(entry, word, &prefix, arg.offset, cmd, cx) {
+            cx.report(rule, word.span, reason);
+        }
+    }
     for (index, word) in args.iter().enumerate() {
         if word.value().is_some() {
             continue;
@@ -65,11 +95,13 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             continue;
         };
         let reason = match role {
+            // `mvn -DargLine=$X`: a setting attached to its option.
+            Role::Config => dynamic_setting(entry, word, &prefix, offset, cmd, cx),
             Role::OptionsOf(name) => {
-                let text = stand_in_text(word).map(|t| words_of(&t, offset));
+                let text = stand_in_text(word, offset).map(|t| words_of(&t, offset));
                 super::passed_options::judge(name, text.as_deref(), cmd, cx)
             }
-            role if NAMES_WHAT_RUNS.contains(&role) || role.runs() => Some((
+            role if names_what_runs(role) => Some((
                 &PROGRAM_SETTING,
                 format!(
                     "`{prefix}…` names what `{}` runs, only known at run time",
@@ -84,9 +116,71 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     }
 }
 
-/// The word's static text up to its first part only known at run time, when it
-/// spells an option (`-toolexec=`, `-ldflags=-X a=`); `None` otherwise.
-fn static_prefix(word: &Word) -> Option<String> {
+/// What ends a setting's key: `KEY=VALUE`, or `KEY VALUE` as ssh's `-o` takes it.
+const SETTING_END: &[char] = &['=', ' ', '\t'];
+
+/// True when a value of `role`, only known at run time, may be any program or code.
+fn names_what_runs(role: Role) -> bool {
+    matches!(role, Role::OptionsOf(_) | Role::Code(_))
+        || NAMES_WHAT_RUNS.contains(&role)
+        || role.runs()
+}
+
+/// True when a settings key of the entry or of one of its subcommands names what
+/// runs.
+fn has_running_setting(entry: &Entry) -> bool {
+    entry
+        .config_keys
+        .iter()
+        .any(|(_, role)| names_what_runs(*role))
+        || entry.subcommands.iter().any(has_running_setting)
+}
+
+/// The judgement of a setting in `word` from byte `from` of its static text
+/// `prefix`, its value (or key) only known at run time: a key that names what
+/// runs asks (its passed-on options are read with stand-ins for the dynamic
+/// parts), and so does a key only known at run time when any key of the program
+/// runs something.
+fn dynamic_setting(
+    entry: &'static Entry,
+    word: &Word,
+    prefix: &str,
+    from: usize,
+    cmd: &SimpleCommand,
+    cx: &Checker,
+) -> Option<(&'static Rule, String)> {
+    let text = prefix.get(from..)?;
+    let Some(end) = text.find(SETTING_END) else {
+        return has_running_setting(entry).then(|| {
+            (
+                &PROGRAM_SETTING,
+                format!(
+                    "a setting of `{}` only known at run time may name what it runs",
+                    entry.name
+                ),
+            )
+        });
+    };
+    let key = &text[..end];
+    match setting_role(entry, key, &names_what_runs)? {
+        Role::OptionsOf(name) => {
+            let value_from = from + end + 1;
+            let words = stand_in_text(word, value_from)
+                .map(|t| split(t.get(value_from..).unwrap_or_default()));
+            super::passed_options::judge(name, words.as_deref(), cmd, cx)
+        }
+        _ => Some((
+            &PROGRAM_SETTING,
+            format!(
+                "the setting `{key}` names what `{}` runs, only known at run time",
+                entry.name
+            ),
+        )),
+    }
+}
+
+/// The word's static text up to its first part only known at run time.
+fn literal_prefix(word: &Word) -> String {
     let mut prefix = String::new();
     for part in &word.parts {
         match part {
@@ -94,20 +188,54 @@ fn static_prefix(word: &Word) -> Option<String> {
             _ => break,
         }
     }
+    prefix
+}
+
+/// The word's static text up to its first part only known at run time, when it
+/// spells an option (`-toolexec=`, `-ldflags=-X a=`, `-D`); `None` otherwise.
+fn static_prefix(word: &Word) -> Option<String> {
+    let prefix = literal_prefix(word);
     (prefix.len() > 1 && prefix.starts_with('-')).then_some(prefix)
 }
 
 /// The option `prefix` spells with its value attached (`-NAME=`, `-NAME:`,
-/// `-Wl,`), in `reader` or else the program's own entry: its role and where its
-/// value starts.
+/// `-Wl,`, a one-letter option's `-DKEY=` or `-J`), in `reader` or else the
+/// program's own entry: its role and where its value starts.
 fn attached_option(reader: &Entry, entry: &Entry, prefix: &str) -> Option<(Role, usize)> {
     let own = |e: &Entry| {
-        if let Some(at) = prefix.find('=') {
-            return e.option(&prefix[..at]).map(|o| (o.role, at + 1));
+        if let Some(at) = prefix.find('=')
+            && let Some(option) = e.option(&prefix[..at])
+        {
+            return Some((option.role, at + 1));
         }
         // The value may be all dynamic: a stand-in makes the spelling complete.
         let probe = format!("{prefix}x");
-        e.colon_option(&probe).map(|(o, length)| (o.role, length))
+        if let Some((option, length)) = e.colon_option(&probe) {
+            return Some((option.role, length));
+        }
+        short_attached(e, prefix)
     };
     own(reader).or_else(|| own(entry))
+}
+
+/// The one-letter option that takes the value attached after it in `prefix`
+/// (`-DargLine=`, `-J`, `-xI` after flags that cluster): its role and where
+/// the value starts.
+fn short_attached(entry: &Entry, prefix: &str) -> Option<(Role, usize)> {
+    if prefix.starts_with("--") {
+        return None;
+    }
+    if !entry.clustering {
+        let option = entry.option(prefix.get(..2)?)?;
+        return Some((option.role, 2));
+    }
+    for (at, letter) in prefix.char_indices().skip(1) {
+        if let Some(option) = entry.short_option(letter) {
+            return Some((option.role, at + 1));
+        }
+        if !letter.is_ascii_alphanumeric() {
+            return None;
+        }
+    }
+    None
 }

@@ -695,8 +695,10 @@ fn options_run_within(
             )),
             // `TAR_OPTIONS='-C /etc'`, `UNZIP='-d /tmp'`: a path the reader reads or
             // writes, out of the command's sight, must be the project's.
+            // A path with a part only known at run time may be any path.
             Role::PathRead | Role::PathWrite | Role::PathDelete | Role::Directory
-                if !inside_project(named, cmd, cx) =>
+                if named.contains(super::option_words::STAND_IN)
+                    || !inside_project(named, cmd, cx) =>
             {
                 Some((
                     &PROGRAM_SETTING,
@@ -732,7 +734,7 @@ fn inside_project(text: &str, cmd: &SimpleCommand, cx: &Checker) -> bool {
 /// The role of the settings key `key` in the entry or one of its subcommands
 /// (`make SHELL=`, `cargo build --config build.rustc-wrapper=X`): the first that
 /// `wanted` accepts, the entry's before its subcommands'.
-fn setting_role(
+pub(super) fn setting_role(
     entry: &catalogue::Entry,
     key: &str,
     wanted: &dyn Fn(Role) -> bool,
@@ -768,7 +770,7 @@ fn own_options(name: &str, value: Option<&Word>) -> Option<String> {
 /// it is not. Its first word (a comma list's first item: `gdb,--args`) is the
 /// program; the rest are its first arguments.
 fn foreign_program(value: Option<&str>, cmd: &SimpleCommand, cx: &Checker) -> Option<String> {
-    let Some(value) = value else {
+    let Some(value) = value.filter(|v| !v.contains(super::option_words::STAND_IN)) else {
         return Some("names a program only known at run time".into());
     };
     if value.contains([
@@ -792,7 +794,7 @@ fn foreign_program(value: Option<&str>, cmd: &SimpleCommand, cx: &Checker) -> Op
 /// not a plain shell: it must be a shell the catalogue knows, named bare or in a
 /// system folder (`bash`, `/bin/sh`), followed by flags only.
 fn foreign_shell(value: Option<&str>) -> Option<String> {
-    let Some(value) = value else {
+    let Some(value) = value.filter(|v| !v.contains(super::option_words::STAND_IN)) else {
         return Some("names a shell only known at run time".into());
     };
     let mut words = value.split_whitespace();

@@ -13,6 +13,11 @@ use crate::model::word::{Part, Word};
 /// reads (a character no option holds).
 pub const WORD_BREAK: char = '\u{1f}';
 
+/// What stands for a part only known at run time in [`stand_in_text`]: a
+/// character no option holds, so a path or program made with it is known to be
+/// only known at run time.
+pub const STAND_IN: char = '\u{1a}';
+
 /// The passed-on words in the option word `text` from byte `offset`, joined with
 /// [`WORD_BREAK`]: a comma list when the option's spelling ends in a comma
 /// (`-Wl,a,b`), else split as the receiver splits a value ([`split`]).
@@ -44,21 +49,23 @@ pub fn split(value: &str) -> String {
 }
 
 /// The word's text with each part only known at run time standing for one word's
-/// tail (`x`); `None` when such a part starts a word (after a space, a comma or
-/// at the start), where it could be any option.
-pub fn stand_in_text(word: &Word) -> Option<String> {
+/// tail ([`STAND_IN`]); `None` when such a part starts a word of the value that begins at
+/// byte `from` (at the value's start, after a space or a comma, or after `=`
+/// unless that ends a setting's key), where it could be any option.
+pub fn stand_in_text(word: &Word, from: usize) -> Option<String> {
     let mut text = String::new();
     for part in &word.parts {
         match part {
             Part::Literal(t) | Part::Quoted(t) => text.push_str(t),
             _ => {
-                if text.is_empty()
-                    || text.ends_with(|c: char| c.is_whitespace() || c == ',' || c == '=')
-                        && !ends_a_key(&text)
+                let value = text.get(from..).unwrap_or_default();
+                if value.is_empty()
+                    || value.ends_with(|c: char| c.is_whitespace() || c == ',' || c == '=')
+                        && !ends_a_key(value)
                 {
                     return None;
                 }
-                text.push('x');
+                text.push(STAND_IN);
             }
         }
     }
@@ -105,16 +112,26 @@ mod tests {
         };
         let lit = |t: &str| Part::Literal(t.into());
         assert_eq!(
-            stand_in_text(&word(vec![lit("-X main.v="), var()])).as_deref(),
-            Some("-X main.v=x")
+            stand_in_text(&word(vec![lit("-X main.v="), var()]), 0).as_deref(),
+            Some("-X main.v=\u{1a}")
         );
         assert_eq!(
-            stand_in_text(&word(vec![lit("-X main.v=1."), var()])).as_deref(),
-            Some("-X main.v=1.x")
+            stand_in_text(&word(vec![lit("-X main.v=1."), var()]), 0).as_deref(),
+            Some("-X main.v=1.\u{1a}")
         );
-        assert_eq!(stand_in_text(&word(vec![var()])), None);
-        assert_eq!(stand_in_text(&word(vec![lit("-s "), var()])), None);
-        assert_eq!(stand_in_text(&word(vec![lit("-extld="), var()])), None);
-        assert_eq!(stand_in_text(&word(vec![lit("-a,"), var()])), None);
+        assert_eq!(stand_in_text(&word(vec![var()]), 0), None);
+        assert_eq!(stand_in_text(&word(vec![lit("-s "), var()]), 0), None);
+        assert_eq!(stand_in_text(&word(vec![lit("-extld="), var()]), 0), None);
+        assert_eq!(stand_in_text(&word(vec![lit("-a,"), var()]), 0), None);
+        // A part that starts the value: `-J$J`, `link-args=$X`.
+        assert_eq!(stand_in_text(&word(vec![lit("-J"), var()]), 2), None);
+        assert_eq!(
+            stand_in_text(&word(vec![lit("link-args="), var()]), 10),
+            None
+        );
+        assert_eq!(
+            stand_in_text(&word(vec![lit("link-args=-L"), var()]), 10).as_deref(),
+            Some("link-args=-L\u{1a}")
+        );
     }
 }

@@ -102,7 +102,7 @@ pub(super) fn judge(
 fn value_text(word: &Word, offset: usize) -> Option<String> {
     match word.value() {
         Some(text) => Some(words_of(text, offset)),
-        None => stand_in_text(word).map(|t| words_of(&t, offset)),
+        None => stand_in_text(word, offset).map(|t| words_of(&t, offset)),
     }
 }
 
@@ -135,7 +135,7 @@ mod tests {
         assert_eq!(value_text(&word(&["-ldflags=", "$V"]), 9), None);
         assert_eq!(
             value_text(&word(&["-X main.version=", "$V"]), 0).as_deref(),
-            Some("-X\u{1f}main.version=x")
+            Some("-X\u{1f}main.version=\u{1a}")
         );
     }
 }

@@ -476,7 +476,8 @@ fn option_glob() -> impl Strategy<Value = String> {
 /// (`ERL_AFLAGS=-eval …`), a name `getopts` assigns, options passed on to another
 /// program (`gcc -Wl,-plugin,X`, `cargo rustc -- -C linker=X`, `go build
 /// -ldflags=-extld=X`, `javac -J…`) or attached with a value only known at run
-/// time (`-toolexec=$T`)
+/// time (`-toolexec=$T`, `-J$J`), a setting naming what runs with a value only
+/// known at run time (`rustc -C linker=$L`, `mvn -DargLine=$X`)
 /// — each with a look-alike
 /// that is harmless, written in any of the option spellings the programs accept.
 fn catalogue_class() -> impl Strategy<Value = String> {
@@ -498,6 +499,14 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "npm test --node-options=--max-old-space-size=4096",
         "mvn -DargLine=-javaagent:/tmp/x.jar test",
         "mvn test -DargLine=-Xmx2g",
+        "rustc -C linker=$L main.rs",
+        "rustc -C opt-level=$O main.rs",
+        "mvn -DargLine=$X test",
+        "mvn test -DargLine=\"-Xmx$MEM\"",
+        "cargo build --config build.rustc-wrapper=$W",
+        "cargo --config \"build.jobs=$N\" run",
+        "javac -J$J A.java",
+        "tar -xI\"$P\" -f a.tgz",
         "pueue add 'id'",
         "pueue status",
         "cmake -E env A=1 sh -c 'id'",
