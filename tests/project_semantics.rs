@@ -151,7 +151,12 @@ fn every_persistence_place_asks_when_written() {
         let command = match place.when {
             When::Always | When::ScriptSetting => format!("cp a.txt {file}"),
             When::LifecycleScript => {
-                format!("echo '{{\"scripts\":{{\"postinstall\":\"x\"}}}}' > {file}")
+                // Each manager's name for the script every install runs.
+                let event = match file.as_str() {
+                    "composer.json" => "post-install-cmd",
+                    _ => "postinstall",
+                };
+                format!("echo '{{\"scripts\":{{\"{event}\":\"x\"}}}}' > {file}")
             }
         };
         let verdict = gate.check(&command);

@@ -316,9 +316,14 @@ fn option_prefix(word: &Word) -> Option<String> {
 /// may be any of these; a folder of programs, `core.hooksPath=DIR`, is judged as
 /// a path), and the command of a git `ext::` URL.
 fn catalogue_scripts(name: &str, args: &[Word], source: &str, out: &mut Vec<ScriptText>) {
-    let Some(entry) = crate::catalogue::lookup(name)
-        .filter(|e| e.mentions(&[Role::Shell, Role::ShellWords, Role::PathWriteOrPipe]))
-    else {
+    let Some(entry) = crate::catalogue::lookup(name).filter(|e| {
+        e.mentions(&[
+            Role::Shell,
+            Role::ShellWords,
+            Role::ShellIfBang,
+            Role::PathWriteOrPipe,
+        ])
+    }) else {
         return;
     };
     // A word only known at run time keeps its static option name: in
@@ -338,6 +343,20 @@ fn catalogue_scripts(name: &str, args: &[Word], source: &str, out: &mut Vec<Scri
                     text: text.to_string(),
                     map: SpanMap::Whole(word.span),
                 }),
+                None => out.push(ScriptText::Dynamic(word.span)),
+            },
+            // `gh alias set x '!CMD'`: shell text when it starts with `!`; a word
+            // only known at run time may, unless its static start says not.
+            Role::ShellIfBang => match word.value().and_then(|v| v.get(arg.offset..)) {
+                Some(text) => {
+                    if let Some(script) = text.strip_prefix('!') {
+                        out.push(ScriptText::Static {
+                            text: script.to_string(),
+                            map: SpanMap::Whole(word.span),
+                        });
+                    }
+                }
+                None if starts_without_bang(word) => {}
                 None => out.push(ScriptText::Dynamic(word.span)),
             },
             Role::ShellWords if !arg.option_value => {
@@ -405,6 +424,16 @@ fn catalogue_scripts(name: &str, args: &[Word], source: &str, out: &mut Vec<Scri
             _ => {}
         }
     }
+}
+
+/// True when the word's static start is text that is not `!` (`'x'"$Y"`): it
+/// cannot be shell text for a role that needs the `!`.
+fn starts_without_bang(word: &Word) -> bool {
+    matches!(
+        word.parts.first(),
+        Some(super::word::Part::Literal(t) | super::word::Part::Quoted(t))
+            if !t.is_empty() && !t.starts_with('!')
+    )
 }
 
 /// The script a setting's value is, when its key runs shell text (the entry's

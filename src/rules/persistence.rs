@@ -52,7 +52,8 @@ declare_rule! {
     ///   `npm test` runs the `jest` written there);
     /// - `.npmrc`, `.yarnrc`, `.yarnrc.yml` when the text written is unknown or sets
     ///   a key that runs a program (`script-shell`, `node-options`, `yarnPath`...);
-    /// - `package.json` when the text written is known and adds a lifecycle script
+    /// - `package.json` (`composer.json`) when the text written is known and adds a
+    ///   lifecycle (event) script
     ///   (`preinstall`, `install`, `postinstall`, `prepare`, `prepublish`...). An
     ///   edit of unknown text is judged when a runner follows (BG218).
     ///
@@ -426,6 +427,11 @@ pub static PERSISTENCE_PLACES: &[PersistencePlace] = &[
         "npm runs lifecycle scripts on every install",
     ),
     place(
+        Shape::File("composer.json"),
+        When::LifecycleScript,
+        "composer runs event scripts on every install and update",
+    ),
+    place(
         Shape::Under(".claude/hooks"),
         When::Always,
         "Claude Code runs the hook scripts its settings point at on every tool call",
@@ -654,15 +660,23 @@ fn key_persists(entry: &Entry, key: &str) -> bool {
 /// [`key_persists`] for a key whose role (`config_key_role`, a match against
 /// every pattern of the entry) the caller has already looked up.
 fn role_persists(entry: &Entry, key: &str, role: Option<Role>) -> bool {
-    role.is_some_and(|r| r.runs() || r == Role::Directory)
-        || entry.key_facts_of(key).any(|f| f == Fact::Persists)
+    // A key whose value is project code run by name (package.json's
+    // `scripts.test`: `npm test`) is the project's, as a Makefile's rule is;
+    // its text is walked where it is written. An event's script persists.
+    let (mut persists, mut project_code) = (false, false);
+    for fact in entry.key_facts_of(key) {
+        persists |= fact == Fact::Persists;
+        project_code |= fact == Fact::RunsProjectCode;
+    }
+    persists || (!project_code && role.is_some_and(|r| r.runs() || r == Role::Directory))
 }
 
-/// True when `text` (a package.json) sets a key that runs later for the entries
-/// whose settings file it is (`scripts.postinstall`); text that is not JSON counts
-/// (the package manager would fail or read it some other way).
-pub fn adds_lifecycle_script(text: &str) -> bool {
-    json_sets_persisting_key(text, &settings_entries("package.json"))
+/// True when `text` (a package.json or composer.json: the file's `name`) sets a
+/// key that runs later for the entries whose settings file it is
+/// (`scripts.postinstall`, `scripts.post-install-cmd`); text that is not JSON
+/// counts (the package manager would fail or read it some other way).
+pub fn adds_lifecycle_script(name: &str, text: &str) -> bool {
+    json_sets_persisting_key(text, &settings_entries(name))
 }
 
 /// True when the JSON `text` sets a key that runs later for one of `entries`,
@@ -771,7 +785,12 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
                             .is_none_or(|name| sets_script_setting(name, text))
                     }),
                     When::LifecycleScript => {
-                        file.append || file.text.as_deref().is_some_and(adds_lifecycle_script)
+                        let name = relative.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                        file.append
+                            || file
+                                .text
+                                .as_deref()
+                                .is_some_and(|text| adds_lifecycle_script(name, text))
                     }
                 };
                 if counts {

@@ -477,7 +477,9 @@ fn option_glob() -> impl Strategy<Value = String> {
 /// program (`gcc -Wl,-plugin,X`, `cargo rustc -- -C linker=X`, `go build
 /// -ldflags=-extld=X`, `javac -J…`) or attached with a value only known at run
 /// time (`-toolexec=$T`, `-J$J`), a setting naming what runs with a value only
-/// known at run time (`rustc -C linker=$L`, `mvn -DargLine=$X`)
+/// known at run time (`rustc -C linker=$L`, `mvn -DargLine=$X`), a command
+/// stored in settings a later command runs (`npm pkg set scripts.test=CMD`, `gh
+/// alias set x '!CMD'`), a plug-in fetched into a tool (`helm plugin install`)
 /// — each with a look-alike
 /// that is harmless, written in any of the option spellings the programs accept.
 fn catalogue_class() -> impl Strategy<Value = String> {
@@ -507,6 +509,18 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "cargo --config \"build.jobs=$N\" run",
         "javac -J$J A.java",
         "tar -xI\"$P\" -f a.tgz",
+        "npm pkg set scripts.test='rm -rf ~'",
+        "npm pkg set scripts.test=jest",
+        "gh alias set x '!rm -rf ~'",
+        "gh alias set co 'pr checkout'",
+        "gh config set editor 'rm -rf ~'",
+        "gh config set git_protocol ssh",
+        "composer config scripts.post-install-cmd phpunit",
+        "composer config scripts.test phpunit",
+        "helm plugin install https://x.example/p",
+        "helm plugin list",
+        "asdf plugin add x https://x.example/x.git",
+        "asdf plugin list",
         "pueue add 'id'",
         "pueue status",
         "cmake -E env A=1 sh -c 'id'",
