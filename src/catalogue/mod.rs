@@ -944,7 +944,9 @@ impl Entry {
     /// True when any option, operand or mode of the entry or of its subcommands has
     /// a role that `matches` accepts (a walk over the entry; see [`Entry::mentions`]).
     pub fn any_role(&self, matches: &dyn Fn(Role) -> bool) -> bool {
-        self.options.iter().any(|o| matches(o.role))
+        self.options
+            .iter()
+            .any(|o| matches(o.role) || o.more.iter().any(|r| matches(*r)))
             || self.operands.iter().any(|r| matches(*r))
             || self.last.is_some_and(matches)
             || self
