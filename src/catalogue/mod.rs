@@ -824,18 +824,20 @@ impl Entry {
             .or_else(|| self.abbreviated(option))
     }
 
-    /// The option whose spelling ends in `:` or `,` that `word` starts with, and
-    /// that spelling's length: `-javaagent:JAR` carries its value after the colon,
-    /// `-Wl,A,B` a comma list after the comma. Only spellings the catalogue writes
-    /// with the mark are read so (`ffmpeg -c:v` is not `-c`).
+    /// The option whose spelling ends in `:`, `,` or `=` that `word` starts with,
+    /// and that spelling's length: `-javaagent:JAR` carries its value after the
+    /// colon, `-Wl,A,B` a comma list after the comma, and `--inspect=ADDR` a value
+    /// only when attached (`--inspect` alone is a flag). Only spellings the
+    /// catalogue writes with the mark are read so (`ffmpeg -c:v` is not `-c`).
     pub fn colon_option(&self, word: &str) -> Option<(&'static OptionSpec, usize)> {
-        if !word.starts_with('-') || !word.contains([':', ',']) {
+        const MARKS: [char; 3] = [':', ',', '='];
+        if !word.starts_with('-') || !word.contains(MARKS) {
             return None;
         }
         self.options.iter().find_map(|spec| {
             spec.names
                 .iter()
-                .find(|n| n.ends_with([':', ',']) && word.len() > n.len() && word.starts_with(**n))
+                .find(|n| n.ends_with(MARKS) && word.len() > n.len() && word.starts_with(**n))
                 .map(|n| (spec, n.len()))
         })
     }

@@ -472,14 +472,18 @@ fn option_names(spelled: &str, key: &[&str]) -> Result<Vec<String>, SchemaError>
     let names: Vec<String> = spelled.split('|').map(str::to_string).collect();
     for n in &names {
         // `+` alone names the editors' and pagers' `+CMD` (the value attached); `-`
-        // alone a lone-dash flag (`env -` is `env -i`, `su -` is `su -l`).
+        // alone a lone-dash flag (`env -` is `env -i`, `su -` is `su -l`). A
+        // last `=` (`--inspect=`) takes a value only when attached.
+        let bare = n.strip_suffix('=').unwrap_or(n);
         let ok = n == "+"
             || n == "-"
-            || (n.starts_with('-') || n.starts_with('+')) && n.len() > 1 && !n.contains('=');
+            || (bare.starts_with('-') || bare.starts_with('+'))
+                && bare.len() > 1
+                && !bare.contains('=');
         if !ok {
             return Err(SchemaError::at(
                 key,
-                format!("option `{n}` is spelled `-x`, `--long` or `-long`"),
+                format!("option `{n}` is spelled `-x`, `--long`, `-long` or `--long=`"),
             ));
         }
     }

@@ -693,6 +693,15 @@ fn options_run_within(
                 &LOADER_ENV,
                 format!("`{word}` makes `{}` run a program or load code", entry.name),
             )),
+            // `NODE_OPTIONS=--inspect=0.0.0.0:9229`: an address the reader listens
+            // on or reaches, out of the command's sight, must be this machine's.
+            Role::Remote if !super::network::is_loopback(named) => Some((
+                &super::network::NETWORK_TOOL,
+                format!(
+                    "`{word}` points `{}` at another machine or a listening address",
+                    entry.name
+                ),
+            )),
             // `TAR_OPTIONS='-C /etc'`, `UNZIP='-d /tmp'`: a path the reader reads or
             // writes, out of the command's sight, must be the project's.
             // A path with a part only known at run time may be any path.

@@ -479,7 +479,9 @@ fn option_glob() -> impl Strategy<Value = String> {
 /// time (`-toolexec=$T`, `-J$J`), a setting naming what runs with a value only
 /// known at run time (`rustc -C linker=$L`, `mvn -DargLine=$X`), a command
 /// stored in settings a later command runs (`npm pkg set scripts.test=CMD`, `gh
-/// alias set x '!CMD'`), a plug-in fetched into a tool (`helm plugin install`)
+/// alias set x '!CMD'`), a plug-in fetched into a tool (`helm plugin install`),
+/// a runtime's options passed on by the tool it runs (`sbt -J…`), an inspector
+/// listening on the network (`node --inspect=0.0.0.0:9229`)
 /// — each with a look-alike
 /// that is harmless, written in any of the option spellings the programs accept.
 fn catalogue_class() -> impl Strategy<Value = String> {
@@ -521,6 +523,16 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "helm plugin list",
         "asdf plugin add x https://x.example/x.git",
         "asdf plugin list",
+        "sbt -J-javaagent:/tmp/a.jar compile",
+        "sbt -J-Xmx2g compile",
+        "keytool -J-javaagent:/tmp/a.jar -list",
+        "keytool -list -keystore ks.jks",
+        "jcmd 1234 JVMTI.agent_load /tmp/x.so",
+        "jcmd -l",
+        "node --inspect=0.0.0.0:9229 app.js",
+        "node --inspect app.js",
+        "NODE_OPTIONS='--inspect=0.0.0.0:9229' npm test",
+        "NODE_OPTIONS=--inspect npm test",
         "pueue add 'id'",
         "pueue status",
         "cmake -E env A=1 sh -c 'id'",
