@@ -63,6 +63,34 @@ pub struct PathUse<'a> {
 }
 
 /// The role of an option's value: the subcommand's table first, then the program's.
+/// The option name the static start `head` of a word spells with its value
+/// attached: before a `=` (`--out=`, `-ldflags=`), or before a `:` in a program
+/// whose options do not cluster (`-javaagent:`).
+fn attached_option_name<'h>(head: &'h str, entry: Option<&Entry>) -> Option<&'h str> {
+    if !head.starts_with('-') {
+        return None;
+    }
+    if let Some((option, _)) = head.split_once('=') {
+        return Some(option).filter(|o| o.len() > 1);
+    }
+    let (option, _) = head.split_once(':')?;
+    (!head.starts_with("--") && entry.is_some_and(|e| !e.clustering)).then_some(option)
+}
+
+/// The value of an option word whose first part starts with the option's name
+/// and its mark (`skip` bytes: `--work-tree=`), as a word of its own: `$HOME`
+/// of `--work-tree=$HOME` is then judged as the path it starts with.
+fn attached_value(word: &Word, skip: usize) -> Word {
+    let mut parts: Vec<Part> = word.parts.iter().cloned().collect();
+    if let Some(Part::Literal(head) | Part::Quoted(head)) = parts.first_mut() {
+        *head = head.get(skip..).unwrap_or_default().to_string();
+        if head.is_empty() {
+            parts.remove(0);
+        }
+    }
+    Word::new(parts, word.span, word.has_quotes)
+}
+
 fn option_role(entry: Option<&Entry>, sub: Option<&Entry>, option: &str) -> Option<ArgRole> {
     sub.and_then(|s| s.option_role(option))
         .or_else(|| entry.and_then(|e| e.option_role(option)))
@@ -281,22 +309,23 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse<'_>> {
             continue;
         }
         let Some(value) = values.get(index).copied().flatten() else {
-            // `java -javaagent:$HOME/x.jar`: an option whose value is a path,
-            // attached after `:` and only known at run time. (Other attached
+            // `java -javaagent:$HOME/x.jar`, `go build -o=$OUT`: an option the
+            // static start spells, its value attached after `:` or `=` and only
+            // known at run time. A path role's value is that path; another
+            // role's is no path (`-ldflags="-X main.v=$V"`). (Other attached
             // forms reach the path rules as operands.)
             if !options_done
                 && let Some(Part::Literal(head) | Part::Quoted(head)) = word.parts.first()
-                && head.starts_with('-')
-                && !head.starts_with("--")
-                && let Some((option, _)) = head.split_once(':')
-                && entry.is_some_and(|e| !e.clustering)
-                && option_role(entry, sub, option).is_some_and(|r| !r.is_text())
+                && let Some(option) = attached_option_name(head, entry)
+                && let Some(role) = option_role(entry, sub, option)
             {
-                uses.push(PathUse {
-                    word: Cow::Borrowed(word),
-                    access: Access::Read,
-                    role: Role::OptionValue,
-                });
+                if !role.is_text() {
+                    uses.push(PathUse {
+                        word: Cow::Owned(attached_value(word, option.len() + 1)),
+                        access: Access::Read,
+                        role: Role::OptionValue,
+                    });
+                }
                 continue;
             }
             operands.push((index, word));

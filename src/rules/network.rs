@@ -310,6 +310,10 @@ fn url_value<'w>(
         return Some((program, true));
     }
     let entry = entry.filter(|e| e.mentions(&[Role::PathExec, Role::PathRead]))?;
+    // A program that spells remote code its own way (`go run pkg@v1`, `nix run
+    // github:o/r`, a URL's scheme) reads `github.com/o/r` as an import path or a
+    // folder: only a URL is remote there.
+    let hosted = !entry.tree_has(Fact::RemoteSpec);
     let mut read = None;
     let classified;
     let roles = match roles {
@@ -328,7 +332,7 @@ fn url_value<'w>(
             .copied()
             .flatten()
             .and_then(|w| w.get(arg.offset..))
-            .filter(|v| is_url(v) || hosted_repository(v))
+            .filter(|v| is_url(v) || (hosted && hosted_repository(v)))
         else {
             continue;
         };
