@@ -352,6 +352,10 @@ pub enum Fact {
     Privilege,
     /// Talks to the network.
     Network,
+    /// Copies a remote repository into a folder of the project without being a
+    /// network command of its own (`git submodule add URL DIR`): what it fetched
+    /// runs unseen when the command then runs it, as after `git clone`.
+    Clones,
     /// Downloads code and runs it (`npx`, `pipx run`).
     FetchesRemoteCode,
     /// Runs the project's own binary when the project has it (`npx eslint` with
@@ -554,6 +558,7 @@ impl Fact {
         Fact::Detaches,
         Fact::WritesInputNames,
         Fact::ProgramSubcommands,
+        Fact::Clones,
     ];
 
     /// The fact's bit in [`Entry::flag_fact_mask`]: its position in [`Fact::ALL`].
@@ -573,6 +578,7 @@ impl Fact {
             Fact::Privilege => "privilege",
             Fact::Network => "network",
             Fact::FetchesRemoteCode => "fetches-remote-code",
+            Fact::Clones => "clones",
             Fact::UsesProjectBin => "uses-project-bin",
             Fact::InstallsGlobally => "installs-globally",
             Fact::RunsProjectCode => "runs-project-code",
@@ -1504,6 +1510,15 @@ mod tests {
         assert_eq!(git.config_key_role("core.sshCommand"), Some(Role::Shell));
         assert_eq!(git.config_key_role("filter.lfs.clean"), Some(Role::Shell));
         assert_eq!(git.config_key_role("user.name"), None);
+    }
+
+    #[test]
+    fn the_build_time_fact_list_is_in_the_order_of_the_facts() {
+        // The build script gives each fact the bit of its place in the schema's
+        // list; `Fact::bit` the place in `Fact::ALL`: one order for both.
+        let spelled: Vec<&str> = schema::FACTS.iter().map(|(name, _)| *name).collect();
+        let named: Vec<&str> = Fact::ALL.iter().map(|f| f.as_str()).collect();
+        assert_eq!(spelled, named);
     }
 
     #[test]

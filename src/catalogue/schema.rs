@@ -139,6 +139,7 @@ pub const FACTS: &[(&str, &str)] = &[
     ("detaches", "Detaches"),
     ("writes-input-names", "WritesInputNames"),
     ("program-subcommands", "ProgramSubcommands"),
+    ("clones", "Clones"),
 ];
 
 /// A mistake in an entry: the dotted key inside the entry (`options."--x"`,

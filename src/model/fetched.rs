@@ -10,7 +10,7 @@
 //! pointed at it (`make -C repo`) — runs code the gate cannot see.
 //!
 //! A command fetches into a folder when its reading has the catalogue's `network`
-//! fact, a remote URL (one with a scheme or a host: a local clone copies the
+//! (or `clones`: `git submodule add`) fact, a remote URL (one with a scheme or a host: a local clone copies the
 //! machine's own code) and a `path-write` operand (`git clone URL DIR`); without
 //! that operand the folder is the one the clone names after the URL (`…/repo.git`
 //! → `repo`).
@@ -30,7 +30,7 @@ pub(super) fn fetches(record: &SimpleCommand) -> Vec<String> {
     // reach the network, and a remote URL names a scheme or a host (`https://`,
     // `git@host:`); a word only known at run time may be one.
     let args = record.args();
-    if !entry.tree_has(Fact::Network)
+    if !(entry.tree_has(Fact::Network) || entry.tree_has(Fact::Clones))
         || !args
             .iter()
             .any(|w| w.value().is_none_or(|v| v.contains(':')))
@@ -44,7 +44,7 @@ pub(super) fn fetches(record: &SimpleCommand) -> Vec<String> {
     let level = usage.subcommand.unwrap_or(entry);
     let writes_folder =
         level.operands.contains(&Role::PathWrite) || level.last == Some(Role::PathWrite);
-    if !usage.has(Fact::Network) || !writes_folder {
+    if !(usage.has(Fact::Network) || usage.has(Fact::Clones)) || !writes_folder {
         return Vec::new();
     }
     let roles = catalogue::classify(entry, &values);
