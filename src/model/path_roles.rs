@@ -63,18 +63,40 @@ pub struct PathUse<'a> {
 }
 
 /// The role of an option's value: the subcommand's table first, then the program's.
-/// The option name the static start `head` of a word spells with its value
-/// attached: before a `=` (`--out=`, `-ldflags=`), or before a `:` in a program
-/// whose options do not cluster (`-javaagent:`).
-fn attached_option_name<'h>(head: &'h str, entry: Option<&Entry>) -> Option<&'h str> {
+/// The option the static start `head` of a word spells with its value attached,
+/// and where the value starts: before a `=` (`--out=`, `-ldflags=`), before a
+/// `:` in a program whose options do not cluster (`-javaagent:`), or after a
+/// one-letter option that takes a value (`make -j$(nproc)`, after flags that
+/// cluster: `-kj$N`).
+fn attached_option_name(head: &str, entry: Option<&Entry>) -> Option<(String, usize)> {
     if !head.starts_with('-') {
         return None;
     }
     if let Some((option, _)) = head.split_once('=') {
-        return Some(option).filter(|o| o.len() > 1);
+        return (option.len() > 1).then(|| (option.to_string(), option.len() + 1));
     }
-    let (option, _) = head.split_once(':')?;
-    (!head.starts_with("--") && entry.is_some_and(|e| !e.clustering)).then_some(option)
+    let entry = entry?;
+    if let Some((option, _)) = head.split_once(':') {
+        return (!head.starts_with("--") && !entry.clustering)
+            .then(|| (option.to_string(), option.len() + 1));
+    }
+    if head.starts_with("--") {
+        return None;
+    }
+    if !entry.clustering {
+        let short = head.get(..2)?;
+        return entry.option(short).map(|_| (short.to_string(), 2));
+    }
+    // Flags, then the letter that takes the rest as its value.
+    for (at, letter) in head.char_indices().skip(1) {
+        if entry.short_option(letter).is_some() {
+            return Some((format!("-{letter}"), at + letter.len_utf8()));
+        }
+        if !letter.is_ascii_alphanumeric() {
+            return None;
+        }
+    }
+    None
 }
 
 /// The value of an option word whose first part starts with the option's name
@@ -316,12 +338,15 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse<'_>> {
             // forms reach the path rules as operands.)
             if !options_done
                 && let Some(Part::Literal(head) | Part::Quoted(head)) = word.parts.first()
-                && let Some(option) = attached_option_name(head, entry)
-                && let Some(role) = option_role(entry, sub, option)
+                && let Some((option, skip)) = attached_option_name(head, entry)
+                // Code, shell text or a program only known at run time is no path
+                // but asks all the same: left to the operand reading below.
+                && let Some(role) =
+                    option_role(entry, sub, &option).filter(|r| !(r.is_text() && r.runs()))
             {
                 if !role.is_text() {
                     uses.push(PathUse {
-                        word: Cow::Owned(attached_value(word, option.len() + 1)),
+                        word: Cow::Owned(attached_value(word, skip)),
                         access: Access::Read,
                         role: Role::OptionValue,
                     });

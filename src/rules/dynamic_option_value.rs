@@ -213,7 +213,10 @@ fn attached_option(reader: &Entry, entry: &Entry, prefix: &str) -> Option<(Role,
         if let Some((option, length)) = e.colon_option(&probe) {
             return Some((option.role, length));
         }
-        short_attached(e, prefix)
+        // A one-letter option's code or shell text (`sed -e"s/a/$B/"`) is left
+        // to the reading of inline code, as the same value as a word of its own
+        // is.
+        short_attached(e, prefix).filter(|(role, _)| !matches!(role, Role::Code(_) | Role::Shell))
     };
     own(reader).or_else(|| own(entry))
 }
