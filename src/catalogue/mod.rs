@@ -830,6 +830,43 @@ impl Entry {
             .or_else(|| self.abbreviated(option))
     }
 
+    /// The option the static start `prefix` of a word spells with its value
+    /// attached, and where that value starts (the value itself may be only known
+    /// at run time, so missing): before a `=` (`--out=`, `-ldflags=`), after a
+    /// spelling the catalogue writes with its mark (`-javaagent:`, `-Wl,`,
+    /// `--inspect=`: [`Entry::colon_option`]), or after a one-letter option that
+    /// takes a value (`-DKEY=`, `-J`, `-j`; after flags that cluster, `-xI`).
+    pub fn attached_option(&self, prefix: &str) -> Option<(&'static OptionSpec, usize)> {
+        if prefix.len() < 2 || !prefix.starts_with('-') {
+            return None;
+        }
+        if let Some(at) = prefix.find('=')
+            && let Some(option) = self.option(&prefix[..at])
+        {
+            return Some((option, at + 1));
+        }
+        // The value may be all dynamic: a stand-in makes the spelling complete.
+        if let Some(found) = self.colon_option(&format!("{prefix}x")) {
+            return Some(found);
+        }
+        if prefix.starts_with("--") {
+            return None;
+        }
+        if !self.clustering {
+            return self.option(prefix.get(..2)?).map(|option| (option, 2));
+        }
+        // Flags, then the letter that takes the rest as its value.
+        for (at, letter) in prefix.char_indices().skip(1) {
+            if let Some(option) = self.short_option(letter) {
+                return Some((option, at + letter.len_utf8()));
+            }
+            if !letter.is_ascii_alphanumeric() {
+                return None;
+            }
+        }
+        None
+    }
+
     /// The option whose spelling ends in `:`, `,` or `=` that `word` starts with,
     /// and that spelling's length: `-javaagent:JAR` carries its value after the
     /// colon, `-Wl,A,B` a comma list after the comma, and `--inspect=ADDR` a value
@@ -1510,6 +1547,28 @@ mod tests {
         assert_eq!(git.config_key_role("core.sshCommand"), Some(Role::Shell));
         assert_eq!(git.config_key_role("filter.lfs.clean"), Some(Role::Shell));
         assert_eq!(git.config_key_role("user.name"), None);
+    }
+
+    #[test]
+    fn an_attached_value_starts_after_the_option_it_spells() {
+        let at = |program: &str, prefix: &str| {
+            lookup(program)
+                .and_then(|e| e.attached_option(prefix))
+                .map(|(option, at)| (option.role, at))
+        };
+        let go_build = lookup("go").and_then(|g| g.subcommand("build")).unwrap();
+        assert_eq!(
+            go_build
+                .attached_option("-toolexec=")
+                .map(|(o, at)| (o.role, at)),
+            Some((Role::Program, 10))
+        );
+        assert_eq!(at("gcc", "-Wl,"), Some((Role::OptionsOf("ld"), 4)));
+        assert_eq!(at("javac", "-J"), Some((Role::OptionsOf("java"), 2)));
+        // After flags that cluster: `tar -xI CMD`.
+        assert_eq!(at("tar", "-xI").map(|(_, at)| at), Some(3));
+        assert_eq!(at("gcc", "main.c"), None);
+        assert_eq!(at("tar", "--files-from"), None);
     }
 
     #[test]

@@ -62,12 +62,14 @@ pub struct PathUse<'a> {
     pub role: Role,
 }
 
-/// The role of an option's value: the subcommand's table first, then the program's.
 /// The option the static start `head` of a word spells with its value attached,
-/// and where the value starts: before a `=` (`--out=`, `-ldflags=`), before a
-/// `:` in a program whose options do not cluster (`-javaagent:`), or after a
-/// one-letter option that takes a value (`make -j$(nproc)`, after flags that
-/// cluster: `-kj$N`).
+/// and where the value starts, as the path rules read it: before a `=` (`--out=`,
+/// `-ldflags=`), before a `:` in a program whose options do not cluster
+/// (`-javaagent:`), or after a one-letter option of the program's own table that
+/// takes a value (`make -j$(nproc)`; after flags that cluster, `-kj$N`). The
+/// attached-value check reads the catalogue's own spellings instead
+/// ([`Entry::attached_option`]: `-Wl,`, `--inspect=`), which these rules leave to
+/// the operand reading.
 fn attached_option_name(head: &str, entry: Option<&Entry>) -> Option<(String, usize)> {
     if !head.starts_with('-') {
         return None;
@@ -113,6 +115,7 @@ fn attached_value(word: &Word, skip: usize) -> Word {
     Word::new(parts, word.span, word.has_quotes)
 }
 
+/// The role of an option's value: the subcommand's table first, then the program's.
 fn option_role(entry: Option<&Entry>, sub: Option<&Entry>, option: &str) -> Option<ArgRole> {
     sub.and_then(|s| s.option_role(option))
         .or_else(|| entry.and_then(|e| e.option_role(option)))

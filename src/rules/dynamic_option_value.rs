@@ -121,9 +121,7 @@ const SETTING_END: &[char] = &['=', ' ', '\t'];
 
 /// True when a value of `role`, only known at run time, may be any program or code.
 fn names_what_runs(role: Role) -> bool {
-    matches!(role, Role::OptionsOf(_) | Role::Code(_))
-        || NAMES_WHAT_RUNS.contains(&role)
-        || role.runs()
+    matches!(role, Role::Options | Role::OptionsOf(_)) || role.runs()
 }
 
 /// True when a settings key of the entry or of one of its subcommands names what
@@ -198,47 +196,20 @@ fn static_prefix(word: &Word) -> Option<String> {
     (prefix.len() > 1 && prefix.starts_with('-')).then_some(prefix)
 }
 
-/// The option `prefix` spells with its value attached (`-NAME=`, `-NAME:`,
-/// `-Wl,`, a one-letter option's `-DKEY=` or `-J`), in `reader` or else the
-/// program's own entry: its role and where its value starts.
+/// The option `prefix` spells with its value attached
+/// ([`Entry::attached_option`]), in `reader` or else the program's own entry: its
+/// role and where its value starts. A one-letter option's code or shell text
+/// (`sed -e"s/a/$B/"`) is left to the reading of inline code, as the same value
+/// as a word of its own is.
 fn attached_option(reader: &Entry, entry: &Entry, prefix: &str) -> Option<(Role, usize)> {
     let own = |e: &Entry| {
-        if let Some(at) = prefix.find('=')
-            && let Some(option) = e.option(&prefix[..at])
-        {
-            return Some((option.role, at + 1));
-        }
-        // The value may be all dynamic: a stand-in makes the spelling complete.
-        let probe = format!("{prefix}x");
-        if let Some((option, length)) = e.colon_option(&probe) {
-            return Some((option.role, length));
-        }
-        // A one-letter option's code or shell text (`sed -e"s/a/$B/"`) is left
-        // to the reading of inline code, as the same value as a word of its own
-        // is.
-        short_attached(e, prefix).filter(|(role, _)| !matches!(role, Role::Code(_) | Role::Shell))
+        e.attached_option(prefix)
+            .filter(|(option, at)| {
+                // Attached with no mark between name and value: a one-letter option.
+                let unmarked = prefix[..*at].ends_with(|c: char| c.is_ascii_alphanumeric());
+                !(unmarked && matches!(option.role, Role::Code(_) | Role::Shell))
+            })
+            .map(|(option, at)| (option.role, at))
     };
     own(reader).or_else(|| own(entry))
-}
-
-/// The one-letter option that takes the value attached after it in `prefix`
-/// (`-DargLine=`, `-J`, `-xI` after flags that cluster): its role and where
-/// the value starts.
-fn short_attached(entry: &Entry, prefix: &str) -> Option<(Role, usize)> {
-    if prefix.starts_with("--") {
-        return None;
-    }
-    if !entry.clustering {
-        let option = entry.option(prefix.get(..2)?)?;
-        return Some((option.role, 2));
-    }
-    for (at, letter) in prefix.char_indices().skip(1) {
-        if let Some(option) = entry.short_option(letter) {
-            return Some((option.role, at + 1));
-        }
-        if !letter.is_ascii_alphanumeric() {
-            return None;
-        }
-    }
-    None
 }
