@@ -30,7 +30,7 @@ mod user;
 
 pub use args::{Arg, Values, classify, is_assignment};
 pub use explain::describe;
-pub use usage::{Usage, dynamic_subcommand, usage};
+pub use usage::{RUN_TIME_PART, Usage, changes_what_it_does, dynamic_subcommand, usage};
 use user::intern;
 pub use user::{Catalogue, Scope};
 
@@ -325,6 +325,13 @@ impl Role {
             self,
             Role::PathWrite | Role::PathDelete | Role::PathWriteOrPipe
         )
+    }
+
+    /// True for the roles whose value, when any, may make the program run any
+    /// code: those that run something ([`Role::runs`]) and another program's
+    /// options (`--node-options`, `-J` for the JVM).
+    pub fn names_what_runs(self) -> bool {
+        matches!(self, Role::Options | Role::OptionsOf(_)) || self.runs()
     }
 
     /// True for the roles that run something: an argv, shell text or code.

@@ -6,6 +6,10 @@
 
 use super::{Entry, Fact};
 
+/// In a word given to [`usage`]: where a part only known at run time stands
+/// (`"$X"`, `--registry=$R`).
+pub const RUN_TIME_PART: char = '\u{1a}';
+
 /// One use of a program.
 #[derive(Debug)]
 pub struct Usage {
@@ -16,6 +20,11 @@ pub struct Usage {
     /// The facts of the subcommand (or the program, without one), then those added
     /// by flags, each with the flag as written.
     pub facts: Vec<(Fact, Option<String>)>,
+    /// Words that stand where an option can and whose option is only known at run
+    /// time (`docker run $OPTS img`, `npm install --$X`), at a level whose flags
+    /// add facts: each word's index with one such flag it may be (`--privileged`).
+    /// Found only in words spelled with [`RUN_TIME_PART`].
+    pub unknown_options: Vec<(usize, &'static str)>,
 }
 
 impl Usage {
@@ -25,6 +34,7 @@ impl Usage {
             subcommand: None,
             subcommand_words: String::new(),
             facts: entry.facts.iter().map(|f| (*f, None)).collect(),
+            unknown_options: Vec::new(),
         }
     }
 
@@ -46,10 +56,18 @@ impl Usage {
 /// known at run time). The program's own facts hold with or without a subcommand;
 /// a subcommand's facts and each flag's facts are added.
 ///
+/// A word may also spell its parts only known at run time with
+/// [`RUN_TIME_PART`]: then an option named before such a part is read as
+/// given, with a value that may be any (`--network="$N"` may be
+/// `--network=host`), and a word whose option is not named is listed in
+/// [`Usage::unknown_options`].
+///
 /// ## Example
 /// `git clean -fd` → subcommand `clean`, facts `deletes-files` (from `-f`).
 pub fn usage(entry: &'static Entry, args: &[Option<&str>]) -> Usage {
     let mut facts: Vec<(Fact, Option<String>)> = entry.facts.iter().map(|f| (*f, None)).collect();
+    let mut unknown = Vec::new();
+    let mut global: Option<&'static Entry> = None;
     let mut current = entry;
     let mut words = Vec::new();
     let mut from = 0;
@@ -64,6 +82,10 @@ pub fn usage(entry: &'static Entry, args: &[Option<&str>]) -> Usage {
         };
         let before = args.get(from..at).unwrap_or_default();
         flag_facts(current, before, &mut facts);
+        unknown_options(current, global, before, from, &mut unknown);
+        if current.global_options {
+            global = Some(current);
+        }
         // Many programs read their flags anywhere (`npm -g install x` is `npm
         // install -g x`): the subcommand's flags before its name add its facts
         // too, but never make the use read-only (fail closed: a flag there may
@@ -76,12 +98,121 @@ pub fn usage(entry: &'static Entry, args: &[Option<&str>]) -> Usage {
         current = sub;
         from = at + 1;
     }
-    flag_facts(current, args.get(from..).unwrap_or_default(), &mut facts);
+    let rest = args.get(from..).unwrap_or_default();
+    flag_facts(current, rest, &mut facts);
+    unknown_options(current, global, rest, from, &mut unknown);
     Usage {
         subcommand: (!std::ptr::eq(current, entry)).then_some(current),
         subcommand_words: words.join(" "),
         facts,
+        unknown_options: unknown,
     }
+}
+
+/// Adds to `out` the words among `words` (the options of one level of `entry`,
+/// `offset` the first one's index in the command) that stand where an option can
+/// and whose option is only known at run time, when an option of the level (or
+/// of `global`, the nearest program above whose options count here) changes what
+/// the command does ([`option_that_matters`]):
+/// a word whose start is only known at run time (`"$OPTS"`, `$OPTS`, which may
+/// also split into several options) and an option named only in part (`--$X`,
+/// `--reg$X`, a short cluster that may go on: `-f$X`). Options end at `--`, and
+/// at the first operand for a program that reads no options after its operands.
+fn unknown_options(
+    entry: &Entry,
+    global: Option<&'static Entry>,
+    words: &[Option<&str>],
+    offset: usize,
+    out: &mut Vec<(usize, &'static str)>,
+) {
+    let Some(flag) = option_that_matters(entry).or_else(|| global.and_then(option_that_matters))
+    else {
+        return;
+    };
+    let mut value_next = false;
+    for (at, word) in words.iter().enumerate() {
+        let Some(word) = *word else {
+            if std::mem::take(&mut value_next) {
+                continue;
+            }
+            if entry.options_after_operands {
+                continue;
+            }
+            break;
+        };
+        if std::mem::take(&mut value_next) {
+            continue;
+        }
+        if word == "--" {
+            break;
+        }
+        if option_unknown(entry, word) {
+            out.push((offset + at, flag));
+            continue;
+        }
+        if word.starts_with('-') && word.len() > 1 {
+            value_next = !word.contains('=') && entry.takes_next_word(word);
+            continue;
+        }
+        if !entry.options_after_operands {
+            break;
+        }
+    }
+}
+
+/// An option of `entry` that changes what the command does: a flag that adds
+/// such a fact ([`changes_what_it_does`]), or an option whose value names what
+/// runs ([`super::Role::names_what_runs`]: `npm --node-options`).
+fn option_that_matters(entry: &Entry) -> Option<&'static str> {
+    entry
+        .flag_facts
+        .iter()
+        .find(|spec| spec.facts.iter().copied().any(changes_what_it_does))
+        .and_then(|spec| spec.flags.first().copied())
+        .or_else(|| {
+            entry
+                .options
+                .iter()
+                .find(|o| o.role.names_what_runs())
+                .and_then(|o| o.names.first().copied())
+        })
+}
+
+/// True for a fact a flag adds that changes what the command does to the
+/// machine, its data or its trust: every fact but those that only take a risk
+/// away when missing ([`Fact::ReadOnly`]) or change how output is shaped or a
+/// path is read, which the path rules judge on their own (`echo -n`, `tee -a`,
+/// `chmod -R`, `ln -r`, `ln -T`). A word that may be an option asks for a
+/// program with such a flag ([`Usage::unknown_options`]).
+pub fn changes_what_it_does(fact: Fact) -> bool {
+    !matches!(
+        fact,
+        Fact::ReadOnly
+            | Fact::NoNewline
+            | Fact::Appends
+            | Fact::Recursive
+            | Fact::RelativeLinkTargets
+            | Fact::NoTargetDirectory
+    )
+}
+
+/// True when the option word `word` (spelled with parts only known at run time)
+/// may be an option its static text does not name: see [`unknown_options`].
+fn option_unknown(entry: &Entry, word: &str) -> bool {
+    if word.starts_with(RUN_TIME_PART) {
+        return true;
+    }
+    let Some(run_time) = word.find(RUN_TIME_PART) else {
+        return false;
+    };
+    let named = &word[..run_time];
+    if !named.starts_with('-') || named.contains('=') {
+        return false;
+    }
+    // The static part spells an option whose value follows (`-javaagent:`,
+    // `-j`, `-xI` after flags that cluster); else the name goes on at run time
+    // (`--$X`, `--reg$X`, `-f$X` where more flags may follow).
+    entry.attached_option(named).is_none()
 }
 
 /// The level of `entry` whose subcommand is named by a word only known at run time
@@ -180,7 +311,8 @@ fn flag_facts(entry: &Entry, words: &[Option<&str>], out: &mut Vec<(Fact, Option
         for spec in entry.flag_facts {
             let given = spec.flags.iter().find(|flag| {
                 if let Some((name, wanted)) = flag.split_once('=') {
-                    return name == bare && value == Some(wanted);
+                    return name == bare
+                        && value.is_some_and(|v| v == wanted || v.contains(RUN_TIME_PART));
                 }
                 **flag == bare
                     || (abbreviates(bare, flag) && !names_itself(entry, bare))
@@ -249,6 +381,56 @@ mod tests {
         assert!(!of("find", &[".", "-name", "-delete"]).has(Fact::DeletesFiles));
         assert!(of("crontab", &["-r"]).has(Fact::DestroysData));
         assert!(of("crontab", &["-u", "me", "-l"]).has(Fact::ReadOnly));
+    }
+
+    #[test]
+    fn an_option_named_before_a_run_time_part_is_read_as_given() {
+        let r = RUN_TIME_PART;
+        let network = of("docker", &["run", &format!("--network={r}"), "img"]);
+        assert!(network.has(Fact::Privilege));
+        let next = of("docker", &["run", "--network", &r.to_string(), "img"]);
+        assert!(next.has(Fact::Privilege));
+        assert!(!of("docker", &["run", "--network=bridge", "img"]).has(Fact::Privilege));
+        let name = of("docker", &["run", &format!("--name={r}"), "img"]);
+        assert!(!name.has(Fact::Privilege));
+        assert!(name.unknown_options.is_empty());
+    }
+
+    #[test]
+    fn a_word_that_may_be_any_option_is_listed_where_options_stand() {
+        let r = RUN_TIME_PART;
+        let whole = r.to_string();
+        let listed = |program: &str, args: &[&str]| {
+            of(program, args)
+                .unknown_options
+                .iter()
+                .map(|(at, _)| *at)
+                .collect::<Vec<_>>()
+        };
+        // Before the image, not after it: docker reads no options after operands.
+        assert_eq!(listed("docker", &["run", &whole, "img"]), [1]);
+        assert_eq!(listed("docker", &["run", "img", &whole]), [] as [usize; 0]);
+        assert_eq!(
+            listed("docker", &["run", "-e", &whole, "img"]),
+            [] as [usize; 0]
+        );
+        assert_eq!(
+            listed("docker", &["run", &format!("app:{r}")]),
+            [] as [usize; 0]
+        );
+        // A name known only in part, and a cluster that may go on.
+        assert_eq!(listed("npm", &["install", &format!("--{r}")]), [1]);
+        assert_eq!(listed("npm", &["install", &format!("--reg{r}")]), [1]);
+        assert_eq!(listed("npm", &["install", "--", &whole]), [] as [usize; 0]);
+        // An option spelled in full before its value names it.
+        assert_eq!(
+            listed("npm", &["install", &format!("--registry={r}")]),
+            [] as [usize; 0]
+        );
+        // A program whose options change nothing the rules judge lists nothing.
+        assert_eq!(listed("cat", &[&whole]), [] as [usize; 0]);
+        let (_, flag) = of("docker", &["run", &whole, "img"]).unknown_options[0];
+        assert!(flag.starts_with("--"));
     }
 
     #[test]

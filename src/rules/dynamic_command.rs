@@ -1,10 +1,12 @@
 //! BG203: a program whose name is only known at run time.
 
-use crate::catalogue::{self, Values};
+use crate::catalogue::{self, Fact, Role, Values};
 use crate::declare_rule;
 use crate::model::command::{Origin, SimpleCommand};
-use crate::model::word::Word;
+use crate::model::word::{Part, Word};
 use crate::rules::Checker;
+use crate::rules::option_words;
+use std::rc::Rc;
 
 declare_rule! {
     /// ## What it does
@@ -14,7 +16,12 @@ declare_rule! {
     /// (`sudo $OPTS rm`). The same one level down: a subcommand only known at run
     /// time (`git $CMD --force`, `terraform "$1"`, `kubectl $VERB ns prod`), or a
     /// dynamic option word where the subcommand may stand (`git --git-dir=$D push
-    /// --force`).
+    /// --force`). And a word only known at run time where an option may stand,
+    /// for a program whose flags change what it does (the catalogue's
+    /// `flag_facts`): `docker run "$OPTS" img` may be `docker run --privileged
+    /// img`, `npm install --$X` may be `--registry=…`, and an unquoted `$X` may
+    /// split into several options. An option named before its dynamic part
+    /// (`--network="$N"`) is read as given by the rules its flag concerns.
     ///
     /// ## Why
     /// Every other command rule keys on the program's name, and for a program with
@@ -27,12 +34,15 @@ declare_rule! {
     /// - `echo $(date)` → allow: the program is `echo`
     /// - `git $CMD --force origin main` → ask
     /// - `git commit -m "$MSG"` → allow: the subcommand is `commit`
+    /// - `docker run $OPTS alpine` → ask
+    /// - `docker run --rm alpine "$CMD"` → allow: after the image, the words are
+    ///   the container's
     pub static DYNAMIC_COMMAND_NAME = {
         code: "BG203",
         name: "dynamic-command-name",
         default: Ask,
         capability: DynamicCommand,
-        summary: "the program's name, or its subcommand, is only known at run time",
+        summary: "the program's name, its subcommand, or an option that changes what it does is only known at run time",
     };
 }
 
@@ -48,7 +58,9 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         return;
     };
     if word.is_static() {
-        dynamic_subcommand(cmd, cx);
+        if !dynamic_subcommand(cmd, cx) {
+            dynamic_options(cmd, cx);
+        }
         return;
     }
     cx.report(
@@ -59,24 +71,24 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
 }
 
 /// Asks when the word naming a subcommand of the program's entry is only known at
-/// run time ([`catalogue::dynamic_subcommand`]).
-fn dynamic_subcommand(cmd: &SimpleCommand, cx: &mut Checker) {
+/// run time ([`catalogue::dynamic_subcommand`]); true when it asked.
+fn dynamic_subcommand(cmd: &SimpleCommand, cx: &mut Checker) -> bool {
     if cmd.shadowed {
-        return;
+        return false;
     }
     let Some(entry) = cx.entry(cmd) else {
-        return;
+        return false;
     };
     if entry.subcommands.is_empty() {
-        return;
+        return false;
     }
     let args = cmd.args();
     let values: Values = args.iter().map(Word::value).collect();
     let Some((level, at)) = catalogue::dynamic_subcommand(entry, &values) else {
-        return;
+        return false;
     };
     let Some(word) = args.get(at) else {
-        return;
+        return false;
     };
     cx.report(
         &DYNAMIC_COMMAND_NAME,
@@ -87,4 +99,57 @@ fn dynamic_subcommand(cmd: &SimpleCommand, cx: &mut Checker) {
             level.name
         ),
     );
+    true
+}
+
+/// Asks for each word that may be an option only known at run time of a program
+/// whose flags add facts ([`catalogue::Usage::unknown_options`]).
+fn dynamic_options(cmd: &SimpleCommand, cx: &mut Checker) {
+    if cmd.shadowed || cmd.args().iter().all(Word::is_static) {
+        return;
+    }
+    let Some(entry) = cx.entry(cmd) else {
+        return;
+    };
+    let flags_matter = Fact::ALL
+        .iter()
+        .copied()
+        .filter(|f| catalogue::changes_what_it_does(*f))
+        .any(|f| entry.flag_may_add(f));
+    // Without flags that add facts the shared reading skips the words: read them.
+    let usage = if flags_matter {
+        cx.usage(cmd)
+    } else if entry.any_role(&Role::names_what_runs) {
+        Some(Rc::new(option_words::usage_of(entry, cmd.args())))
+    } else {
+        return;
+    };
+    let Some(usage) = usage else {
+        return;
+    };
+    let program = match usage.subcommand_words.as_str() {
+        "" => entry.name.to_string(),
+        words => format!("{} {words}", entry.name),
+    };
+    for &(at, flag) in &usage.unknown_options {
+        let Some(word) = cmd.args().get(at) else {
+            continue;
+        };
+        // A loop variable over relative words (`for f in *.sh`) is a file name;
+        // a glob's names that start with `-` are the glob rule's (BG213).
+        if word.parts.iter().all(|p| match p {
+            Part::Variable { name, .. } => cmd.context.confined.contains(name),
+            p => !p.is_dynamic(),
+        }) {
+            continue;
+        }
+        cx.report(
+            &DYNAMIC_COMMAND_NAME,
+            word.span,
+            format!(
+                "`{}` stands where an option of `{program}` can and is only known at run time: it may be `{flag}`, which changes what the command does",
+                word.display()
+            ),
+        );
+    }
 }

@@ -121,7 +121,7 @@ const SETTING_END: &[char] = &['=', ' ', '\t'];
 
 /// True when a value of `role`, only known at run time, may be any program or code.
 fn names_what_runs(role: Role) -> bool {
-    matches!(role, Role::Options | Role::OptionsOf(_)) || role.runs()
+    role.names_what_runs()
 }
 
 /// True when a settings key of the entry or of one of its subcommands names what

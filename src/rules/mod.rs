@@ -391,8 +391,7 @@ impl<'a> Checker<'a> {
                     // Nothing in the words can add a fact: the program's facts.
                     Usage::of_program(entry)
                 } else {
-                    let words: Values = cmd.args().iter().map(Word::value).collect();
-                    catalogue::usage(entry, &words)
+                    option_words::usage_of(entry, cmd.args())
                 },
             ))
         };
