@@ -116,8 +116,9 @@ pub fn usage(entry: &'static Entry, args: &[Option<&str>]) -> Usage {
 /// the command does ([`option_that_matters`]):
 /// a word whose start is only known at run time (`"$OPTS"`, `$OPTS`, which may
 /// also split into several options) and an option named only in part (`--$X`,
-/// `--reg$X`, a short cluster that may go on: `-f$X`). Options end at `--`, and
-/// at the first operand for a program that reads no options after its operands.
+/// `--reg$X`, a short cluster that may go on: `-f$X`). Options end at `--`, at
+/// a shell's or interpreter's inline script (`sh -c TEXT`), and at the first
+/// operand for a program that reads no options after its operands.
 fn unknown_options(
     entry: &Entry,
     global: Option<&'static Entry>,
@@ -152,6 +153,18 @@ fn unknown_options(
         }
         if word.starts_with('-') && word.len() > 1 {
             value_next = !word.contains('=') && entry.takes_next_word(word);
+            // A shell's or interpreter's inline script ends its options: the
+            // words after it are the script's arguments (`sh -c TEXT a b`).
+            if value_next && (entry.has(Fact::Shell) || entry.interpreter.is_some()) {
+                let letter = word.chars().last().unwrap_or('-');
+                let role = entry
+                    .option(word)
+                    .map(|o| o.role)
+                    .or_else(|| entry.short_option_role(letter));
+                if role.is_some_and(|r| matches!(r, super::Role::Shell | super::Role::Code(_))) {
+                    break;
+                }
+            }
             continue;
         }
         if !entry.options_after_operands {

@@ -18,7 +18,7 @@
 
 use super::command::{Redirect, SimpleCommand};
 use super::definitions::single_quoted;
-use super::word::Word;
+use super::word::{Part, Word};
 use crate::verdict::Span;
 
 /// Most commands composed for one program: more is judged as unknown.
@@ -63,6 +63,40 @@ pub fn known_stdin(
         return None;
     }
     Some((printed(previous, home, files)?, previous.span))
+}
+
+/// True when no line `previous`, the stage piped into `xargs`, prints can start
+/// with `-`, so none of the items `xargs` appends can be an option: `find` from
+/// static start folders that do not start with `-` (each path it prints starts
+/// with one of them) without an action that prints something else (`-printf`,
+/// `-ls`); and `echo` or `printf` of static words (`~` too), whose commands are composed
+/// and judged from the text they print ([`known_stdin`]).
+pub fn prints_no_options(previous: &SimpleCommand) -> bool {
+    let Some(name) = previous.program_str().map(program_name) else {
+        return false;
+    };
+    let args = previous.args();
+    match name {
+        "find" => {
+            let starts = args
+                .iter()
+                .take_while(|w| w.value().is_none_or(|v| !v.starts_with(['-', '(', '!'])))
+                .count();
+            let printing = ["-printf", "-fprintf", "-ls", "-fls"];
+            args[..starts]
+                .iter()
+                .all(|w| w.value().is_some_and(|v| !v.is_empty()))
+                && args[starts..]
+                    .iter()
+                    .all(|w| w.value().is_some_and(|v| !printing.contains(&v)))
+        }
+        "echo" | "printf" => args.iter().all(|w| {
+            w.parts
+                .iter()
+                .all(|p| matches!(p, Part::Literal(_) | Part::Quoted(_) | Part::Tilde(_)))
+        }),
+        _ => false,
+    }
 }
 
 /// What `record` prints, when known without running anything: `echo` or `printf` of

@@ -105,7 +105,14 @@ fn dynamic_subcommand(cmd: &SimpleCommand, cx: &mut Checker) -> bool {
 /// Asks for each word that may be an option only known at run time of a program
 /// whose flags add facts ([`catalogue::Usage::unknown_options`]).
 fn dynamic_options(cmd: &SimpleCommand, cx: &mut Checker) {
-    if cmd.shadowed || cmd.args().iter().all(Word::is_static) {
+    if cmd.shadowed {
+        return;
+    }
+    let items = appended_items(cmd).filter(|_| {
+        !cx.piped_from(cmd)
+            .is_some_and(crate::model::prints_no_options)
+    });
+    if items.is_none() && cmd.args().iter().all(Word::is_static) {
         return;
     }
     let Some(entry) = cx.entry(cmd) else {
@@ -116,13 +123,24 @@ fn dynamic_options(cmd: &SimpleCommand, cx: &mut Checker) {
         .copied()
         .filter(|f| catalogue::changes_what_it_does(*f))
         .any(|f| entry.flag_may_add(f));
-    // Without flags that add facts the shared reading skips the words: read them.
-    let usage = if flags_matter {
-        cx.usage(cmd)
-    } else if entry.any_role(&Role::names_what_runs) {
-        Some(Rc::new(option_words::usage_of(entry, cmd.args())))
-    } else {
+    if !flags_matter && !entry.any_role(&Role::names_what_runs) {
         return;
+    }
+    // The words as the program gets them: `xargs`'s items after them.
+    let mut args = cmd.args().to_vec();
+    if let Some(by) = items {
+        args.push(Word::new(
+            smallvec::smallvec![Part::Unknown("xargs items".into())],
+            by.span,
+            false,
+        ));
+    }
+    // The shared reading skips the words when no flag adds facts, and knows
+    // nothing of `xargs`'s items: read them here then.
+    let usage = if flags_matter && items.is_none() {
+        cx.usage(cmd)
+    } else {
+        Some(Rc::new(option_words::usage_of(entry, &args)))
     };
     let Some(usage) = usage else {
         return;
@@ -132,7 +150,7 @@ fn dynamic_options(cmd: &SimpleCommand, cx: &mut Checker) {
         words => format!("{} {words}", entry.name),
     };
     for &(at, flag) in &usage.unknown_options {
-        let Some(word) = cmd.args().get(at) else {
+        let Some(word) = args.get(at) else {
             continue;
         };
         // A loop variable over relative words (`for f in *.sh`) is a file name;
@@ -143,13 +161,35 @@ fn dynamic_options(cmd: &SimpleCommand, cx: &mut Checker) {
         }) {
             continue;
         }
+        let what = if at == cmd.args().len() {
+            "the items `xargs` reads and appends are only known at run time and stand".to_string()
+        } else {
+            format!("`{}` is only known at run time and stands", word.display())
+        };
         cx.report(
             &DYNAMIC_COMMAND_NAME,
             word.span,
             format!(
-                "`{}` stands where an option of `{program}` can and is only known at run time: it may be `{flag}`, which changes what the command does",
-                word.display()
+                "{what} where an option of `{program}` can: it may be `{flag}`, which changes what the command does"
             ),
         );
     }
+}
+
+/// The `xargs` word when the program runs under `xargs` with the items it reads
+/// appended to its words (not put in place of a `-I` placeholder): those words
+/// are only known at run time, and stand where options can.
+fn appended_items(cmd: &SimpleCommand) -> Option<&Word> {
+    let program = cmd.program?;
+    let wrappers = cmd.words.get(..program)?;
+    let at = wrappers.iter().rposition(|w| {
+        w.value()
+            .is_some_and(|v| catalogue::canonical_or(crate::model::command::basename(v)) == "xargs")
+    })?;
+    let replaces = wrappers[at + 1..].iter().any(|w| {
+        w.value().is_none_or(|v| {
+            v.starts_with("-I") || v.starts_with("-i") || v.starts_with("--replace")
+        })
+    });
+    (!replaces).then(|| &wrappers[at])
 }

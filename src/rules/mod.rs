@@ -300,6 +300,16 @@ impl<'a> Checker<'a> {
         real
     }
 
+    /// The pipeline stage whose output `cmd` reads on stdin, when it is the
+    /// record made just before `cmd` ([`crate::model::piped_into`]).
+    pub fn piped_from(&self, cmd: &SimpleCommand) -> Option<&'a SimpleCommand> {
+        if !cmd.context.piped_stdin {
+            return None;
+        }
+        let previous = self.commands.get(self.index_of(cmd)?.checked_sub(1)?)?;
+        crate::model::piped_into(previous, cmd, self.source).then_some(previous)
+    }
+
     /// Where `cmd` stands in the commands being judged; `None` for a command from
     /// elsewhere (a script a rule judges on its own), which is never cached.
     fn index_of(&self, cmd: &SimpleCommand) -> Option<usize> {

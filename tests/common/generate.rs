@@ -547,6 +547,8 @@ fn catalogue_class() -> impl Strategy<Value = String> {
         "docker run --rm \"app:$TAG\" echo hi",
         "npm install --$X",
         "npm run \"build:$T\"",
+        "cat opts.txt | xargs docker run",
+        "find . -name '*.txt' | xargs sed -i s/a/b/",
         "cmake -E env A=1 sh -c 'id'",
         "cmake -E env CC=gcc make",
         "cmake -E chdir build sh -c 'id'",
