@@ -65,6 +65,23 @@ pub fn known_stdin(
     Some((printed(previous, home, files)?, previous.span))
 }
 
+/// The `xargs` word when the program runs under `xargs` with the items it reads
+/// appended to its words (not put in place of a `-I` placeholder): those words
+/// are only known at run time, and stand where options can.
+pub fn appended_items(cmd: &SimpleCommand) -> Option<&Word> {
+    let program = cmd.program?;
+    let wrappers = cmd.words.get(..program)?;
+    let at = wrappers
+        .iter()
+        .rposition(|w| w.value().is_some_and(|v| program_name(v) == "xargs"))?;
+    let replaces = wrappers[at + 1..].iter().any(|w| {
+        w.value().is_none_or(|v| {
+            v.starts_with("-I") || v.starts_with("-i") || v.starts_with("--replace")
+        })
+    });
+    (!replaces).then(|| &wrappers[at])
+}
+
 /// True when no line `previous`, the stage piped into `xargs`, prints can start
 /// with `-`, so none of the items `xargs` appends can be an option: `find` from
 /// static start folders that do not start with `-` (each path it prints starts

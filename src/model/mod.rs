@@ -46,7 +46,7 @@ pub mod wrappers;
 pub(crate) mod written;
 
 pub use command::SimpleCommand;
-pub use input_arguments::{piped_into, prints_no_options};
+pub use input_arguments::{appended_items, piped_into, prints_no_options};
 pub use problem::{Problem, ProblemKind};
 pub use walk::ARITHMETIC;
 

@@ -108,7 +108,7 @@ fn dynamic_options(cmd: &SimpleCommand, cx: &mut Checker) {
     if cmd.shadowed {
         return;
     }
-    let items = appended_items(cmd).filter(|_| {
+    let items = crate::model::appended_items(cmd).filter(|_| {
         !cx.piped_from(cmd)
             .is_some_and(crate::model::prints_no_options)
     });
@@ -174,22 +174,4 @@ fn dynamic_options(cmd: &SimpleCommand, cx: &mut Checker) {
             ),
         );
     }
-}
-
-/// The `xargs` word when the program runs under `xargs` with the items it reads
-/// appended to its words (not put in place of a `-I` placeholder): those words
-/// are only known at run time, and stand where options can.
-fn appended_items(cmd: &SimpleCommand) -> Option<&Word> {
-    let program = cmd.program?;
-    let wrappers = cmd.words.get(..program)?;
-    let at = wrappers.iter().rposition(|w| {
-        w.value()
-            .is_some_and(|v| catalogue::canonical_or(crate::model::command::basename(v)) == "xargs")
-    })?;
-    let replaces = wrappers[at + 1..].iter().any(|w| {
-        w.value().is_none_or(|v| {
-            v.starts_with("-I") || v.starts_with("-i") || v.starts_with("--replace")
-        })
-    });
-    (!replaces).then(|| &wrappers[at])
 }
