@@ -126,6 +126,10 @@ fn unknown_options(
     offset: usize,
     out: &mut Vec<(usize, &'static str)>,
 ) {
+    // Most words are static: nothing to look for.
+    if !words.iter().flatten().any(|w| w.contains(RUN_TIME_PART)) {
+        return;
+    }
     let Some(flag) = option_that_matters(entry).or_else(|| global.and_then(option_that_matters))
     else {
         return;
