@@ -87,7 +87,7 @@ pub fn appended_items(cmd: &SimpleCommand) -> Option<&Word> {
 /// static start folders that do not start with `-` (each path it prints starts
 /// with one of them) without an action that prints something else (`-printf`,
 /// `-ls`); and `echo` or `printf` of static words (`~` too), whose commands are composed
-/// and judged from the text they print ([`known_stdin`]).
+/// and judged from the text they print (`known_stdin`).
 pub fn prints_no_options(previous: &SimpleCommand) -> bool {
     let Some(name) = previous.program_str().map(program_name) else {
         return false;
