@@ -30,7 +30,10 @@ mod user;
 
 pub use args::{Arg, Values, classify, is_assignment};
 pub use explain::describe;
-pub use usage::{RUN_TIME_PART, Usage, changes_what_it_does, dynamic_subcommand, usage};
+pub use usage::{
+    RUN_TIME_PART, Usage, changes_what_it_does, dynamic_subcommand, flags_change_what_it_does,
+    usage,
+};
 use user::intern;
 pub use user::{Catalogue, Scope};
 

@@ -195,22 +195,33 @@ fn option_that_matters(entry: &Entry) -> Option<&'static str> {
         })
 }
 
+/// The facts a flag adds that only take a risk away when missing
+/// ([`Fact::ReadOnly`]) or change how output is shaped or a path is read, which
+/// the path rules judge on their own (`echo -n`, `tee -a`, `chmod -R`, `ln -r`,
+/// `ln -T`).
+const SHAPE_ONLY: [Fact; 6] = [
+    Fact::ReadOnly,
+    Fact::NoNewline,
+    Fact::Appends,
+    Fact::Recursive,
+    Fact::RelativeLinkTargets,
+    Fact::NoTargetDirectory,
+];
+
 /// True for a fact a flag adds that changes what the command does to the
 /// machine, its data or its trust: every fact but those that only take a risk
-/// away when missing ([`Fact::ReadOnly`]) or change how output is shaped or a
-/// path is read, which the path rules judge on their own (`echo -n`, `tee -a`,
-/// `chmod -R`, `ln -r`, `ln -T`). A word that may be an option asks for a
-/// program with such a flag ([`Usage::unknown_options`]).
+/// away when missing (`read-only`) or change how output is shaped or a path is
+/// read (`echo -n`, `tee -a`, `chmod -R`, `ln -r`, `ln -T`). A word that may be
+/// an option asks for a program with such a flag ([`Usage::unknown_options`]).
 pub fn changes_what_it_does(fact: Fact) -> bool {
-    !matches!(
-        fact,
-        Fact::ReadOnly
-            | Fact::NoNewline
-            | Fact::Appends
-            | Fact::Recursive
-            | Fact::RelativeLinkTargets
-            | Fact::NoTargetDirectory
-    )
+    !SHAPE_ONLY.contains(&fact)
+}
+
+/// True when a flag of `entry` or of one of its subcommands can add a fact that
+/// changes what the command does ([`changes_what_it_does`]): one mask test.
+pub fn flags_change_what_it_does(entry: &Entry) -> bool {
+    let shape_only = SHAPE_ONLY.iter().fold(0, |mask, f| mask | f.bit());
+    entry.flag_fact_mask & !shape_only != 0
 }
 
 /// True when the option word `word` (spelled with parts only known at run time)

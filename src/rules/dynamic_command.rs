@@ -1,11 +1,12 @@
 //! BG203: a program whose name is only known at run time.
 
-use crate::catalogue::{self, Fact, Role, Values};
+use crate::catalogue::{self, Role, Values};
 use crate::declare_rule;
 use crate::model::command::{Origin, SimpleCommand};
 use crate::model::word::{Part, Word};
 use crate::rules::Checker;
-use crate::rules::option_words;
+use crate::rules::run_time_usage;
+use std::borrow::Cow;
 use std::rc::Rc;
 
 declare_rule! {
@@ -17,8 +18,9 @@ declare_rule! {
     /// time (`git $CMD --force`, `terraform "$1"`, `kubectl $VERB ns prod`), or a
     /// dynamic option word where the subcommand may stand (`git --git-dir=$D push
     /// --force`). And a word only known at run time where an option may stand,
-    /// for a program whose flags change what it does (the catalogue's
-    /// `flag_facts`): `docker run "$OPTS" img` may be `docker run --privileged
+    /// for a program whose options change what it does (the catalogue's
+    /// `flag_facts`, or an option whose value names what runs), the items `xargs`
+    /// appends included: `docker run "$OPTS" img` may be `docker run --privileged
     /// img`, `npm install --$X` may be `--registry=…`, and an unquoted `$X` may
     /// split into several options. An option named before its dynamic part
     /// (`--network="$N"`) is read as given by the rules its flag concerns.
@@ -103,7 +105,8 @@ fn dynamic_subcommand(cmd: &SimpleCommand, cx: &mut Checker) -> bool {
 }
 
 /// Asks for each word that may be an option only known at run time of a program
-/// whose flags add facts ([`catalogue::Usage::unknown_options`]).
+/// whose options change what it does ([`catalogue::Usage::unknown_options`]),
+/// the items `xargs` appends after the words counted as one such word.
 fn dynamic_options(cmd: &SimpleCommand, cx: &mut Checker) {
     if cmd.shadowed {
         return;
@@ -118,29 +121,29 @@ fn dynamic_options(cmd: &SimpleCommand, cx: &mut Checker) {
     let Some(entry) = cx.entry(cmd) else {
         return;
     };
-    let flags_matter = Fact::ALL
-        .iter()
-        .copied()
-        .filter(|f| catalogue::changes_what_it_does(*f))
-        .any(|f| entry.flag_may_add(f));
+    let flags_matter = catalogue::flags_change_what_it_does(entry);
     if !flags_matter && !entry.any_role(&Role::names_what_runs) {
         return;
     }
     // The words as the program gets them: `xargs`'s items after them.
-    let mut args = cmd.args().to_vec();
-    if let Some(by) = items {
-        args.push(Word::new(
-            smallvec::smallvec![Part::Unknown("xargs items".into())],
-            by.span,
-            false,
-        ));
-    }
+    let args: Cow<[Word]> = match items {
+        None => Cow::Borrowed(cmd.args()),
+        Some(by) => {
+            let mut args = cmd.args().to_vec();
+            args.push(Word::new(
+                smallvec::smallvec![Part::Unknown("xargs items".into())],
+                by.span,
+                false,
+            ));
+            Cow::Owned(args)
+        }
+    };
     // The shared reading skips the words when no flag adds facts, and knows
     // nothing of `xargs`'s items: read them here then.
     let usage = if flags_matter && items.is_none() {
         cx.usage(cmd)
     } else {
-        Some(Rc::new(option_words::usage_of(entry, &args)))
+        Some(Rc::new(run_time_usage::usage_of(entry, &args)))
     };
     let Some(usage) = usage else {
         return;

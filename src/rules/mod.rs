@@ -42,6 +42,7 @@ pub mod persistence;
 pub mod privilege;
 pub mod remote_effect;
 pub mod rm;
+pub mod run_time_usage;
 pub mod runner_files;
 pub mod sql_escapes;
 mod sql_functions;
@@ -401,7 +402,7 @@ impl<'a> Checker<'a> {
                     // Nothing in the words can add a fact: the program's facts.
                     Usage::of_program(entry)
                 } else {
-                    option_words::usage_of(entry, cmd.args())
+                    run_time_usage::usage_of(entry, cmd.args())
                 },
             ))
         };
