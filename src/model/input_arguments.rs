@@ -94,6 +94,8 @@ pub fn prints_no_options(previous: &SimpleCommand) -> bool {
     };
     let args = previous.args();
     match name {
+        // `find -- -x` may start from a folder whose name starts with `-`.
+        "find" if args.iter().any(|w| w.value() == Some("--")) => false,
         "find" => {
             let starts = args
                 .iter()
