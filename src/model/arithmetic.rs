@@ -20,6 +20,7 @@ use super::printf_target::{PrintfTarget, printf_target};
 use super::scope::Scope;
 use super::word::{Part, Word, build_word};
 use crate::parse::kind;
+use crate::parse::{Field, field};
 use crate::verdict::Span;
 use tree_sitter::Node;
 
@@ -125,7 +126,7 @@ fn part<'t>(
 /// ones, and reads every subscript so).
 pub(super) fn in_subscript(node: Node, src: Source, scope: &Scope) -> Vec<Code> {
     let mut out = Vec::new();
-    if let Some(index) = node.child_by_field_name("index") {
+    if let Some(index) = field::child(node, Field::Index) {
         in_operand(index, src, scope, &mut out);
     }
     out
@@ -177,12 +178,12 @@ fn numeric_substitution(node: Node, src: Source) -> bool {
     let mut inner = node.named_child(0);
     if let Some(statement) = inner.filter(|c| kind(c) == "redirected_statement") {
         // `$(wc -l < f)`: the redirect feeds the program; the output is its own.
-        inner = statement.child_by_field_name("body");
+        inner = field::child(statement, Field::Body);
     }
     let Some(command) = inner.filter(|c| kind(c) == "command") else {
         return false;
     };
-    let Some(name) = command.child_by_field_name("name") else {
+    let Some(name) = field::child(command, Field::Name) else {
         return false;
     };
     NUMERIC_OUTPUT.contains(&src.slice(name))
@@ -329,8 +330,7 @@ pub(super) fn in_test(node: Node, src: Source, scope: &Scope) -> Vec<Code> {
     while let Some(current) = pending.pop() {
         let mut cursor = current.walk();
         let children: Vec<Node> = current.named_children(&mut cursor).collect();
-        let operator = current
-            .child_by_field_name("operator")
+        let operator = field::child(current, Field::Operator)
             .map(|o| src.slice(o))
             .unwrap_or("");
         let arithmetic = matches!(

@@ -9,6 +9,7 @@ use super::scope::Scope;
 use super::word::{Part, Word, build_word, build_word_with, decode_heredoc, split_tilde};
 use crate::parse::SpanMap;
 use crate::parse::kind;
+use crate::parse::{Field, field};
 use crate::verdict::Span;
 use std::path::Path;
 use tree_sitter::Node;
@@ -177,12 +178,11 @@ fn split_at_errors<'t>(nodes: &[Node<'t>]) -> Vec<Node<'t>> {
 
 /// A `variable_assignment` node.
 pub(super) fn assignment(node: Node, src: Source, scope: &Scope) -> Assignment {
-    let name = node
-        .child_by_field_name("name")
+    let name = field::child(node, Field::Name)
         .map(|n| src.slice(n))
         .unwrap_or("")
         .to_string();
-    let value_node = node.child_by_field_name("value");
+    let value_node = field::child(node, Field::Value);
     let mut value = value_node.map(|v| {
         scope.substitute(build_word_with(
             &[v],
@@ -192,7 +192,7 @@ pub(super) fn assignment(node: Node, src: Source, scope: &Scope) -> Assignment {
         ))
     });
     // `NAME+=value` appends: the result is the old value and the new one.
-    let appends = match (node.child_by_field_name("name"), value_node) {
+    let appends = match (field::child(node, Field::Name), value_node) {
         (Some(n), Some(v)) => src
             .text
             .get(n.end_byte()..v.start_byte())
@@ -228,7 +228,7 @@ pub(super) fn array_elements(
     src: Source,
     scope: &Scope,
 ) -> Option<Vec<Option<String>>> {
-    let value = node.child_by_field_name("value")?;
+    let value = field::child(node, Field::Value)?;
     if kind(value) != "array" {
         return None;
     }

@@ -29,6 +29,7 @@ use super::written;
 use super::{Env, wrappers};
 use crate::parse::SpanMap;
 use crate::parse::kind;
+use crate::parse::{Field, field};
 use crate::verdict::Span;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -307,7 +308,7 @@ fn last_command(node: Node) -> Option<Node> {
                 let count = u32::try_from(last.named_child_count()).ok()?;
                 last.named_child(count.checked_sub(1)?)?
             }
-            "redirected_statement" => last.child_by_field_name("body")?,
+            "redirected_statement" => field::child(last, Field::Body)?,
             _ => break,
         };
     }
@@ -607,7 +608,7 @@ impl<'s> Walker<'s> {
             }
             "redirected_statement" => {
                 let mut own = self.redirects_of(node, src);
-                match node.child_by_field_name("body") {
+                match field::child(node, Field::Body) {
                     Some(body) if kind(body) == "command" => {
                         self.handled.insert(body.id());
                         // What an enclosing list hung on it comes after its own.
@@ -683,9 +684,7 @@ impl<'s> Walker<'s> {
                 stack.push(Task::PushScope);
             }
             "function_definition" => {
-                let name = node
-                    .child_by_field_name("name")
-                    .map(|n| Rc::from(src.slice(n)));
+                let name = field::child(node, Field::Name).map(|n| Rc::from(src.slice(n)));
                 let inner = Frame {
                     function: name.clone().or(frame.function.clone()),
                     in_command: false,
@@ -699,7 +698,7 @@ impl<'s> Walker<'s> {
                 }
                 stack.push(Task::PopScope);
                 if let Some(name) = name {
-                    let body = node.child_by_field_name("body").map(|body| {
+                    let body = field::child(node, Field::Body).map(|body| {
                         let (start, end) = (body.start_byte(), body.end_byte());
                         (Rc::from(src.slice(body)), src.map.within(start, end))
                     });
@@ -872,7 +871,7 @@ impl<'s> Walker<'s> {
         if kind(node) != "for_statement" {
             return None;
         }
-        let name = node.child_by_field_name("variable")?;
+        let name = field::child(node, Field::Variable)?;
         Some(LoopVariable {
             name: (name.start_byte(), name.end_byte()),
             confined: self.loop_confined(node, src),
@@ -1793,8 +1792,7 @@ impl<'s> Walker<'s> {
     /// with no `..` (and no pattern that could match `..`), so NAME stays below the
     /// working directory.
     fn loop_confined(&mut self, node: Node, src: Source) -> bool {
-        let mut cursor = node.walk();
-        let values: Vec<Node> = node.children_by_field_name("value", &mut cursor).collect();
+        let values = field::children(node, Field::Value);
         if values.is_empty() {
             // `for f; do` loops over the positional parameters.
             return false;
@@ -1847,8 +1845,8 @@ impl<'s> Walker<'s> {
     fn track_numeric(&mut self, node: Node, src: Source) {
         for assignment in assignments_under(node) {
             let (Some(name), Some(value)) = (
-                assignment.child_by_field_name("name"),
-                assignment.child_by_field_name("value"),
+                field::child(assignment, Field::Name),
+                field::child(assignment, Field::Value),
             ) else {
                 continue;
             };
@@ -1884,13 +1882,11 @@ impl<'s> Walker<'s> {
     /// Array assignments (`a=(x y)`, `local -a a=(…)`) under `node`: their elements.
     fn track_arrays(&mut self, node: Node, src: Source) {
         for assignment in assignments_under(node) {
-            let name = assignment
-                .child_by_field_name("name")
+            let name = field::child(assignment, Field::Name)
                 .map(|n| src.slice(n))
                 .unwrap_or("");
             if let Some(elements) = lower::array_elements(assignment, src, self.scope()) {
-                let appends = assignment
-                    .child_by_field_name("value")
+                let appends = field::child(assignment, Field::Value)
                     .and_then(|v| {
                         src.text
                             .get(assignment.start_byte() + name.len()..v.start_byte())
@@ -2076,8 +2072,7 @@ fn enter_pass(scope: &mut Scope, variable: Option<LoopVariable>, text: &str) {
 
 /// `for i in 1 2 3` or `for i in $(seq …)`: the loop variable is a number.
 fn loop_numeric(node: Node, src: Source) -> bool {
-    let mut cursor = node.walk();
-    let values: Vec<Node> = node.children_by_field_name("value", &mut cursor).collect();
+    let values = field::children(node, Field::Value);
     !values.is_empty() && values.iter().all(|v| numeric_value(*v, src))
 }
 

@@ -19,6 +19,7 @@
 use std::cell::RefCell;
 mod bytes;
 mod dollar;
+pub mod field;
 mod kind;
 mod misparse;
 mod problems;
@@ -28,6 +29,7 @@ mod tokens;
 
 pub use bytes::all_bytes;
 pub use dollar::{around_dollar, expansion_name};
+pub use field::Field;
 pub use kind::kind;
 pub use problems::{ParseProblem, ProblemKind, problem};
 pub use span_map::SpanMap;

@@ -3,6 +3,7 @@
 
 use super::decode::{decode_ansi_c, decode_double_quoted};
 use super::{Part, Parts, Word};
+use crate::parse::{Field, field};
 use crate::parse::{around_dollar, expansion_name, kind};
 use crate::verdict::Span;
 use tree_sitter::Node;
@@ -326,7 +327,7 @@ impl WordBuilder<'_> {
                 // `${a[0]}`: an element with a static index is a variable of its
                 // own, named `a[0]` (the scope records array elements so).
                 "subscript" if name.is_none() => {
-                    let index = child.child_by_field_name("index");
+                    let index = field::child(child, Field::Index);
                     // `${!a[@]}`: the array's keys, not an indirection.
                     listing |= bang
                         && index
@@ -338,8 +339,7 @@ impl WordBuilder<'_> {
                                 .get(i.start_byte()..i.end_byte())
                                 .is_some_and(|t| t.bytes().all(|b| b.is_ascii_digit()))
                     });
-                    let array = child
-                        .child_by_field_name("name")
+                    let array = field::child(child, Field::Name)
                         .and_then(|n| text.get(n.start_byte()..n.end_byte()));
                     match (static_index, array, index) {
                         (true, Some(array), Some(i)) => {
