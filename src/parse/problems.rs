@@ -190,32 +190,29 @@ fn split_expansion(tree: &Tree, text: &str) -> Option<usize> {
     if !(quote..text.len()).any(dollar_name) {
         return None;
     }
-    let mut cursor = tree.walk();
-    loop {
-        let node = cursor.node();
-        if kind(node) == "$" && node.child_count() == 0 && dollar_name(node.start_byte()) {
-            // What holds the outermost node the `$` ends decides whether lowering
-            // joins the split.
-            let (top, _) = around_dollar(node);
-            let lone = node
-                .parent()
-                .is_none_or(|p| !matches!(kind(p), "simple_expansion" | "expansion" | "string"));
-            // A redirect's words are lowered like a command's (its target, and the
-            // words the grammar hangs after it).
-            let joined = |p: tree_sitter::Node| {
-                matches!(kind(p), "command" | "file_redirect" | "heredoc_redirect")
-            };
-            if lone && top.parent().is_none_or(|p| !joined(p)) {
-                return Some(node.start_byte());
-            }
-        }
-        if cursor.goto_first_child() {
-            continue;
-        }
-        if !skip_subtree(&mut cursor) {
-            return None;
-        }
-    }
+    // Only a `$` token before a name can be split (anywhere in the text, once it
+    // holds the trigger): each is looked up from the root, where a walk of the
+    // whole tree costs about ten times more.
+    let root = tree.root_node();
+    let first = (0..text.len()).filter(|&at| dollar_name(at)).find(|&at| {
+        root.descendant_for_byte_range(at, at + 1)
+            .filter(|n| kind(*n) == "$" && n.child_count() == 0 && n.start_byte() == at)
+            .is_some_and(|dollar| split_here(dollar))
+    });
+    first
+}
+
+/// Whether a `$` token is split off from its name where lowering cannot join it:
+/// it does not open an expansion or sit in a string, and what holds the outermost
+/// node it ends is not a command or redirect (whose words lowering joins).
+fn split_here(dollar: tree_sitter::Node) -> bool {
+    let lone = dollar
+        .parent()
+        .is_none_or(|p| !matches!(kind(p), "simple_expansion" | "expansion" | "string"));
+    let (top, _) = around_dollar(dollar);
+    let joined =
+        |p: tree_sitter::Node| matches!(kind(p), "command" | "file_redirect" | "heredoc_redirect");
+    lone && top.parent().is_none_or(|p| !joined(p))
 }
 
 /// The start of the first `word` token that holds a `{` followed by a blank and an
@@ -272,4 +269,67 @@ fn escape_in_gap(bytes: &[u8], from: usize, to: usize) -> Option<usize> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The first split `$` found by walking the whole tree, as the parser did before
+    /// it looked each `$` up: the reference the lookup must agree with.
+    fn split_by_walk(tree: &Tree, text: &str) -> Option<usize> {
+        let mut cursor = tree.walk();
+        loop {
+            let node = cursor.node();
+            let names = text.get(node.start_byte() + 1..).and_then(expansion_name);
+            if kind(node) == "$" && node.child_count() == 0 && names.is_some() {
+                let lone = node.parent().is_none_or(|p| {
+                    !matches!(kind(p), "simple_expansion" | "expansion" | "string")
+                });
+                let (top, _) = around_dollar(node);
+                let joined = |p: tree_sitter::Node| {
+                    matches!(kind(p), "command" | "file_redirect" | "heredoc_redirect")
+                };
+                if lone && top.parent().is_none_or(|p| !joined(p)) {
+                    return Some(node.start_byte());
+                }
+            }
+            if cursor.goto_first_child() {
+                continue;
+            }
+            if !skip_subtree(&mut cursor) {
+                return None;
+            }
+        }
+    }
+
+    #[test]
+    fn a_split_dollar_is_found_where_the_whole_walk_finds_it() {
+        let cases = [
+            ("A='k'v=$X-x", true),
+            ("A='k'v=x$X-x", true),
+            ("A='k'v$X-x", true),
+            ("A=\"k\"v=$X-x", true),
+            ("x=('k'v=$X-x)", true),
+            ("B=$Y; A='k'v=$X-x", true),
+            ("ls$X$1 \"\t$X\"", true),
+            ("echo 'k'v=$X-x", false),
+            ("echo \"$HOME\" 'a'", false),
+            ("f() { local n=1; echo \"$n\"; }; f", false),
+            ("A='k'$X-x", false),
+            ("cat > 'o' <<< a$X-b", false),
+            ("echo ${x:-'k'v=$X-x}", false),
+        ];
+        let mut split = 0;
+        for (text, expected) in cases {
+            let parsed = crate::parse::parse(text).expect("parses");
+            let found = split_expansion(&parsed.tree, &parsed.text);
+            assert_eq!(found, split_by_walk(&parsed.tree, &parsed.text), "{text}");
+            split += usize::from(found.is_some());
+            if expected {
+                assert!(found.is_some(), "{text}");
+            }
+        }
+        assert!(split >= 7, "{split} of the cases are split");
+    }
 }
