@@ -319,6 +319,31 @@ fn last_command(node: Node) -> Option<Node> {
     .then_some(last)
 }
 
+/// The text a call of a function runs, and where it sits: of a `{ LIST; }` body,
+/// the LIST, which runs as the group would (a redirect after the group belongs to
+/// the definition and is judged there), so the fast lexer can take it and a call
+/// skips the parse; any other body (`( … )`, `[[ … ]]`, a loop) as written.
+fn function_body(body: Node, src: Source) -> (Rc<str>, SpanMap) {
+    let braces = (
+        body.child(0),
+        body.child(body.child_count().saturating_sub(1)),
+    );
+    let (start, end) = match braces {
+        (Some(open), Some(close))
+            if kind(body) == "compound_statement"
+                && kind(open) == "{"
+                && kind(close) == "}"
+                && !close.is_missing()
+                && open.end_byte() <= close.start_byte() =>
+        {
+            (open.end_byte(), close.start_byte())
+        }
+        _ => (body.start_byte(), body.end_byte()),
+    };
+    let text = src.text.get(start..end).unwrap_or_default();
+    (Rc::from(text), src.map.within(start, end))
+}
+
 /// The innermost scope. The stack is never empty: the bottom scope is never popped.
 fn top(scopes: &[Scope]) -> &Scope {
     &scopes[scopes.len() - 1]
@@ -698,10 +723,7 @@ impl<'s> Walker<'s> {
                 }
                 stack.push(Task::PopScope);
                 if let Some(name) = name {
-                    let body = field::child(node, Field::Body).map(|body| {
-                        let (start, end) = (body.start_byte(), body.end_byte());
-                        (Rc::from(src.slice(body)), src.map.within(start, end))
-                    });
+                    let body = field::child(node, Field::Body).map(|body| function_body(body, src));
                     stack.push(Task::EndDefinition(name, body));
                 }
                 push_children(node, &inner, stack);
