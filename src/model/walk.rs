@@ -463,7 +463,10 @@ impl<'s> Walker<'s> {
                     cwd,
                     &all_links,
                 );
-                if moved || dash_changed {
+                // A record walked after the last dash-named file was made already
+                // knows every one (a later stage of an outer job): no copy.
+                let knew_all = record.context.dash_named == self.dash_named;
+                if moved || (dash_changed && !knew_all) {
                     record.context.dash_named = self.dash_named.clone();
                     self.out.commands.push(record);
                 }
