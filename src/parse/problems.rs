@@ -194,12 +194,11 @@ fn split_expansion(tree: &Tree, text: &str) -> Option<usize> {
     // holds the trigger): each is looked up from the root, where a walk of the
     // whole tree costs about ten times more.
     let root = tree.root_node();
-    let first = (0..text.len()).filter(|&at| dollar_name(at)).find(|&at| {
+    (0..text.len()).filter(|&at| dollar_name(at)).find(|&at| {
         root.descendant_for_byte_range(at, at + 1)
             .filter(|n| kind(*n) == "$" && n.child_count() == 0 && n.start_byte() == at)
             .is_some_and(|dollar| split_here(dollar))
-    });
-    first
+    })
 }
 
 /// Whether a `$` token is split off from its name where lowering cannot join it:
