@@ -184,6 +184,11 @@ pub struct Context {
     /// `GLOBIGNORE=…`, see `model/glob_options.rs`): a glob here may match names
     /// starting with `.`, in any case, at any depth.
     pub relaxed_globs: bool,
+    /// Variables the command set earlier to a value that word splitting may cut
+    /// into more words (a known value with a blank in it, or one only known at run
+    /// time: `read N`, `N=$(cat f)`) and that this command's words expand unquoted
+    /// after the start of a word: `--name=x$N` may be `--name=x --privileged`.
+    pub splitting: Vec<String>,
 }
 
 /// The working directory as far as the walker can tell.

@@ -266,6 +266,20 @@ impl Scope {
         &self.confined
     }
 
+    /// True when the script set `name` to a value that word splitting may cut into
+    /// more words: a known value with a blank in it (any non-empty value once `IFS`
+    /// changed), or one only known at run time that is neither a number nor a
+    /// confined loop variable. A variable the script never set is the caller's.
+    pub fn may_split(&self, name: &str) -> bool {
+        match self.var(name) {
+            Some(Some(value)) => {
+                !value.is_empty() && (self.ifs_changed || value.contains([' ', '\t', '\n']))
+            }
+            Some(None) => !self.is_numeric(name) && !self.confined.iter().any(|c| c == name),
+            None => false,
+        }
+    }
+
     /// `IFS` was assigned in the script.
     pub fn ifs_changed(&self) -> bool {
         self.ifs_changed
@@ -580,4 +594,31 @@ fn directory(word: &Word, current: Option<&Path>, resolver: &Resolver) -> Cwd {
 fn is_name(text: &str) -> bool {
     text.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
         && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Scope;
+
+    #[test]
+    fn a_value_may_split_when_it_has_a_blank_or_is_only_known_at_run_time() {
+        let mut scope = Scope::default();
+        scope.set_var("KNOWN", Some(" --privileged".into()));
+        scope.set_var("PLAIN", Some("abc".into()));
+        scope.set_var("EMPTY", Some(String::new()));
+        scope.set_var("READ", None);
+        scope.set_var("COUNT", None);
+        scope.mark_numeric("COUNT");
+        scope.set_var("FILE", None);
+        scope.confine("FILE");
+        assert!(scope.may_split("KNOWN"));
+        assert!(scope.may_split("READ"));
+        for name in ["PLAIN", "EMPTY", "COUNT", "FILE", "NEVER_SET"] {
+            assert!(!scope.may_split(name), "{name}");
+        }
+        // Once IFS changed, any character of a value may be a separator.
+        scope.set_var("IFS", Some("b".into()));
+        assert!(scope.may_split("PLAIN"));
+        assert!(!scope.may_split("EMPTY"));
+    }
 }

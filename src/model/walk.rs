@@ -344,6 +344,30 @@ fn function_body(body: Node, src: Source) -> (Rc<str>, SpanMap) {
     (Rc::from(text), src.map.within(start, end))
 }
 
+/// The variables `words` expand unquoted after the start of a word whose value
+/// word splitting may cut into more words ([`Scope::may_split`]).
+fn splitting_inside_words(words: &[Word], scope: &Scope) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for part in words.iter().flat_map(|w| w.parts.iter().skip(1)) {
+        let name = match part {
+            Part::Variable {
+                name,
+                quoted: false,
+            }
+            | Part::Expansion {
+                name: Some(name),
+                quoted: false,
+                ..
+            } => name,
+            _ => continue,
+        };
+        if !names.contains(name) && scope.may_split(name) {
+            names.push(name.clone());
+        }
+    }
+    names
+}
+
 /// The innermost scope. The stack is never empty: the bottom scope is never popped.
 fn top(scopes: &[Scope]) -> &Scope {
     &scopes[scopes.len() - 1]
@@ -1072,6 +1096,7 @@ impl<'s> Walker<'s> {
             confined: self.scope().confined().to_vec(),
             dash_named: self.dash_named.clone(),
             relaxed_globs: self.relaxed_globs,
+            splitting: Vec::new(),
         }
     }
 
@@ -1079,6 +1104,8 @@ impl<'s> Walker<'s> {
     /// namerefs, and by builtins such as `read` and `printf -v`, which become
     /// assignments of the record).
     fn push_record(&mut self, mut record: SimpleCommand) {
+        // Before the record's own assignments: its words expand first.
+        record.context.splitting = splitting_inside_words(&record.words, self.scope());
         builtin_assignments::through_namerefs(&mut record, self.scope());
         self.scope_mut().track_vars(&record);
         builtin_assignments::note(&mut record, self.scope());

@@ -22,8 +22,11 @@ declare_rule! {
     /// `flag_facts`, or an option whose value names what runs), the items `xargs`
     /// appends included: `docker run "$OPTS" img` may be `docker run --privileged
     /// img`, `npm install --$X` may be `--registry=…`, and an unquoted `$X` may
-    /// split into several options. An option named before its dynamic part
-    /// (`--network="$N"`) is read as given by the rules its flag concerns.
+    /// split into several options. Inside a word too, when the command set the
+    /// variable to a value that splits (a blank in it, or read or substituted at
+    /// run time): `N=' --privileged'; docker run --name=x$N img`. An option named
+    /// before its dynamic part (`--network="$N"`) is read as given by the rules
+    /// its flag concerns.
     ///
     /// ## Why
     /// Every other command rule keys on the program's name, and for a program with
@@ -39,6 +42,8 @@ declare_rule! {
     /// - `docker run $OPTS alpine` → ask
     /// - `docker run --rm alpine "$CMD"` → allow: after the image, the words are
     ///   the container's
+    /// - `read N; docker run --name=x$N alpine` → ask: `$N` may split off
+    ///   `--privileged`
     pub static DYNAMIC_COMMAND_NAME = {
         code: "BG203",
         name: "dynamic-command-name",
@@ -143,7 +148,11 @@ fn dynamic_options(cmd: &SimpleCommand, cx: &mut Checker) {
     let usage = if flags_matter && items.is_none() {
         cx.usage(cmd)
     } else {
-        Some(Rc::new(run_time_usage::usage_of(entry, &args)))
+        Some(Rc::new(run_time_usage::usage_of(
+            entry,
+            &args,
+            &cmd.context.splitting,
+        )))
     };
     let Some(usage) = usage else {
         return;
@@ -167,7 +176,15 @@ fn dynamic_options(cmd: &SimpleCommand, cx: &mut Checker) {
         let what = if at == cmd.args().len() {
             "the items `xargs` reads and appends are only known at run time and stand".to_string()
         } else {
-            format!("`{}` is only known at run time and stands", word.display())
+            let starts_dynamic = word.parts.first().is_some_and(Part::is_dynamic);
+            if !starts_dynamic && run_time_usage::splits_inside(word, &cmd.context.splitting) {
+                format!(
+                    "`{}` expands a variable the command set to a value word splitting may cut into more words, and one may stand",
+                    word.display()
+                )
+            } else {
+                format!("`{}` is only known at run time and stands", word.display())
+            }
         };
         cx.report(
             &DYNAMIC_COMMAND_NAME,

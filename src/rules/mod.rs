@@ -402,7 +402,7 @@ impl<'a> Checker<'a> {
                     // Nothing in the words can add a fact: the program's facts.
                     Usage::of_program(entry)
                 } else {
-                    run_time_usage::usage_of(entry, cmd.args())
+                    run_time_usage::usage_of(entry, cmd.args(), &cmd.context.splitting)
                 },
             ))
         };

@@ -13,22 +13,62 @@ use crate::model::word::{Part, Word};
 /// The use of `entry` with `words` ([`catalogue::usage`]), each word only known
 /// at run time spelled with its static text and a stand-in for each other part
 /// ([`run_time_text`]): an option named before such a part counts as given, and
-/// a word that may be any option is listed.
+/// a word that may be any option is listed. A word in which a variable of
+/// `splitting` is expanded unquoted after its start may be cut into more words
+/// there: a word of stand-ins alone is read after it, and what is listed for that
+/// word is listed for the word it comes from.
 ///
 /// ## Example
 /// `docker run --pid="$P" img` → the fact `--pid` adds; `docker run "$O" img` →
-/// `"$O"` may be `--privileged`.
-pub fn usage_of(entry: &'static Entry, words: &[Word]) -> Usage {
+/// `"$O"` may be `--privileged`; with `N` splitting, `docker run --name=x$N img`
+/// → `--name=x$N` may be `--privileged`.
+pub fn usage_of(entry: &'static Entry, words: &[Word], splitting: &[String]) -> Usage {
     let texts: smallvec::SmallVec<[Option<String>; 8]> = words
         .iter()
         .map(|w| w.value().is_none().then(|| run_time_text(w)))
         .collect();
-    let values: Values = words
-        .iter()
-        .zip(&texts)
-        .map(|(w, text)| w.value().or(text.as_deref()))
-        .collect();
-    catalogue::usage(entry, &values)
+    let mut values: Values = smallvec::SmallVec::new();
+    // For each value, the word it comes from.
+    let mut from: smallvec::SmallVec<[usize; 8]> = smallvec::SmallVec::new();
+    for (at, (word, text)) in words.iter().zip(&texts).enumerate() {
+        values.push(word.value().or(text.as_deref()));
+        from.push(at);
+        if !splitting.is_empty() && splits_inside(word, splitting) {
+            values.push(Some(SPLIT_OFF));
+            from.push(at);
+        }
+    }
+    let mut usage = catalogue::usage(entry, &values);
+    if from.len() > words.len() {
+        for (at, _) in &mut usage.unknown_options {
+            *at = from.get(*at).copied().unwrap_or(*at);
+        }
+    }
+    usage
+}
+
+/// The words split off a word at run time, as [`catalogue::usage`] reads them:
+/// one part only known then.
+const SPLIT_OFF: &str = "\u{1a}";
+const _: () = assert!(
+    SPLIT_OFF.len() == 1 && SPLIT_OFF.as_bytes()[0] as u32 == catalogue::RUN_TIME_PART as u32
+);
+
+/// True when `word` expands a variable of `splitting` unquoted after its start,
+/// where word splitting may cut it into more words.
+pub fn splits_inside(word: &Word, splitting: &[String]) -> bool {
+    word.parts.iter().skip(1).any(|part| match part {
+        Part::Variable {
+            name,
+            quoted: false,
+        }
+        | Part::Expansion {
+            name: Some(name),
+            quoted: false,
+            ..
+        } => splitting.contains(name),
+        _ => false,
+    })
 }
 
 /// The text of a word only known at run time as [`catalogue::usage`] reads it:
