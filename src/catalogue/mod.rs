@@ -1022,16 +1022,19 @@ impl Entry {
     /// The role of an environment variable the program reads (`CC` for make),
     /// its name matched exactly.
     pub fn env_key_role(&self, name: &str) -> Option<Role> {
+        // A byte scan for the `*`: asked for every assignment of a command, over
+        // every key of the entry (`make` has dozens).
         self.env_keys
             .iter()
-            .find(|(key, _)| match key.split_once('*') {
-                // `CARGO_TARGET_*_LINKER`: any text in place of the `*`.
-                Some((head, tail)) => {
-                    name.len() > head.len() + tail.len()
-                        && name.starts_with(head)
-                        && name.ends_with(tail)
-                }
-                None => *key == name,
+            .find(|(key, _)| {
+                *key == name
+                    || key.bytes().position(|b| b == b'*').is_some_and(|star| {
+                        // `CARGO_TARGET_*_LINKER`: any text in place of the `*`.
+                        let (head, tail) = (&key[..star], &key[star + 1..]);
+                        name.len() > head.len() + tail.len()
+                            && name.starts_with(head)
+                            && name.ends_with(tail)
+                    })
             })
             .map(|(_, role)| *role)
     }
