@@ -348,21 +348,9 @@ fn function_body(body: Node, src: Source) -> (Rc<str>, SpanMap) {
 /// word splitting may cut into more words ([`Scope::may_split`]).
 fn splitting_inside_words(words: &[Word], scope: &Scope) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
-    for part in words.iter().flat_map(|w| w.parts.iter().skip(1)) {
-        let name = match part {
-            Part::Variable {
-                name,
-                quoted: false,
-            }
-            | Part::Expansion {
-                name: Some(name),
-                quoted: false,
-                ..
-            } => name,
-            _ => continue,
-        };
-        if !names.contains(name) && scope.may_split(name) {
-            names.push(name.clone());
+    for name in words.iter().flat_map(Word::split_points) {
+        if !names.iter().any(|n| n == name) && scope.may_split(name) {
+            names.push(name.to_string());
         }
     }
     names

@@ -57,18 +57,8 @@ const _: () = assert!(
 /// True when `word` expands a variable of `splitting` unquoted after its start,
 /// where word splitting may cut it into more words.
 pub fn splits_inside(word: &Word, splitting: &[String]) -> bool {
-    word.parts.iter().skip(1).any(|part| match part {
-        Part::Variable {
-            name,
-            quoted: false,
-        }
-        | Part::Expansion {
-            name: Some(name),
-            quoted: false,
-            ..
-        } => splitting.contains(name),
-        _ => false,
-    })
+    word.split_points()
+        .any(|name| splitting.iter().any(|s| s == name))
 }
 
 /// The text of a word only known at run time as [`catalogue::usage`] reads it:

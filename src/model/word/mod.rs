@@ -168,6 +168,24 @@ impl Word {
         StaticValue::Joined(out)
     }
 
+    /// The variables the word expands unquoted after its start, where word
+    /// splitting may cut the word in two (`--name=x$N`; `$N` alone is a word only
+    /// known at run time from its start).
+    pub fn split_points(&self) -> impl Iterator<Item = &str> {
+        self.parts.iter().skip(1).filter_map(|part| match part {
+            Part::Variable {
+                name,
+                quoted: false,
+            }
+            | Part::Expansion {
+                name: Some(name),
+                quoted: false,
+                ..
+            } => Some(name.as_str()),
+            _ => None,
+        })
+    }
+
     /// True when [`Word::value`] is `Some`.
     pub fn is_static(&self) -> bool {
         self.value().is_some()
