@@ -456,7 +456,6 @@ impl<'s> Walker<'s> {
         // Jobs nest (a stage that is itself a pipeline): each record once.
         let mut judged = vec![false; self.out.commands.len()];
         for job in jobs {
-            let dash_changed = job.dash_named != self.dash_named.len();
             let to = job.to.unwrap_or(self.out.commands.len());
             for i in job.from..to.min(judged.len()) {
                 if std::mem::replace(&mut judged[i], true) {
@@ -475,10 +474,10 @@ impl<'s> Walker<'s> {
                     cwd,
                     &all_links,
                 );
-                // A record walked after the last dash-named file was made already
-                // knows every one (a later stage of an outer job): no copy.
-                let knew_all = record.context.dash_named == self.dash_named;
-                if moved || (dash_changed && !knew_all) {
+                // Copied with every dash-named file when it was walked before the
+                // last was made; a record walked after (a later stage of an outer
+                // job) already knows them all.
+                if moved || record.context.dash_named != self.dash_named {
                     record.context.dash_named = self.dash_named.clone();
                     self.out.commands.push(record);
                 }

@@ -101,7 +101,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
                 let text = stand_in_text(word, offset).map(|t| words_of(&t, offset));
                 super::passed_options::judge(name, text.as_deref(), cmd, cx)
             }
-            role if names_what_runs(role) => Some((
+            role if role.names_what_runs() => Some((
                 &PROGRAM_SETTING,
                 format!(
                     "`{prefix}…` names what `{}` runs, only known at run time",
@@ -119,18 +119,13 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
 /// What ends a setting's key: `KEY=VALUE`, or `KEY VALUE` as ssh's `-o` takes it.
 const SETTING_END: &[char] = &['=', ' ', '\t'];
 
-/// True when a value of `role`, only known at run time, may be any program or code.
-fn names_what_runs(role: Role) -> bool {
-    role.names_what_runs()
-}
-
 /// True when a settings key of the entry or of one of its subcommands names what
 /// runs.
 fn has_running_setting(entry: &Entry) -> bool {
     entry
         .config_keys
         .iter()
-        .any(|(_, role)| names_what_runs(*role))
+        .any(|(_, role)| role.names_what_runs())
         || entry.subcommands.iter().any(has_running_setting)
 }
 
@@ -160,7 +155,7 @@ fn dynamic_setting(
         });
     };
     let key = &text[..end];
-    match setting_role(entry, key, &names_what_runs)? {
+    match setting_role(entry, key, &Role::names_what_runs)? {
         Role::OptionsOf(name) => {
             let value_from = from + end + 1;
             let words = stand_in_text(word, value_from)

@@ -65,8 +65,9 @@ pub fn splits_inside(word: &Word, splitting: &[String]) -> bool {
 /// its static parts, a tilde prefix as `~` and `$PWD` or `$HOME` as `/` and a
 /// stand-in (they expand to paths, never options), and each other part as
 /// [`catalogue::RUN_TIME_PART`]. An unquoted part inside a word may split it
-/// (`--name=x$N`); only a word that starts with one is read as possibly more
-/// options.
+/// (`--name=x$N`): [`usage_of`] reads what may follow when the command set the
+/// variable to a value that splits; a word that starts with such a part is read
+/// as possibly more options from its start.
 pub fn run_time_text(word: &Word) -> String {
     let mut text = String::new();
     for part in &word.parts {
