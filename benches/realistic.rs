@@ -4,7 +4,8 @@
 //! and bare tree-sitter parse side by side in the same run. Criterion writes each
 //! estimate under `target/criterion/realistic/`; `python3 benches/summarize.py
 //! realistic` gives the median, p90 and max over the set, how many commands take more
-//! than 20 µs, and the check / parse ratio per command.
+//! than 20 µs, the check / parse ratio per command, and the slowest commands (the set
+//! is written to `target/criterion/realistic/commands.json`).
 //!
 //! `cargo bench --bench realistic` (about five minutes: each of some 3,400
 //! measurements is short, which is enough for a per-command median).
@@ -61,8 +62,18 @@ fn realistic_set() -> Vec<String> {
     set
 }
 
+/// Writes the set beside criterion's estimates, so `summarize.py realistic` can name
+/// the slowest commands, not only their indexes.
+fn write_set(cmds: &[String]) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/criterion/realistic");
+    let text = serde_json::to_string(cmds).expect("a list of strings is JSON");
+    std::fs::create_dir_all(&dir).expect("criterion's folder");
+    std::fs::write(dir.join("commands.json"), text).expect("write the set");
+}
+
 fn realistic(c: &mut Criterion) {
     let cmds = realistic_set();
+    write_set(&cmds);
     let gate = common::bench_gate();
     let mut parser = common::bash_parser();
     let mut group = c.benchmark_group("realistic");

@@ -81,7 +81,15 @@ def realistic():
     print(f"\ncheck / parse per command: median {statistics.median(ratios):.2f}, p90 {p(ratios, 0.9):.2f}")
     print(f"sum check / sum parse: {sum(check.values()) / sum(parse.values()):.2f}")
     slowest = sorted(check.items(), key=lambda kv: -kv[1])[:10]
-    print("slowest checks (index into the set, µs):", ", ".join(f"{i} {t:.1f}" for i, t in slowest))
+    listing = base / "commands.json"
+    if not listing.exists():
+        print("slowest checks (index into the set, µs):", ", ".join(f"{i} {t:.1f}" for i, t in slowest))
+        return
+    commands = json.loads(listing.read_text())
+    print("slowest checks (µs, parse µs, command):")
+    for i, t in slowest:
+        text = commands[int(i)].replace("\n", "\\n")
+        print(f"  {t:7.1f} {parse.get(i, float('nan')):7.1f}  {text[:100]}")
 
 
 if len(sys.argv) > 1 and sys.argv[1] == "classes":
