@@ -19,7 +19,9 @@ use crate::rules::inline_script::INLINE_SCRIPT;
 /// - `awk -f - <<< 'BEGIN { system("id") }'` → ask
 /// - `make -f build/Makefile` → allow
 pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
-    let Some(base) = cmd.base_name() else { return };
+    let Some(base) = cx.base_name(cmd) else {
+        return;
+    };
     if matches!(base, "source" | ".") {
         return;
     }

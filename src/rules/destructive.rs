@@ -69,7 +69,8 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         );
     }
     scheduling_wrappers(cmd, cx);
-    let (Some(name), Some(base), Some(word)) = (cmd.name_str(), cmd.base_name(), cmd.name()) else {
+    let (Some(name), Some(base), Some(word)) = (cmd.name_str(), cx.base_name(cmd), cmd.name())
+    else {
         return;
     };
     // Names for messages and the builtins' match, borrowed unless they need folding.

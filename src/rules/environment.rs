@@ -1106,7 +1106,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     if cmd.origin == Origin::Test {
         return;
     }
-    let (Some(program), Some(name)) = (cmd.program_str(), cmd.name()) else {
+    let (Some(program), Some(name)) = (cx.program_str(cmd), cmd.name()) else {
         // `env` alone unwraps to no program: it prints the environment.
         let env_word = cmd.wrappers.last().and_then(|&w| cmd.words.get(w));
         if let Some(word) = env_word
@@ -1124,7 +1124,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         }
         return;
     };
-    let base = cmd.base_name().unwrap_or(program);
+    let base = cx.base_name(cmd).unwrap_or(program);
     let args = cmd.args();
     let values = || args.iter().filter_map(Word::value);
     // A program (not a builtin) in any case, `.exe` stripped: `PRINTENV` runs it.

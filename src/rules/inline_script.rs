@@ -62,10 +62,12 @@ fn runs_stdin_as_code(entry: &Entry) -> bool {
 }
 
 /// The inline code a command runs, if any: the code text (when static) and its word.
-pub fn inline_code(cmd: &SimpleCommand) -> Option<(Option<String>, Option<&Word>)> {
-    let program = cmd.program_str()?;
-    let entry = catalogue::lookup(crate::model::command::basename(program))
-        .filter(|e| runs_stdin_as_code(e))?;
+/// `entry`: the catalogue entry of the program `cmd` runs ([`Checker::entry`]).
+pub fn inline_code<'c>(
+    cmd: &'c SimpleCommand,
+    entry: Option<&'static Entry>,
+) -> Option<(Option<String>, Option<&'c Word>)> {
+    let entry = entry.filter(|e| runs_stdin_as_code(e))?;
     let args = cmd.args();
     // The options are read with the catalogue's option table, so the value of an
     // option that takes one is skipped (`python -W ignore -c CODE`, `perl -I lib
@@ -344,10 +346,10 @@ pub fn names_outside_path(code: &str) -> bool {
 
 /// Asks for inline interpreter code.
 pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
-    let (Some(program), Some(name)) = (cmd.base_name(), cmd.name()) else {
+    let (Some(program), Some(name)) = (cx.base_name(cmd), cmd.name()) else {
         return;
     };
-    let entry = catalogue::lookup(program);
+    let entry = cx.entry(cmd);
     let program = entry.map_or(program, |e| e.name);
     let language = entry.and_then(|e| e.interpreter);
     // A file this command wrote, run as code (`python3 x.py`, `awk -f x.awk`):
@@ -382,7 +384,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         }
         return;
     }
-    if let Some((code, word)) = inline_code(cmd) {
+    if let Some((code, word)) = inline_code(cmd, entry) {
         let span = word.map(|w| w.span).unwrap_or(name.span);
         let trusted_ok = cx.policy.mode == crate::Mode::Trusted
             && code.as_deref().is_some_and(|c| !names_outside_path(c));
@@ -419,7 +421,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             ),
         );
     }
-    if let Some((lang, word)) = command_language_option(cmd) {
+    if let Some((lang, word)) = command_language_option(cmd, entry) {
         cx.report(
             &INLINE_SCRIPT,
             word.span,
@@ -531,9 +533,12 @@ const JUDGED_BY_CONTENT: &[&str] = &["sed", "awk", "sql", "yq", "jq", "rpm", "ml
 /// is code in the program's own command language: `gdb -ex 'shell id'`, `vim -c
 /// '!id'`, `emacs --eval '(shell-command "id")'`, `lldb -o 'platform shell id'`,
 /// `cmd /c dir`.
-fn command_language_option(cmd: &SimpleCommand) -> Option<(&'static str, &Word)> {
-    let program = cmd.program_str()?;
-    let entry = catalogue::lookup(crate::model::command::basename(program))?;
+/// `entry`: the catalogue entry of the program `cmd` runs ([`Checker::entry`]).
+fn command_language_option<'c>(
+    cmd: &'c SimpleCommand,
+    entry: Option<&'static Entry>,
+) -> Option<(&'static str, &'c Word)> {
+    let entry = entry?;
     if runs_stdin_as_code(entry) || !entry.mentions(&[Role::Code("")]) {
         return None;
     }

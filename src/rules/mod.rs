@@ -214,6 +214,9 @@ pub struct Checker<'a> {
     /// Per command (by its index in `commands`): its entry, and what was worked out
     /// so far.
     cache: RefCell<Vec<Derived<'a>>>,
+    /// Per command (by its index): the program's names, which nearly every check
+    /// reads (worked out when the checker is made).
+    names: Vec<ProgramNames<'a>>,
     /// The real paths looked up so far ([`Checker::real_path`]): a written file is
     /// both a path use and a write, and each asks for it.
     real_paths: RefCell<Vec<(std::path::PathBuf, Option<std::path::PathBuf>)>>,
@@ -234,6 +237,15 @@ fn shared<T>(list: Vec<T>, empty: &'static std::thread::LocalKey<Rc<Vec<T>>>) ->
     } else {
         Rc::new(list)
     }
+}
+
+/// The names of the program a command runs, as [`SimpleCommand::base_name`] and
+/// [`SimpleCommand::program_str`] give them: each is a scan of the name, and some
+/// ten checks ask for them per command.
+#[derive(Clone, Copy)]
+struct ProgramNames<'a> {
+    base: Option<&'a str>,
+    program: Option<&'a str>,
 }
 
 /// Facts derived from one command that several checks read. They depend only on
@@ -262,6 +274,13 @@ impl<'a> Checker<'a> {
         findings: Vec<Finding>,
         commands: &'a [SimpleCommand],
     ) -> Checker<'a> {
+        let names: Vec<ProgramNames<'a>> = commands
+            .iter()
+            .map(|cmd| ProgramNames {
+                base: cmd.base_name(),
+                program: cmd.program_str(),
+            })
+            .collect();
         Checker {
             policy,
             paths,
@@ -270,14 +289,16 @@ impl<'a> Checker<'a> {
             findings,
             commands,
             cache: RefCell::new(
-                commands
+                names
                     .iter()
-                    .map(|cmd| Derived {
-                        entry: invocation::entry_of(cmd),
+                    .map(|names| Derived {
+                        // What `invocation::entry_of` looks up, from the name at hand.
+                        entry: names.base.and_then(catalogue::lookup),
                         ..Derived::default()
                     })
                     .collect(),
             ),
+            names,
             real_paths: RefCell::new(Vec::new()),
         }
     }
@@ -364,6 +385,28 @@ impl<'a> Checker<'a> {
         match kept {
             Some(found) => found,
             None => invocation::entry_of(cmd),
+        }
+    }
+
+    /// [`SimpleCommand::base_name`] of `cmd`, worked out once per command.
+    pub fn base_name<'c>(&self, cmd: &'c SimpleCommand) -> Option<&'c str>
+    where
+        'a: 'c,
+    {
+        match self.index_of(cmd).and_then(|index| self.names.get(index)) {
+            Some(names) => names.base,
+            None => cmd.base_name(),
+        }
+    }
+
+    /// [`SimpleCommand::program_str`] of `cmd`, worked out once per command.
+    pub fn program_str<'c>(&self, cmd: &'c SimpleCommand) -> Option<&'c str>
+    where
+        'a: 'c,
+    {
+        match self.index_of(cmd).and_then(|index| self.names.get(index)) {
+            Some(names) => names.program,
+            None => cmd.program_str(),
         }
     }
 

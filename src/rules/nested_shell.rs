@@ -80,9 +80,8 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
 /// arguments, given one. The arguments are in a file the gate does not read, so
 /// what they run or write cannot be judged.
 fn response_files(cmd: &SimpleCommand, cx: &mut Checker) {
-    let Some(entry) = cmd
-        .base_name()
-        .and_then(crate::catalogue::lookup)
+    let Some(entry) = cx
+        .entry(cmd)
         .filter(|e| e.has(crate::catalogue::Fact::ResponseFiles))
     else {
         return;
@@ -123,7 +122,7 @@ fn response_files(cmd: &SimpleCommand, cx: &mut Checker) {
 /// `fc -s`, `fc -e EDITOR`, bare `fc`: the builtin runs commands taken from the
 /// shell's history (edited or not), text the gate never sees. `fc -l` only lists.
 fn history_rerun(cmd: &SimpleCommand, cx: &mut Checker) {
-    if cmd.base_name() != Some("fc") || cmd.shadowed {
+    if cx.base_name(cmd) != Some("fc") || cmd.shadowed {
         return;
     }
     let lists = cmd.args().iter().any(|w| {

@@ -96,7 +96,8 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             );
         }
     }
-    let (Some(program), Some(base), Some(name)) = (cmd.program_str(), cmd.base_name(), cmd.name())
+    let (Some(program), Some(base), Some(name)) =
+        (cx.program_str(cmd), cx.base_name(cmd), cmd.name())
     else {
         return;
     };

@@ -46,7 +46,7 @@ declare_rule! {
 
 /// Judges deletion commands.
 pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
-    let (Some(_), Some(name)) = (cmd.base_name(), cmd.name()) else {
+    let (Some(_), Some(name)) = (cx.base_name(cmd), cmd.name()) else {
         return;
     };
     let Some(entry) = cx.entry(cmd) else {
