@@ -248,6 +248,15 @@ struct ProgramNames<'a> {
     program: Option<&'a str>,
 }
 
+impl<'a> ProgramNames<'a> {
+    fn of(cmd: &'a SimpleCommand) -> ProgramNames<'a> {
+        ProgramNames {
+            base: cmd.base_name(),
+            program: cmd.program_str(),
+        }
+    }
+}
+
 /// Facts derived from one command that several checks read. They depend only on
 /// the command, the policy and the catalogue, all fixed while a command is judged;
 /// each is worked out on first use (an empty list or a missing entry is cached
@@ -274,13 +283,7 @@ impl<'a> Checker<'a> {
         findings: Vec<Finding>,
         commands: &'a [SimpleCommand],
     ) -> Checker<'a> {
-        let names: Vec<ProgramNames<'a>> = commands
-            .iter()
-            .map(|cmd| ProgramNames {
-                base: cmd.base_name(),
-                program: cmd.program_str(),
-            })
-            .collect();
+        let names: Vec<ProgramNames<'a>> = commands.iter().map(ProgramNames::of).collect();
         Checker {
             policy,
             paths,
@@ -393,10 +396,7 @@ impl<'a> Checker<'a> {
     where
         'a: 'c,
     {
-        match self.index_of(cmd).and_then(|index| self.names.get(index)) {
-            Some(names) => names.base,
-            None => cmd.base_name(),
-        }
+        self.names_of(cmd).base
     }
 
     /// [`SimpleCommand::program_str`] of `cmd`, worked out once per command.
@@ -404,9 +404,18 @@ impl<'a> Checker<'a> {
     where
         'a: 'c,
     {
+        self.names_of(cmd).program
+    }
+
+    /// The program names of `cmd`: kept for a command being judged, worked out for
+    /// one from elsewhere.
+    fn names_of<'c>(&self, cmd: &'c SimpleCommand) -> ProgramNames<'c>
+    where
+        'a: 'c,
+    {
         match self.index_of(cmd).and_then(|index| self.names.get(index)) {
-            Some(names) => names.program,
-            None => cmd.program_str(),
+            Some(&names) => names,
+            None => ProgramNames::of(cmd),
         }
     }
 
