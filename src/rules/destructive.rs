@@ -91,7 +91,9 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         Some(u) if !u.subcommand_words.is_empty() => format!("{base} {}", u.subcommand_words),
         _ => lower.to_string(),
     };
-    let values: Vec<&str> = args.iter().map(|w| w.value().unwrap_or("\u{1}")).collect();
+    // On the stack: most commands have a few words.
+    let values: smallvec::SmallVec<[&str; 8]> =
+        args.iter().map(|w| w.value().unwrap_or("\u{1}")).collect();
     // `dd of=/dev/sda`, `shred /dev/sda`, `cp img /dev/sdb`: a word the catalogue
     // says is written (or deleted) names a device. The cheap text test comes
     // first: most commands name no device.

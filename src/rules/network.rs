@@ -188,8 +188,8 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let words: Values = args.iter().map(Word::value).collect();
     let readings = match entry.filter(|e| !e.subcommands.is_empty()) {
         Some(_) if own => cx.args(cmd),
-        Some(e) => std::rc::Rc::new(catalogue::classify(e, &words)),
-        None => std::rc::Rc::new(Vec::new()),
+        Some(e) => super::shared(catalogue::classify(e, &words), &super::NO_ARGS),
+        None => super::NO_ARGS.with(std::rc::Rc::clone),
     };
     let chain = invocation::chain(entry, args, &readings);
     let sub = (!chain.subcommands.is_empty())
@@ -198,7 +198,9 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let depth = chain.subcommands.len();
     let after = chain.after;
     let first = chain.subcommands.first().copied();
-    let values: Vec<&str> = args.iter().map(|w| w.value().unwrap_or("\u{1}")).collect();
+    // On the stack: most commands have a few words.
+    let values: smallvec::SmallVec<[&str; 8]> =
+        args.iter().map(|w| w.value().unwrap_or("\u{1}")).collect();
     let first = first.or(values.first().copied()).unwrap_or("");
     let usage = entry
         .filter(|e| e.flag_may_add(Fact::InstallsGlobally))
