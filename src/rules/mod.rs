@@ -12,6 +12,7 @@ use crate::policy::Policy;
 use crate::policy::paths::PathJudge;
 use crate::verdict::{Capability, Decision, Finding, Span};
 use invocation::Invocation;
+use smallvec::SmallVec;
 use std::cell::RefCell;
 use std::rc::Rc;
 use written_files::WrittenFile;
@@ -213,10 +214,10 @@ pub struct Checker<'a> {
     commands: &'a [SimpleCommand],
     /// Per command (by its index in `commands`): its entry, and what was worked out
     /// so far.
-    cache: RefCell<Vec<Derived<'a>>>,
+    cache: RefCell<SmallVec<[Derived<'a>; 2]>>,
     /// Per command (by its index): the program's names, which nearly every check
     /// reads (worked out when the checker is made).
-    names: Vec<ProgramNames<'a>>,
+    names: SmallVec<[ProgramNames<'a>; 2]>,
     /// The real paths looked up so far ([`Checker::real_path`]): a written file is
     /// both a path use and a write, and each asks for it.
     real_paths: RefCell<Vec<(std::path::PathBuf, Option<std::path::PathBuf>)>>,
@@ -228,6 +229,32 @@ thread_local! {
     static NO_USES: Rc<Vec<PathUse<'static>>> = Rc::new(Vec::new());
     static NO_WRITES: Rc<Vec<WrittenFile>> = Rc::new(Vec::new());
     static NO_ARGS: Rc<Vec<Arg>> = Rc::new(Vec::new());
+    // The uses of programs whose words add no facts (`ls`, `cat`, `grep`): the
+    // program's own facts, the same every time, kept per entry in a slot picked by
+    // its address (entries, the user's included, live as long as the process).
+    static PROGRAM_USAGE: [UsageSlot; 32] =
+        std::array::from_fn(|_| RefCell::new(None));
+}
+
+/// A kept [`Usage::of_program`]: the entry's address and its use.
+type UsageSlot = RefCell<Option<(usize, Rc<Usage>)>>;
+
+/// [`Usage::of_program`] of `entry`, shared: worked out once per entry and thread
+/// while its slot keeps it.
+fn program_usage(entry: &'static Entry) -> Rc<Usage> {
+    let address = std::ptr::from_ref(entry) as usize;
+    let slot = (address / std::mem::size_of::<Entry>().max(1)) % 32;
+    PROGRAM_USAGE.with(|slots| {
+        let mut kept = slots[slot].borrow_mut();
+        match &*kept {
+            Some((at, usage)) if *at == address => Rc::clone(usage),
+            _ => {
+                let usage = Rc::new(Usage::of_program(entry));
+                *kept = Some((address, Rc::clone(&usage)));
+                usage
+            }
+        }
+    })
 }
 
 /// `list` shared, or the thread's shared empty list when it is empty.
@@ -283,7 +310,10 @@ impl<'a> Checker<'a> {
         findings: Vec<Finding>,
         commands: &'a [SimpleCommand],
     ) -> Checker<'a> {
-        let names: Vec<ProgramNames<'a>> = commands.iter().map(ProgramNames::of).collect();
+        // Both per-command lists live in the checker for a command of one or two
+        // records (most are): no allocation for them.
+        let names: SmallVec<[ProgramNames<'a>; 2]> =
+            commands.iter().map(ProgramNames::of).collect();
         Checker {
             policy,
             paths,
@@ -449,14 +479,15 @@ impl<'a> Checker<'a> {
     pub fn usage(&self, cmd: &SimpleCommand) -> Option<Rc<Usage>> {
         let work = || {
             let entry = self.entry(cmd)?;
-            Some(Rc::new(
-                if entry.subcommands.is_empty() && entry.flag_fact_mask == 0 {
-                    // Nothing in the words can add a fact: the program's facts.
-                    Usage::of_program(entry)
-                } else {
-                    run_time_usage::usage_of(entry, cmd.args(), &cmd.context.splitting)
-                },
-            ))
+            if entry.subcommands.is_empty() && entry.flag_fact_mask == 0 {
+                // Nothing in the words can add a fact: the program's facts.
+                return Some(program_usage(entry));
+            }
+            Some(Rc::new(run_time_usage::usage_of(
+                entry,
+                cmd.args(),
+                &cmd.context.splitting,
+            )))
         };
         let Some(index) = self.index_of(cmd) else {
             return work();
