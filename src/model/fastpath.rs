@@ -64,25 +64,39 @@ fn is_reserved(word: &str) -> bool {
 }
 
 /// Characters of an unquoted word the lexer knows the grammar treats as word text.
+/// A table lookup: it runs for every byte of every word.
+#[inline]
 fn is_word_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric()
-        || matches!(
-            b,
-            b'-' | b'_'
-                | b'.'
-                | b'/'
-                | b':'
-                | b'='
-                | b'@'
-                | b'%'
-                | b'+'
-                | b','
-                | b'~'
-                | b'*'
-                | b'?'
-                | b'^'
-        )
+    WORD_BYTES[usize::from(b)]
 }
+
+/// [`is_word_byte`]'s table: ASCII letters and digits and `-_./:=@%+,~*?^`.
+const WORD_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric()
+            || matches!(
+                c,
+                b'-' | b'_'
+                    | b'.'
+                    | b'/'
+                    | b':'
+                    | b'='
+                    | b'@'
+                    | b'%'
+                    | b'+'
+                    | b','
+                    | b'~'
+                    | b'*'
+                    | b'?'
+                    | b'^'
+            );
+        b += 1;
+    }
+    table
+};
 
 /// A lexed word: its builder and where it is.
 struct LexWord<'a> {
@@ -319,7 +333,9 @@ impl Lexed {
 
 fn lex(src: &str) -> Option<Vec<Token<'_>>> {
     let bytes = src.as_bytes();
-    let mut tokens = Vec::with_capacity(8);
+    // Room for a few tokens, most commands' count; small enough for the
+    // allocator's per-thread cache of freed blocks.
+    let mut tokens = Vec::with_capacity(4);
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
@@ -597,7 +613,8 @@ fn build(source: &str, tokens: Vec<Token<'_>>) -> Option<Vec<Lexed>> {
         .iter()
         .filter(|t| matches!(t, Token::Separator(_)))
         .count();
-    let mut commands: Vec<(usize, usize, Option<Sep>)> = Vec::with_capacity(separators + 1);
+    let mut commands: smallvec::SmallVec<[(usize, usize, Option<Sep>); 8]> =
+        smallvec::SmallVec::with_capacity(separators + 1);
     let mut from = 0;
     for (at, token) in tokens.iter().enumerate() {
         if let Token::Separator(sep) = token {

@@ -6,6 +6,7 @@
 //! question, not this file's.
 
 use super::word::{Part, Word, split_tilde};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
 
@@ -163,20 +164,27 @@ impl Resolver {
             }
             _ => (None, Via::Relative),
         };
-        // The rest: static text up to the first dynamic part or glob character.
-        let mut rest = String::new();
+        // The rest: static text up to the first dynamic part or glob character,
+        // borrowed from the word when one part holds it all (most words).
+        let mut rest: Cow<'_, str> = Cow::Borrowed("");
+        fn push<'w>(rest: &mut Cow<'w, str>, text: &'w str) {
+            match rest.is_empty() {
+                true => *rest = Cow::Borrowed(text),
+                false => rest.to_mut().push_str(text),
+            }
+        }
         let mut glob = false;
         for part in parts {
             match part {
                 Part::Literal(t) => {
                     if let Some(cut) = t.find(['*', '?', '[']) {
-                        rest.push_str(&t[..cut]);
+                        push(&mut rest, &t[..cut]);
                         glob = true;
                         break;
                     }
-                    rest.push_str(t);
+                    push(&mut rest, t);
                 }
-                Part::Quoted(t) => rest.push_str(t),
+                Part::Quoted(t) => push(&mut rest, t),
                 _ => {
                     glob = true;
                     break;
@@ -197,10 +205,10 @@ impl Resolver {
             }
             Some(b) => {
                 let mut joined = b.into_os_string();
-                joined.push(&rest);
+                joined.push(rest.as_ref());
                 (PathBuf::from(joined), via)
             }
-            None if rest.starts_with('/') => (PathBuf::from(&rest), Via::Absolute),
+            None if rest.starts_with('/') => (PathBuf::from(rest.as_ref()), Via::Absolute),
             None => match cwd {
                 Some(c) => (join_sized(c, &rest), Via::Relative),
                 None => return unknown_cwd(),

@@ -202,7 +202,9 @@ struct Walker<'s> {
     source: &'s str,
     env: &'s Env<'s>,
     out: Walked,
-    scopes: Vec<Scope>,
+    /// Kept on the walker for the first nestings (a command runs in one scope,
+    /// a pipeline stage or a subshell in a second).
+    scopes: smallvec::SmallVec<[Scope; 2]>,
     /// `command` nodes already recorded through their `redirected_statement`.
     handled: HashSet<usize>,
     /// Files written so far, for scripts run after being written.
@@ -367,7 +369,7 @@ impl<'s> Walker<'s> {
             source,
             env,
             out: Walked::default(),
-            scopes: vec![Scope::default()],
+            scopes: smallvec::smallvec![Scope::default()],
             handled: HashSet::new(),
             written: written::Files::default(),
             fetched: Vec::new(),
