@@ -3,6 +3,7 @@
 //! operands (and their role).
 
 use super::{Entry, Fact, Role};
+use std::rc::Rc;
 
 /// The static values of a command's words, as [`classify`] and
 /// [`super::usage`] read them (`None` for a word only known at run time). Checks
@@ -51,15 +52,33 @@ pub fn is_assignment(word: &str) -> bool {
 /// thread are kept (`memo`) and given again.
 pub fn classify(entry: &Entry, args: &[Option<&str>]) -> Vec<Arg> {
     if let Some(found) = memo::recall(entry, args) {
+        return found.to_vec();
+    }
+    let out = fresh_reading(entry, args);
+    memo::keep(entry, args, &out);
+    out
+}
+
+/// [`classify`], shared with the memo of recent readings: a caller that only reads
+/// the list gets the kept one without a copy (the checks of one command read the
+/// same words with the same entry several times over).
+pub fn classify_shared(entry: &Entry, args: &[Option<&str>]) -> Rc<Vec<Arg>> {
+    if let Some(found) = memo::recall(entry, args) {
         return found;
     }
+    let out = Rc::new(fresh_reading(entry, args));
+    memo::keep_shared(entry, args, Rc::clone(&out));
+    out
+}
+
+/// The reading of `args` with `entry`, worked out (not recalled).
+fn fresh_reading(entry: &Entry, args: &[Option<&str>]) -> Vec<Arg> {
     let mut out = read(entry, args, None);
     for arg in &mut out {
         if arg.role == Role::PathWriteOrPipe {
             piped_or_written(arg, args);
         }
     }
-    memo::keep(entry, args, &out);
     out
 }
 
@@ -402,6 +421,7 @@ fn finish(
 mod memo {
     use super::{Arg, Entry};
     use std::cell::RefCell;
+    use std::rc::Rc;
 
     /// Readings kept.
     const SLOTS: usize = 4;
@@ -414,8 +434,8 @@ mod memo {
         entry: usize,
         /// The words, encoded by [`encode`].
         words: Vec<u8>,
-        /// Their reading.
-        out: Vec<Arg>,
+        /// Their reading, shared with the callers that only read it.
+        out: Rc<Vec<Arg>>,
     }
 
     #[derive(Default)]
@@ -482,19 +502,37 @@ mod memo {
     }
 
     /// The kept reading of `words` with `entry`, if any.
-    pub(super) fn recall(entry: &Entry, words: &[Option<&str>]) -> Option<Vec<Arg>> {
+    pub(super) fn recall(entry: &Entry, words: &[Option<&str>]) -> Option<Rc<Vec<Arg>>> {
         let address = entry as *const Entry as usize;
         MEMO.with(|memo| {
             let memo = memo.try_borrow().ok()?;
             memo.slots
                 .iter()
                 .find(|s| s.entry == address && same(&s.words, words))
-                .map(|s| s.out.clone())
+                .map(|s| Rc::clone(&s.out))
         })
     }
 
-    /// Keeps `out` as the reading of `words` with `entry`, in place of the oldest.
+    /// Keeps `out` as the reading of `words` with `entry`, in place of the oldest
+    /// (in the slot's own list when no caller holds it any more).
     pub(super) fn keep(entry: &Entry, words: &[Option<&str>], out: &[Arg]) {
+        keep_with(entry, words, |kept| match Rc::get_mut(kept) {
+            Some(list) => {
+                list.clear();
+                list.extend_from_slice(out);
+            }
+            None => *kept = Rc::new(out.to_vec()),
+        });
+    }
+
+    /// Keeps the shared `out` as the reading of `words` with `entry`, in place of
+    /// the oldest.
+    pub(super) fn keep_shared(entry: &Entry, words: &[Option<&str>], out: Rc<Vec<Arg>>) {
+        keep_with(entry, words, |kept| *kept = out);
+    }
+
+    /// Takes the oldest slot for `words` with `entry`, its reading set by `set`.
+    fn keep_with(entry: &Entry, words: &[Option<&str>], set: impl FnOnce(&mut Rc<Vec<Arg>>)) {
         let address = entry as *const Entry as usize;
         MEMO.with(|memo| {
             let Ok(mut memo) = memo.try_borrow_mut() else {
@@ -510,8 +548,7 @@ mod memo {
                 return;
             }
             slot.entry = address;
-            slot.out.clear();
-            slot.out.extend_from_slice(out);
+            set(&mut slot.out);
             *next = (*next + 1) % SLOTS;
         });
     }

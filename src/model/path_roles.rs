@@ -281,13 +281,13 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse<'_>> {
     // The roles the catalogue gives the arguments (subcommands included; `tar
     // xzf A` reaches here as `tar -xzf A`, see `model/old_style.rs`).
     let values: Values = args.iter().map(Word::value).collect();
-    let roles = entry
-        .map(|e| catalogue::classify(e, &values))
-        .unwrap_or_default();
+    // Shared with the memo of recent readings: the checks read the same words.
+    let reading = entry.map(|e| catalogue::classify_shared(e, &values));
+    let roles: &[catalogue::Arg] = reading.as_deref().map_or(&[], Vec::as_slice);
     // `docker run -v .:/w alpine cat /w/.env`: the container's command names
     // host paths below a bind mount's destination.
     if entry.is_some_and(|e| e.words_mention(ArgRole::Mount)) {
-        for word in super::mounted_paths::through_mounts(args, &values, &roles) {
+        for word in super::mounted_paths::through_mounts(args, &values, roles) {
             uses.push(PathUse {
                 word: Cow::Owned(word),
                 access: Access::Read,

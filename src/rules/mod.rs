@@ -508,7 +508,11 @@ impl<'a> Checker<'a> {
         let work = || match self.entry(cmd) {
             Some(entry) => {
                 let values: Values = cmd.args().iter().map(Word::value).collect();
-                shared(catalogue::classify(entry, &values), &NO_ARGS)
+                let reading = catalogue::classify_shared(entry, &values);
+                match reading.is_empty() {
+                    true => NO_ARGS.with(Rc::clone),
+                    false => reading,
+                }
             }
             None => NO_ARGS.with(Rc::clone),
         };
