@@ -591,6 +591,31 @@ mod tests {
     }
 
     #[test]
+    fn a_shared_reading_is_the_reading_and_is_never_changed_under_its_holder() {
+        let cp = lookup("cp").unwrap();
+        let words = [Some("-r"), Some("a"), Some("dest")];
+        let held = classify_shared(cp, &words);
+        assert_eq!(*held, classify(cp, &words));
+        // Asked again, the memo gives the list it keeps, not a copy.
+        assert!(Rc::ptr_eq(&held, &classify_shared(cp, &words)));
+        // Other readings take every slot in turn, the held one's too, through
+        // both ways of keeping: the held list stays as it was.
+        let before = held.to_vec();
+        for n in 0..12 {
+            let other = [Some("x"), Some(if n % 2 == 0 { "y" } else { "z" })];
+            let name = format!("f{n}");
+            let other = [other[0], other[1], Some(name.as_str())];
+            if n % 3 == 0 {
+                classify_shared(cp, &other);
+            } else {
+                classify(cp, &other);
+            }
+        }
+        assert_eq!(*held, before);
+        assert_eq!(*classify_shared(cp, &words), before);
+    }
+
+    #[test]
     fn grep_pattern_then_paths() {
         assert_eq!(
             roles("grep", &["-n", "/usr/local/bin", "Dockerfile"]),
