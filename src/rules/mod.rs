@@ -508,11 +508,7 @@ impl<'a> Checker<'a> {
         let work = || match self.entry(cmd) {
             Some(entry) => {
                 let values: Values = cmd.args().iter().map(Word::value).collect();
-                let reading = catalogue::classify_shared(entry, &values);
-                match reading.is_empty() {
-                    true => NO_ARGS.with(Rc::clone),
-                    false => reading,
-                }
+                catalogue::classify_shared(entry, &values)
             }
             None => NO_ARGS.with(Rc::clone),
         };

@@ -188,7 +188,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let words: Values = args.iter().map(Word::value).collect();
     let readings = match entry.filter(|e| !e.subcommands.is_empty()) {
         Some(_) if own => cx.args(cmd),
-        Some(e) => super::shared(catalogue::classify(e, &words), &super::NO_ARGS),
+        Some(e) => catalogue::classify_shared(e, &words),
         None => super::NO_ARGS.with(std::rc::Rc::clone),
     };
     let chain = invocation::chain(entry, args, &readings);
