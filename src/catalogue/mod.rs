@@ -1198,9 +1198,18 @@ pub fn program_basename(name: &str) -> &str {
 /// policy come first (see [`Catalogue`]).
 pub fn lookup(name: &str) -> Option<&'static Entry> {
     let table = user::active_table();
-    if let Some(found) = memo::recall(name, table) {
-        return found;
+    match memo::recall(name, table) {
+        Some(found) => found,
+        None => lookup_and_keep(name, table),
     }
+}
+
+/// [`lookup`] of a name the memo does not hold: the index probe, kept in the memo.
+/// Out of line, so the memo's answer (nearly every call) costs no more than its
+/// compare.
+#[cold]
+#[inline(never)]
+fn lookup_and_keep(name: &str, table: usize) -> Option<&'static Entry> {
     let key = program_basename(name);
     let found = user::active_lookup(key)
         .or_else(|| builtin_lookup(key))
@@ -1292,6 +1301,7 @@ mod memo {
     }
 
     /// The slot of a name (not empty).
+    #[inline]
     fn slot_of(bytes: &[u8]) -> usize {
         let first = usize::from(bytes.first().copied().unwrap_or(0));
         let last = usize::from(bytes.last().copied().unwrap_or(0));
@@ -1299,6 +1309,7 @@ mod memo {
     }
 
     /// What `name` found under `table`, when it is one of the names asked lately.
+    #[inline]
     pub(super) fn recall(name: &str, table: usize) -> Option<Option<&'static Entry>> {
         let bytes = name.as_bytes();
         if bytes.is_empty() || bytes.len() > LONGEST {

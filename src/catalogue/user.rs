@@ -84,6 +84,7 @@ impl Drop for Scope {
 
 /// Which user catalogue is active on this thread, as a number that differs between
 /// catalogues (0 for none): what a remembered lookup depends on.
+#[inline]
 pub(super) fn active_table() -> usize {
     if !ANY_USER_ENTRIES.load(Ordering::Relaxed) {
         return 0;
