@@ -69,7 +69,7 @@ pub fn scripts_of(
                 .or(program)
                 .unwrap_or(words.len());
             let own = words.get(at + 1..end.max(at + 1)).unwrap_or(&[]);
-            catalogue_scripts(name, own, source, &mut out);
+            catalogue_scripts(crate::catalogue::lookup(name), own, source, &mut out);
         }
     }
     if let Some((range, offset)) = wrapper_script {
@@ -98,10 +98,15 @@ pub fn scripts_of(
         return out;
     };
     let args = words.get(index + 1..).unwrap_or(&[]);
-    let base = crate::catalogue::canonical_or(basename(name));
+    // The canonical name, and the entry the steps below read: that of the
+    // canonical name (a user's entry of that name comes first), looked up once.
+    let (base, entry) = match crate::catalogue::lookup(basename(name)) {
+        Some(found) => (found.name, crate::catalogue::lookup(found.name)),
+        None => (basename(name), None),
+    };
     substituted_code(base, args, &mut out);
-    embedded_command(base, args, source, &mut out);
-    if is_shell(base) {
+    embedded_command(entry, args, source, &mut out);
+    if entry.is_some_and(|e| e.has(Fact::Shell)) {
         shell(name_word, args, redirects, piped_stdin, source, &mut out);
     } else {
         match base {
@@ -129,8 +134,8 @@ pub fn scripts_of(
                 }
             }
             _ => {
-                catalogue_scripts(base, args, source, &mut out);
-                settings_scripts(base, args, &mut out);
+                catalogue_scripts(entry, args, source, &mut out);
+                settings_scripts(entry, args, &mut out);
                 command_value_scripts(base, args, source, &mut out);
             }
         }
@@ -245,8 +250,13 @@ fn writes_settings_somewhere(entry: &Entry) -> bool {
 /// so those words are walked as the command they spell, from the original text.
 /// A known program's arguments are its entry's to say; a word naming a program
 /// with no code after it (`mytool rm x`) stays an argument.
-fn embedded_command(name: &str, args: &[Word], source: &str, out: &mut Vec<ScriptText>) {
-    if crate::catalogue::lookup(name).is_some() {
+fn embedded_command(
+    entry: Option<&'static Entry>,
+    args: &[Word],
+    source: &str,
+    out: &mut Vec<ScriptText>,
+) {
+    if entry.is_some() {
         return;
     }
     for (i, word) in args.iter().enumerate() {
@@ -315,8 +325,13 @@ fn option_prefix(word: &Word) -> Option<String> {
 /// -c core.pager=CMD`, `git -c alias.x='!CMD'`; a setting only known at run time
 /// may be any of these; a folder of programs, `core.hooksPath=DIR`, is judged as
 /// a path), and the command of a git `ext::` URL.
-fn catalogue_scripts(name: &str, args: &[Word], source: &str, out: &mut Vec<ScriptText>) {
-    let Some(entry) = crate::catalogue::lookup(name).filter(|e| {
+fn catalogue_scripts(
+    entry: Option<&'static Entry>,
+    args: &[Word],
+    source: &str,
+    out: &mut Vec<ScriptText>,
+) {
+    let Some(entry) = entry.filter(|e| {
         e.mentions(&[
             Role::Shell,
             Role::ShellWords,
@@ -478,9 +493,8 @@ fn runs_a_setting(entry: &Entry) -> bool {
 /// `config_keys`): the value is a script, walked now; one only known at run time
 /// under such a key is an unknown script. A query (`--get`: a `read-only` flag)
 /// writes nothing.
-fn settings_scripts(name: &str, args: &[Word], out: &mut Vec<ScriptText>) {
-    let Some(entry) = crate::catalogue::lookup(name).filter(|e| writes_settings_somewhere(e))
-    else {
+fn settings_scripts(entry: Option<&'static Entry>, args: &[Word], out: &mut Vec<ScriptText>) {
+    let Some(entry) = entry.filter(|e| writes_settings_somewhere(e)) else {
         return;
     };
     let (leaf, rest, keys) = settings::settings_use(entry, args);
