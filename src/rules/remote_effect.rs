@@ -173,13 +173,17 @@ fn word_matches(want: &str, got: Option<&str>) -> bool {
     let Some(got) = got else {
         return false;
     };
-    want.split('|').any(|alt| match alt.strip_suffix('*') {
-        Some("") => true,
-        Some(prefix) => got
-            .get(..prefix.len())
-            .is_some_and(|head| head.eq_ignore_ascii_case(prefix)),
-        None => alt.eq_ignore_ascii_case(got),
-    })
+    // Split at the byte: a `char` pattern sets up a searcher for every word.
+    want.as_bytes()
+        .split(|&b| b == b'|')
+        .any(|alt| match alt.strip_suffix(b"*") {
+            Some(b"") => true,
+            Some(prefix) => got
+                .as_bytes()
+                .get(..prefix.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(prefix)),
+            None => alt.eq_ignore_ascii_case(got.as_bytes()),
+        })
 }
 
 /// Whether `effect` (of the entry at this level) applies to `args`, whose
