@@ -319,9 +319,10 @@ impl Resolver {
 /// The real path of `path` when a component below `base` (the root or an allowed
 /// folder that contains it) is a symlink; `None` when none is. One `lstat` per
 /// component, stopping at the first that does not exist; only a symlink costs a
-/// `canonicalize`.
-pub fn real_path(path: &Path, base: &Path) -> Option<PathBuf> {
-    let rest = below(path, base)?;
+/// `canonicalize`. `plain`: both `path` and `base` are in normal form ([`is_plain`],
+/// which the caller has worked out already).
+pub fn real_path(path: &Path, base: &Path, plain: bool) -> Option<PathBuf> {
+    let rest = below(path, base, plain)?;
     // Grows to `path` at most: room for it up front.
     let mut current = PathBuf::with_capacity(path.as_os_str().len());
     current.push(base);
@@ -345,11 +346,12 @@ pub fn real_path(path: &Path, base: &Path) -> Option<PathBuf> {
 /// normal form need only a byte comparison with a boundary check; the component
 /// comparison `strip_prefix` does costs about a thousand instructions a call,
 /// more than the rest of [`real_path`] when nothing on the way is a link.
-fn below<'p>(path: &'p Path, base: &Path) -> Option<&'p Path> {
+/// `plain`: both paths are in normal form.
+fn below<'p>(path: &'p Path, base: &Path, plain: bool) -> Option<&'p Path> {
     let (Some(p), Some(b)) = (path.to_str(), base.to_str()) else {
         return path.strip_prefix(base).ok();
     };
-    if !(is_plain(path) && is_plain(base)) {
+    if !plain {
         return path.strip_prefix(base).ok();
     }
     let rest = p.strip_prefix(b)?;
@@ -711,8 +713,58 @@ mod tests {
         for p in paths {
             for b in bases {
                 let (p, b) = (Path::new(p), Path::new(b));
-                assert_eq!(below(p, b), p.strip_prefix(b).ok(), "{p:?} below {b:?}");
+                let plain = is_plain(p) && is_plain(b);
+                assert_eq!(
+                    below(p, b, plain),
+                    p.strip_prefix(b).ok(),
+                    "{p:?} below {b:?}"
+                );
             }
+        }
+    }
+
+    /// The byte test reads a path as its components do: absolute, and no
+    /// component empty, `.` or `..` (names of three dots or with dots inside are
+    /// names).
+    #[test]
+    fn plainness_is_read_from_the_components() {
+        let by_components = |p: &str| {
+            p.starts_with('/')
+                && (p == "/"
+                    || p[1..]
+                        .split('/')
+                        .all(|c| !c.is_empty() && c != "." && c != ".."))
+        };
+        let paths = [
+            "/",
+            "//",
+            "/a",
+            "/a/",
+            "/.",
+            "/..",
+            "/...",
+            "/.a",
+            "/a.",
+            "/a/.",
+            "/a/..",
+            "/a/...",
+            "/a/.b/c",
+            "/a/b..",
+            "/a//b",
+            "/a/./b",
+            "/a/../b",
+            "/./a",
+            "/../a",
+            "a",
+            "",
+            ".",
+            "./a",
+            "/a/b/c.rs",
+            "/.../x",
+            "/a/.../.b/..c",
+        ];
+        for p in paths {
+            assert_eq!(is_plain(Path::new(p)), by_components(p), "{p:?}");
         }
     }
 

@@ -225,8 +225,9 @@ impl PathJudge {
     /// Follows symlinks in the longest existing prefix of `path` (inside the root or
     /// an allowed folder); `None` when no component below that folder is a symlink.
     pub fn real_path(&self, path: &Path) -> Option<PathBuf> {
-        let base = self.base_of(path)?;
-        resolve::real_path(path, base)
+        let path_plain = plain(path);
+        let base = self.base_of(path, path_plain)?;
+        resolve::real_path(path, &base.path, path_plain && base.plain)
     }
 
     /// What a glob word inside the root or an allowed folder can match there:
@@ -243,14 +244,13 @@ impl PathJudge {
         resolve::glob_scan(word, cwd, &bases, &|path| self.is_sensitive(path), relaxed)
     }
 
-    /// The root or allowed folder `path` lies in (the longest).
-    fn base_of(&self, path: &Path) -> Option<&PathBuf> {
-        let plain = plain(path);
+    /// The root or allowed folder `path` lies in (the longest). `path_plain`:
+    /// `plain(path)`.
+    fn base_of(&self, path: &Path, path_plain: bool) -> Option<&Prefix> {
         std::iter::once(&self.root_prefix)
             .chain(self.allowed_prefixes.iter())
-            .filter(|b| b.holds(path, plain))
-            .map(|b| &b.path)
-            .max_by_key(|b| b.as_os_str().len())
+            .filter(|b| b.holds(path, path_plain))
+            .max_by_key(|b| b.path.as_os_str().len())
     }
 }
 
