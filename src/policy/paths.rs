@@ -149,7 +149,13 @@ impl PathJudge {
 
     /// Where a (normalised) path lies.
     pub fn place(&self, path: &Path) -> Place {
-        let plain = plain(path);
+        self.place_in_form(path, plain(path))
+    }
+
+    /// [`PathJudge::place`] of a path whose normal form the caller has decided
+    /// (`plain`: [`resolve::is_plain`]`(path)`): the judgement of one path asks several
+    /// questions of it, and the test is a pass over its bytes.
+    pub fn place_in_form(&self, path: &Path, plain: bool) -> Place {
         if self.root_prefix.holds(path, plain) {
             return Place::Inside;
         }
@@ -182,7 +188,12 @@ impl PathJudge {
 
     /// True when the path is on the sensitive list (`~/.ssh`, `.env`...).
     pub fn is_sensitive(&self, path: &Path) -> bool {
-        let plain = plain(path);
+        self.is_sensitive_in_form(path, plain(path))
+    }
+
+    /// [`PathJudge::is_sensitive`] of a path whose normal form the caller has
+    /// decided (`plain`: [`resolve::is_plain`]`(path)`).
+    pub fn is_sensitive_in_form(&self, path: &Path, plain: bool) -> bool {
         // A folder that holds a path inside the root lies inside the root or holds
         // the root: only those are compared (both forms plain: a byte test).
         let prefixes = if plain && self.root_prefix.plain && self.root_prefix.holds(path, plain) {
@@ -196,19 +207,33 @@ impl PathJudge {
         if prefixes.iter().any(|p| p.holds(path, plain)) {
             return true;
         }
-        let env_file = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|name| {
-                (name == ".env" || name.starts_with(".env.")) && !ENV_TEMPLATES.contains(&name)
-            });
+        // A path in normal form ends with its file name (`Path::file_name` parses
+        // the path into components).
+        let file_name = if plain {
+            let bytes = path.as_os_str().as_encoded_bytes();
+            let at = bytes
+                .iter()
+                .rposition(|&b| b == b'/')
+                .map_or(0, |at| at + 1);
+            std::str::from_utf8(&bytes[at..]).ok()
+        } else {
+            path.file_name().and_then(|n| n.to_str())
+        };
+        let env_file = file_name.is_some_and(|name| {
+            (name == ".env" || name.starts_with(".env.")) && !ENV_TEMPLATES.contains(&name)
+        });
         env_file || (!self.sensitive_globs.is_empty() && self.sensitive_globs.is_match(path))
     }
 
     /// True for the gate's own policy files and the agents' settings files:
     /// writing them would loosen the gate.
     pub fn is_write_protected(&self, path: &Path) -> bool {
-        let plain = plain(path);
+        self.is_write_protected_in_form(path, plain(path))
+    }
+
+    /// [`PathJudge::is_write_protected`] of a path whose normal form the caller
+    /// has decided (`plain`: [`resolve::is_plain`]`(path)`).
+    pub fn is_write_protected_in_form(&self, path: &Path, plain: bool) -> bool {
         self.write_protected.iter().any(|p| p.holds(path, plain))
     }
 
@@ -225,7 +250,12 @@ impl PathJudge {
     /// Follows symlinks in the longest existing prefix of `path` (inside the root or
     /// an allowed folder); `None` when no component below that folder is a symlink.
     pub fn real_path(&self, path: &Path) -> Option<PathBuf> {
-        let path_plain = plain(path);
+        self.real_path_in_form(path, plain(path))
+    }
+
+    /// [`PathJudge::real_path`] of a path whose normal form the caller has decided
+    /// (`path_plain`: [`resolve::is_plain`]`(path)`).
+    pub fn real_path_in_form(&self, path: &Path, path_plain: bool) -> Option<PathBuf> {
         let base = self.base_of(path, path_plain)?;
         resolve::real_path(path, &base.path, path_plain && base.plain)
     }
@@ -332,6 +362,31 @@ mod tests {
         assert!(!beside.is_sensitive(Path::new("/home/u/proj/.sshx")));
         assert!(beside.is_sensitive(Path::new("/home/u/proj/.env")));
         assert!(!beside.is_sensitive(Path::new("/home/u/proj/src")));
+    }
+
+    /// A `.env` file is sensitive whether the path's file name is read from its
+    /// bytes (normal form) or from its components (any other form), and a
+    /// template is not; a folder named `.env` holds what any folder does.
+    #[test]
+    fn env_files_are_found_in_either_form() {
+        use super::PathJudge;
+        use crate::policy::Policy;
+        let judge = PathJudge::new(&Policy::new("/w/p"));
+        for (path, sensitive) in [
+            ("/w/p/.env", true),
+            ("/w/p/./.env", true),
+            ("/w/p/src/.env.local", true),
+            ("/w/p/src//.env.production", true),
+            ("/w/p/.env.example", false),
+            ("/w/p/./.env.example", false),
+            ("/w/p/.envrc", false),
+            ("/w/p/x.env", false),
+            ("/w/p/.env/", true),
+        ] {
+            let p = Path::new(path);
+            assert_eq!(judge.is_sensitive(p), sensitive, "{path}");
+            assert_eq!(judge.is_sensitive_in_form(p, plain(p)), sensitive, "{path}");
+        }
     }
 
     /// The safe paths are plain, so `place` may compare them byte for byte.

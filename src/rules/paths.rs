@@ -363,29 +363,40 @@ fn judge(usage: &PathUse, cwd: Option<&std::path::Path>, relaxed_globs: bool, cx
     } {
         return;
     }
-    let mut place = cx.paths.place(&path);
+    // Whether the path is in normal form, decided once for the questions below.
+    let path_plain = crate::model::paths::is_plain(&path);
+    let mut place = cx.paths.place_in_form(&path, path_plain);
     let mut real = None;
     if matches!(place, Place::Inside | Place::Allowed) {
         // Any word inside may go through a planted symlink (`cat config` where
         // `config -> ~/.aws/credentials`), and a glob may match one.
-        real = if glob { None } else { cx.real_path(&path) };
-        if let Some(r) = &real {
-            place = cx.paths.place(r);
-        }
+        real = if glob {
+            None
+        } else {
+            cx.real_path_in_form(&path, path_plain)
+        };
     }
     let checked = real.as_deref().unwrap_or(&path);
+    let checked_plain = match &real {
+        Some(r) => crate::model::paths::is_plain(r),
+        None => path_plain,
+    };
+    if real.is_some() {
+        place = cx.paths.place_in_form(checked, checked_plain);
+    }
     let writes = usage.access.writes();
     // The path as named and, when a symlink was followed, where it leads.
     let through_link = real.is_some();
-    if (cx.paths.is_sensitive(checked) || through_link && cx.paths.is_sensitive(&path))
+    if (cx.paths.is_sensitive_in_form(checked, checked_plain)
+        || through_link && cx.paths.is_sensitive_in_form(&path, path_plain))
         && !own_env_file_untouched(usage.access, place, checked, through_link)
     {
         report_sensitive(cx, writes, span, checked, false);
         return;
     }
     if writes
-        && (cx.paths.is_write_protected(checked)
-            || through_link && cx.paths.is_write_protected(&path))
+        && (cx.paths.is_write_protected_in_form(checked, checked_plain)
+            || through_link && cx.paths.is_write_protected_in_form(&path, path_plain))
     {
         cx.report_path(
             &SENSITIVE_PATH,
