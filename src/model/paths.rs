@@ -319,10 +319,10 @@ impl Resolver {
 /// The real path of `path` when a component below `base` (the root or an allowed
 /// folder that contains it) is a symlink; `None` when none is. One `lstat` per
 /// component, stopping at the first that does not exist; only a symlink costs a
-/// `canonicalize`. `plain`: both `path` and `base` are in normal form ([`is_plain`],
-/// which the caller has worked out already).
-pub fn real_path(path: &Path, base: &Path, plain: bool) -> Option<PathBuf> {
-    let rest = below(path, base, plain)?;
+/// `canonicalize`.
+pub fn real_path(path: Formed<'_>, base: Formed<'_>) -> Option<PathBuf> {
+    let rest = below(path, base)?;
+    let (path, base) = (path.path(), base.path());
     // Grows to `path` at most: room for it up front.
     let mut current = PathBuf::with_capacity(path.as_os_str().len());
     current.push(base);
@@ -346,8 +346,9 @@ pub fn real_path(path: &Path, base: &Path, plain: bool) -> Option<PathBuf> {
 /// normal form need only a byte comparison with a boundary check; the component
 /// comparison `strip_prefix` does costs about a thousand instructions a call,
 /// more than the rest of [`real_path`] when nothing on the way is a link.
-/// `plain`: both paths are in normal form.
-fn below<'p>(path: &'p Path, base: &Path, plain: bool) -> Option<&'p Path> {
+fn below<'p>(path: Formed<'p>, base: Formed<'_>) -> Option<&'p Path> {
+    let plain = path.is_plain() && base.is_plain();
+    let (path, base) = (path.path(), base.path());
     let (Some(p), Some(b)) = (path.to_str(), base.to_str()) else {
         return path.strip_prefix(base).ok();
     };
@@ -648,6 +649,45 @@ fn join_sized(base: &Path, rest: &str) -> PathBuf {
     out
 }
 
+/// A path and whether it is in normal form ([`is_plain`]), decided once: each
+/// question asked of one path (where it lies, is it sensitive, where do its links
+/// lead) needs the form, and the test is a pass over its bytes. Only
+/// [`Formed::new`] decides the form, so a caller cannot pass a wrong one (a path
+/// with `..` taken as normal would be compared byte for byte and could seem to
+/// lie inside the project).
+#[derive(Clone, Copy, Debug)]
+pub struct Formed<'p> {
+    path: &'p Path,
+    plain: bool,
+}
+
+impl<'p> Formed<'p> {
+    /// `path` with its form decided.
+    pub fn new(path: &'p Path) -> Formed<'p> {
+        Formed {
+            path,
+            plain: is_plain(path),
+        }
+    }
+
+    /// A path whose form was decided by [`is_plain`] when it was stored (the
+    /// policy's folders): checked again in debug builds.
+    pub(crate) fn decided(path: &'p Path, plain: bool) -> Formed<'p> {
+        debug_assert_eq!(plain, is_plain(path), "{path:?}");
+        Formed { path, plain }
+    }
+
+    /// The path.
+    pub fn path(&self) -> &'p Path {
+        self.path
+    }
+
+    /// True when the path is in normal form ([`is_plain`]).
+    pub fn is_plain(&self) -> bool {
+        self.plain
+    }
+}
+
 /// True when `path` is already in normal form: absolute, each component between
 /// single slashes non-empty and neither `.` nor `..`, no trailing slash. Two such
 /// paths are equal, or one under the other, exactly as their bytes are.
@@ -698,7 +738,7 @@ fn normalize_components(path: &Path) -> PathBuf {
 
 #[cfg(test)]
 mod tests {
-    use super::{below, is_plain, normalize_components, normalize_lexically};
+    use super::{Formed, below, is_plain, normalize_components, normalize_lexically};
     use std::path::Path;
 
     /// The byte test for what lies below a folder gives what the component
@@ -713,9 +753,8 @@ mod tests {
         for p in paths {
             for b in bases {
                 let (p, b) = (Path::new(p), Path::new(b));
-                let plain = is_plain(p) && is_plain(b);
                 assert_eq!(
-                    below(p, b, plain),
+                    below(Formed::new(p), Formed::new(b)),
                     p.strip_prefix(b).ok(),
                     "{p:?} below {b:?}"
                 );

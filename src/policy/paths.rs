@@ -7,7 +7,7 @@ use super::defaults::{
     AGENT_SETTINGS, ENV_TEMPLATES, SAFE_PATHS, SENSITIVE_IN_HOME, USER_AGENT_SETTINGS,
 };
 use crate::model::command::Cwd;
-use crate::model::paths::{self as resolve, Resolved, Resolver, canonical_or_lexical};
+use crate::model::paths::{self as resolve, Formed, Resolved, Resolver, canonical_or_lexical};
 use crate::model::word::Word;
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use std::path::{Path, PathBuf};
@@ -149,13 +149,13 @@ impl PathJudge {
 
     /// Where a (normalised) path lies.
     pub fn place(&self, path: &Path) -> Place {
-        self.place_in_form(path, plain(path))
+        self.place_in_form(Formed::new(path))
     }
 
-    /// [`PathJudge::place`] of a path whose normal form the caller has decided
-    /// (`plain`: [`resolve::is_plain`]`(path)`): the judgement of one path asks several
-    /// questions of it, and the test is a pass over its bytes.
-    pub fn place_in_form(&self, path: &Path, plain: bool) -> Place {
+    /// [`PathJudge::place`] of a path whose form is decided ([`Formed`]): the
+    /// judgement of one path asks several questions of it.
+    pub fn place_in_form(&self, path: Formed<'_>) -> Place {
+        let (path, plain) = (path.path(), path.is_plain());
         if self.root_prefix.holds(path, plain) {
             return Place::Inside;
         }
@@ -188,12 +188,12 @@ impl PathJudge {
 
     /// True when the path is on the sensitive list (`~/.ssh`, `.env`...).
     pub fn is_sensitive(&self, path: &Path) -> bool {
-        self.is_sensitive_in_form(path, plain(path))
+        self.is_sensitive_in_form(Formed::new(path))
     }
 
-    /// [`PathJudge::is_sensitive`] of a path whose normal form the caller has
-    /// decided (`plain`: [`resolve::is_plain`]`(path)`).
-    pub fn is_sensitive_in_form(&self, path: &Path, plain: bool) -> bool {
+    /// [`PathJudge::is_sensitive`] of a path whose form is decided ([`Formed`]).
+    pub fn is_sensitive_in_form(&self, path: Formed<'_>) -> bool {
+        let (path, plain) = (path.path(), path.is_plain());
         // A folder that holds a path inside the root lies inside the root or holds
         // the root: only those are compared (both forms plain: a byte test).
         let prefixes = if plain && self.root_prefix.plain && self.root_prefix.holds(path, plain) {
@@ -228,12 +228,13 @@ impl PathJudge {
     /// True for the gate's own policy files and the agents' settings files:
     /// writing them would loosen the gate.
     pub fn is_write_protected(&self, path: &Path) -> bool {
-        self.is_write_protected_in_form(path, plain(path))
+        self.is_write_protected_in_form(Formed::new(path))
     }
 
-    /// [`PathJudge::is_write_protected`] of a path whose normal form the caller
-    /// has decided (`plain`: [`resolve::is_plain`]`(path)`).
-    pub fn is_write_protected_in_form(&self, path: &Path, plain: bool) -> bool {
+    /// [`PathJudge::is_write_protected`] of a path whose form is decided
+    /// ([`Formed`]).
+    pub fn is_write_protected_in_form(&self, path: Formed<'_>) -> bool {
+        let (path, plain) = (path.path(), path.is_plain());
         self.write_protected.iter().any(|p| p.holds(path, plain))
     }
 
@@ -250,14 +251,13 @@ impl PathJudge {
     /// Follows symlinks in the longest existing prefix of `path` (inside the root or
     /// an allowed folder); `None` when no component below that folder is a symlink.
     pub fn real_path(&self, path: &Path) -> Option<PathBuf> {
-        self.real_path_in_form(path, plain(path))
+        self.real_path_in_form(Formed::new(path))
     }
 
-    /// [`PathJudge::real_path`] of a path whose normal form the caller has decided
-    /// (`path_plain`: [`resolve::is_plain`]`(path)`).
-    pub fn real_path_in_form(&self, path: &Path, path_plain: bool) -> Option<PathBuf> {
-        let base = self.base_of(path, path_plain)?;
-        resolve::real_path(path, &base.path, path_plain && base.plain)
+    /// [`PathJudge::real_path`] of a path whose form is decided ([`Formed`]).
+    pub fn real_path_in_form(&self, path: Formed<'_>) -> Option<PathBuf> {
+        let base = self.base_of(path.path(), path.is_plain())?;
+        resolve::real_path(path, Formed::decided(&base.path, base.plain))
     }
 
     /// What a glob word inside the root or an allowed folder can match there:
@@ -385,7 +385,8 @@ mod tests {
         ] {
             let p = Path::new(path);
             assert_eq!(judge.is_sensitive(p), sensitive, "{path}");
-            assert_eq!(judge.is_sensitive_in_form(p, plain(p)), sensitive, "{path}");
+            let formed = crate::model::paths::Formed::new(p);
+            assert_eq!(judge.is_sensitive_in_form(formed), sensitive, "{path}");
         }
     }
 

@@ -340,16 +340,16 @@ impl<'a> Checker<'a> {
     /// lookup is a `lstat` per component, and the filesystem is taken as fixed
     /// while one command is judged.
     pub fn real_path(&self, path: &std::path::Path) -> Option<std::path::PathBuf> {
-        self.real_path_in_form(path, crate::model::paths::is_plain(path))
+        self.real_path_in_form(crate::model::paths::Formed::new(path))
     }
 
-    /// [`Checker::real_path`] of a path whose normal form the caller has decided
-    /// (`plain`: [`crate::model::paths::is_plain`]`(path)`).
+    /// [`Checker::real_path`] of a path whose form is decided
+    /// ([`crate::model::paths::Formed`]).
     pub fn real_path_in_form(
         &self,
-        path: &std::path::Path,
-        plain: bool,
+        formed: crate::model::paths::Formed<'_>,
     ) -> Option<std::path::PathBuf> {
+        let path = formed.path();
         if let Some((_, real)) = self
             .real_paths
             .borrow()
@@ -358,7 +358,7 @@ impl<'a> Checker<'a> {
         {
             return real.clone();
         }
-        let real = self.paths.real_path_in_form(path, plain);
+        let real = self.paths.real_path_in_form(formed);
         self.real_paths
             .borrow_mut()
             .push((path.to_path_buf(), real.clone()));

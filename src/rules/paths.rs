@@ -7,7 +7,7 @@
 use crate::declare_rule;
 use crate::model::command::SimpleCommand;
 use crate::model::path_roles::{Access, PathUse, Role};
-use crate::model::paths::{Resolved, Via};
+use crate::model::paths::{Formed, Resolved, Via};
 use crate::policy::paths::Place;
 use crate::rules::{Checker, Rule};
 use crate::verdict::Decision;
@@ -364,8 +364,8 @@ fn judge(usage: &PathUse, cwd: Option<&std::path::Path>, relaxed_globs: bool, cx
         return;
     }
     // Whether the path is in normal form, decided once for the questions below.
-    let path_plain = crate::model::paths::is_plain(&path);
-    let mut place = cx.paths.place_in_form(&path, path_plain);
+    let named = Formed::new(&path);
+    let mut place = cx.paths.place_in_form(named);
     let mut real = None;
     if matches!(place, Place::Inside | Place::Allowed) {
         // Any word inside may go through a planted symlink (`cat config` where
@@ -373,30 +373,30 @@ fn judge(usage: &PathUse, cwd: Option<&std::path::Path>, relaxed_globs: bool, cx
         real = if glob {
             None
         } else {
-            cx.real_path_in_form(&path, path_plain)
+            cx.real_path_in_form(named)
         };
     }
     let checked = real.as_deref().unwrap_or(&path);
-    let checked_plain = match &real {
-        Some(r) => crate::model::paths::is_plain(r),
-        None => path_plain,
+    let checked_form = match &real {
+        Some(r) => Formed::new(r),
+        None => named,
     };
     if real.is_some() {
-        place = cx.paths.place_in_form(checked, checked_plain);
+        place = cx.paths.place_in_form(checked_form);
     }
     let writes = usage.access.writes();
     // The path as named and, when a symlink was followed, where it leads.
     let through_link = real.is_some();
-    if (cx.paths.is_sensitive_in_form(checked, checked_plain)
-        || through_link && cx.paths.is_sensitive_in_form(&path, path_plain))
+    if (cx.paths.is_sensitive_in_form(checked_form)
+        || through_link && cx.paths.is_sensitive_in_form(named))
         && !own_env_file_untouched(usage.access, place, checked, through_link)
     {
         report_sensitive(cx, writes, span, checked, false);
         return;
     }
     if writes
-        && (cx.paths.is_write_protected_in_form(checked, checked_plain)
-            || through_link && cx.paths.is_write_protected_in_form(&path, path_plain))
+        && (cx.paths.is_write_protected_in_form(checked_form)
+            || through_link && cx.paths.is_write_protected_in_form(named))
     {
         cx.report_path(
             &SENSITIVE_PATH,
