@@ -123,7 +123,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             cx.args(cmd)
         } else {
             let values: Values = args.iter().map(Word::value).collect();
-            std::rc::Rc::new(catalogue::classify(e, &values))
+            catalogue::classify_shared(e, &values)
         };
         if let Some(arg) = readings.iter().copied().find(|a| {
             a.role == Role::Remote
