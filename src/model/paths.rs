@@ -688,6 +688,18 @@ impl<'p> Formed<'p> {
     }
 }
 
+impl<'p> From<&'p Path> for Formed<'p> {
+    fn from(path: &'p Path) -> Formed<'p> {
+        Formed::new(path)
+    }
+}
+
+impl<'p> From<&'p PathBuf> for Formed<'p> {
+    fn from(path: &'p PathBuf) -> Formed<'p> {
+        Formed::new(path)
+    }
+}
+
 /// True when `path` is already in normal form: absolute, each component between
 /// single slashes non-empty and neither `.` nor `..`, no trailing slash. Two such
 /// paths are equal, or one under the other, exactly as their bytes are.

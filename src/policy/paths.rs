@@ -147,14 +147,10 @@ impl PathJudge {
         self.resolver.alternatives(word, cwd)
     }
 
-    /// Where a (normalised) path lies.
-    pub fn place(&self, path: &Path) -> Place {
-        self.place_in_form(Formed::new(path))
-    }
-
-    /// [`PathJudge::place`] of a path whose form is decided ([`Formed`]): the
-    /// judgement of one path asks several questions of it.
-    pub fn place_in_form(&self, path: Formed<'_>) -> Place {
+    /// Where a (normalised) path lies. A caller asking several questions of one
+    /// path gives it as a [`Formed`], its normal form decided once.
+    pub fn place<'p>(&self, path: impl Into<Formed<'p>>) -> Place {
+        let path = path.into();
         let (path, plain) = (path.path(), path.is_plain());
         if self.root_prefix.holds(path, plain) {
             return Place::Inside;
@@ -187,12 +183,8 @@ impl PathJudge {
     }
 
     /// True when the path is on the sensitive list (`~/.ssh`, `.env`...).
-    pub fn is_sensitive(&self, path: &Path) -> bool {
-        self.is_sensitive_in_form(Formed::new(path))
-    }
-
-    /// [`PathJudge::is_sensitive`] of a path whose form is decided ([`Formed`]).
-    pub fn is_sensitive_in_form(&self, path: Formed<'_>) -> bool {
+    pub fn is_sensitive<'p>(&self, path: impl Into<Formed<'p>>) -> bool {
+        let path = path.into();
         let (path, plain) = (path.path(), path.is_plain());
         // A folder that holds a path inside the root lies inside the root or holds
         // the root: only those are compared (both forms plain: a byte test).
@@ -227,13 +219,8 @@ impl PathJudge {
 
     /// True for the gate's own policy files and the agents' settings files:
     /// writing them would loosen the gate.
-    pub fn is_write_protected(&self, path: &Path) -> bool {
-        self.is_write_protected_in_form(Formed::new(path))
-    }
-
-    /// [`PathJudge::is_write_protected`] of a path whose form is decided
-    /// ([`Formed`]).
-    pub fn is_write_protected_in_form(&self, path: Formed<'_>) -> bool {
+    pub fn is_write_protected<'p>(&self, path: impl Into<Formed<'p>>) -> bool {
+        let path = path.into();
         let (path, plain) = (path.path(), path.is_plain());
         self.write_protected.iter().any(|p| p.holds(path, plain))
     }
@@ -250,12 +237,8 @@ impl PathJudge {
 
     /// Follows symlinks in the longest existing prefix of `path` (inside the root or
     /// an allowed folder); `None` when no component below that folder is a symlink.
-    pub fn real_path(&self, path: &Path) -> Option<PathBuf> {
-        self.real_path_in_form(Formed::new(path))
-    }
-
-    /// [`PathJudge::real_path`] of a path whose form is decided ([`Formed`]).
-    pub fn real_path_in_form(&self, path: Formed<'_>) -> Option<PathBuf> {
+    pub fn real_path<'p>(&self, path: impl Into<Formed<'p>>) -> Option<PathBuf> {
+        let path = path.into();
         let base = self.base_of(path.path(), path.is_plain())?;
         resolve::real_path(path, Formed::decided(&base.path, base.plain))
     }
@@ -386,7 +369,7 @@ mod tests {
             let p = Path::new(path);
             assert_eq!(judge.is_sensitive(p), sensitive, "{path}");
             let formed = crate::model::paths::Formed::new(p);
-            assert_eq!(judge.is_sensitive_in_form(formed), sensitive, "{path}");
+            assert_eq!(judge.is_sensitive(formed), sensitive, "{path}");
         }
     }
 

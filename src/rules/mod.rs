@@ -338,17 +338,13 @@ impl<'a> Checker<'a> {
 
     /// [`PathJudge::real_path`] of `path`, looked up once per judgement: each
     /// lookup is a `lstat` per component, and the filesystem is taken as fixed
-    /// while one command is judged.
-    pub fn real_path(&self, path: &std::path::Path) -> Option<std::path::PathBuf> {
-        self.real_path_in_form(crate::model::paths::Formed::new(path))
-    }
-
-    /// [`Checker::real_path`] of a path whose form is decided
-    /// ([`crate::model::paths::Formed`]).
-    pub fn real_path_in_form(
+    /// while one command is judged. A caller that asks more of the path gives it
+    /// as a [`crate::model::paths::Formed`], its normal form decided once.
+    pub fn real_path<'p>(
         &self,
-        formed: crate::model::paths::Formed<'_>,
+        path: impl Into<crate::model::paths::Formed<'p>>,
     ) -> Option<std::path::PathBuf> {
+        let formed = path.into();
         let path = formed.path();
         if let Some((_, real)) = self
             .real_paths
@@ -358,7 +354,7 @@ impl<'a> Checker<'a> {
         {
             return real.clone();
         }
-        let real = self.paths.real_path_in_form(formed);
+        let real = self.paths.real_path(formed);
         self.real_paths
             .borrow_mut()
             .push((path.to_path_buf(), real.clone()));

@@ -365,16 +365,12 @@ fn judge(usage: &PathUse, cwd: Option<&std::path::Path>, relaxed_globs: bool, cx
     }
     // Whether the path is in normal form, decided once for the questions below.
     let named = Formed::new(&path);
-    let mut place = cx.paths.place_in_form(named);
+    let mut place = cx.paths.place(named);
     let mut real = None;
     if matches!(place, Place::Inside | Place::Allowed) {
         // Any word inside may go through a planted symlink (`cat config` where
         // `config -> ~/.aws/credentials`), and a glob may match one.
-        real = if glob {
-            None
-        } else {
-            cx.real_path_in_form(named)
-        };
+        real = if glob { None } else { cx.real_path(named) };
     }
     let checked = real.as_deref().unwrap_or(&path);
     let checked_form = match &real {
@@ -382,21 +378,20 @@ fn judge(usage: &PathUse, cwd: Option<&std::path::Path>, relaxed_globs: bool, cx
         None => named,
     };
     if real.is_some() {
-        place = cx.paths.place_in_form(checked_form);
+        place = cx.paths.place(checked_form);
     }
     let writes = usage.access.writes();
     // The path as named and, when a symlink was followed, where it leads.
     let through_link = real.is_some();
-    if (cx.paths.is_sensitive_in_form(checked_form)
-        || through_link && cx.paths.is_sensitive_in_form(named))
+    if (cx.paths.is_sensitive(checked_form) || through_link && cx.paths.is_sensitive(named))
         && !own_env_file_untouched(usage.access, place, checked, through_link)
     {
         report_sensitive(cx, writes, span, checked, false);
         return;
     }
     if writes
-        && (cx.paths.is_write_protected_in_form(checked_form)
-            || through_link && cx.paths.is_write_protected_in_form(named))
+        && (cx.paths.is_write_protected(checked_form)
+            || through_link && cx.paths.is_write_protected(named))
     {
         cx.report_path(
             &SENSITIVE_PATH,
