@@ -144,6 +144,11 @@ impl<'s, R: BufRead> TranscriptReader<'s, R> {
         }
     }
 
+    /// Gives the room of a line read back for the next one.
+    fn recycle(&mut self, text: String) {
+        self.buffer = text.into_bytes();
+    }
+
     /// The next physical line, without its line ending; `None` at the end.
     fn next_line(&mut self) -> Option<Result<String, String>> {
         if self.done {
@@ -167,12 +172,18 @@ impl<'s, R: BufRead> TranscriptReader<'s, R> {
                 if self.line == 1 && self.buffer.starts_with(&[0xef, 0xbb, 0xbf]) {
                     self.buffer.drain(..3);
                 }
-                Some(match std::str::from_utf8(&self.buffer) {
-                    Ok(text) => Ok(text.to_string()),
-                    Err(e) => Err(format!(
-                        "line is not valid UTF-8 (byte {})",
-                        e.valid_up_to()
-                    )),
+                // The line's bytes become its text, not a copy of them
+                // ([`TranscriptReader::recycle`] hands the room back).
+                Some(match String::from_utf8(std::mem::take(&mut self.buffer)) {
+                    Ok(text) => Ok(text),
+                    Err(e) => {
+                        let message = format!(
+                            "line is not valid UTF-8 (byte {})",
+                            e.utf8_error().valid_up_to()
+                        );
+                        self.buffer = e.into_bytes();
+                        Err(message)
+                    }
                 })
             }
             Err(e) => {
@@ -227,13 +238,25 @@ impl<R: BufRead> Iterator for TranscriptReader<'_, R> {
             });
         }
         if text.trim().is_empty() {
+            self.recycle(text);
             return Some(Record {
                 line,
                 lines: 1,
                 outcome: Outcome::Commands(Vec::new()),
             });
         }
-        let value: Value = match serde_json::from_str(&text) {
+        if self.format == InputFormat::Jsonl {
+            let outcome = jsonl::outcome_of_text(&text);
+            self.recycle(text);
+            return Some(Record {
+                line,
+                lines: 1,
+                outcome,
+            });
+        }
+        let parsed = serde_json::from_str(&text);
+        self.recycle(text);
+        let value: Value = match parsed {
             Ok(value) => value,
             Err(e) => {
                 return Some(Record {
