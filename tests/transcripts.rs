@@ -302,6 +302,44 @@ fn analyze_jsonl_keeps_input_order_and_passes_fields_through() {
     assert_eq!(lines[3]["n"], 3);
 }
 
+/// A JSON line keeps the passed-through fields in the order the input gave them,
+/// whichever place `cmd` had; a repeated command (judged once, its line's shared
+/// part written again) keeps its own fields and line; a long one too.
+#[test]
+fn analyze_jsonl_lines_keep_their_fields_in_order_when_repeated() {
+    let long = format!("echo {} | sudo tee /etc/x", "a".repeat(3000));
+    let input = format!(
+        "{{\"z\":1,\"cmd\":\"sudo ls\",\"a\":2,\"m\":3}}\n\
+         {{\"cmd\":\"sudo ls\",\"q\":[4]}}\n\
+         {{\"cmd\":{long:?}}}\n{{\"cmd\":{long:?},\"n\":5}}\n"
+    );
+    let (code, out, _) = analyze(
+        &["--input", "jsonl", "--format", "jsonl", "-"],
+        Some(&input),
+    );
+    assert_eq!(code, Some(0));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4);
+    assert!(
+        lines[0].starts_with("{\"z\":1,\"a\":2,\"m\":3,\"cmd\":\"sudo ls\",\"decision\":\"deny\""),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[0].ends_with(",\"line\":1}"), "{}", lines[0]);
+    assert!(lines[1].starts_with("{\"q\":[4],\"cmd\":\"sudo ls\",\"decision\":\"deny\""));
+    let values: Vec<Value> = lines
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(values[0]["findings"], values[1]["findings"]);
+    assert_eq!(values[1]["line"], 2);
+    assert_eq!(values[2]["cmd"], long.as_str());
+    assert_eq!(values[2]["decision"], "deny");
+    assert_eq!(values[2]["findings"], values[3]["findings"]);
+    assert_eq!(values[3]["n"], 5);
+    assert!(values[2].get("n").is_none());
+}
+
 /// Chunks are judged in parallel while the next is read: results still come out in
 /// input order, across chunk boundaries, with unreadable lines in their places.
 #[test]

@@ -2,17 +2,18 @@
 //! judged in parallel, output kept in input order), judges every command with the
 //! same gate as `check`, and reports a summary, per-command results, or both.
 
+use super::result_line::{Judgement, push_result_line, result_json};
 use super::verdict_memo::{Key, VerdictMemo};
 use super::{EXIT_CONFIG, PolicyArgs};
 use bashgate::report;
 use bashgate::transcripts::{
     FoundCommand, InputFormat, Outcome, ReaderState, TranscriptReader, detect_format, expand_inputs,
 };
-use bashgate::{Decision, Gate, Verdict};
+use bashgate::{Decision, Gate};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap};
 use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::PathBuf;
@@ -78,10 +79,10 @@ enum Item {
     Error(String),
 }
 
-/// A command with its verdict.
+/// A command with its verdict (shared with its repeats).
 struct JudgedCommand {
     found: FoundCommand,
-    verdict: Verdict,
+    judgement: Arc<Judgement>,
     /// Its output, rendered where it was judged.
     rendered: Rendered,
 }
@@ -131,9 +132,9 @@ fn read_chunk(
     name: &Arc<str>,
 ) -> Chunk {
     let mut chunk = Chunk {
-        order: Vec::new(),
-        slots: Vec::new(),
-        batch: Vec::new(),
+        order: Vec::with_capacity(CHUNK),
+        slots: Vec::with_capacity(CHUNK),
+        batch: Vec::with_capacity(CHUNK),
         counts: Counts::default(),
     };
     let counts = &mut chunk.counts;
@@ -185,7 +186,7 @@ struct Render {
 impl Render {
     /// Judges the commands (each distinct one once in the run: the memo's verdicts
     /// are given again) in parallel, and renders each one's output, in order.
-    fn judge(self, batch: Vec<Pending>, memo: &mut VerdictMemo) -> Vec<Item> {
+    fn judge(self, batch: Vec<Pending>, memo: &mut VerdictMemo<Arc<Judgement>>) -> Vec<Item> {
         let keys: Vec<Option<(u64, Key)>> = batch
             .iter()
             .map(|p| {
@@ -193,7 +194,7 @@ impl Render {
                 Some((memo.hash(&key), key))
             })
             .collect();
-        let mut verdicts: Vec<Option<Verdict>> = keys
+        let mut verdicts: Vec<Option<Arc<Judgement>>> = keys
             .iter()
             .map(|k| {
                 k.as_ref()
@@ -222,11 +223,11 @@ impl Render {
                 }
             }
         }
-        let judged: Vec<(usize, Verdict)> = todo
+        let judged: Vec<(usize, Arc<Judgement>)> = todo
             .par_iter()
             .map(|&i| {
                 let p = &batch[i];
-                (i, p.gate.check_in(&p.found.command, p.cwd.as_deref()))
+                (i, self.judgement(p))
             })
             .collect();
         for (i, verdict) in judged {
@@ -245,28 +246,30 @@ impl Render {
             .map(|(p, verdict)| {
                 // Every slot holds a verdict by now; judging again is the safe answer
                 // were one missing.
-                let verdict =
-                    verdict.unwrap_or_else(|| p.gate.check_in(&p.found.command, p.cwd.as_deref()));
-                let rendered = self.render(&p, &verdict);
+                let judgement = verdict.unwrap_or_else(|| self.judgement(&p));
+                let rendered = self.render(&p, &judgement);
                 Item::Command(Box::new(JudgedCommand {
                     found: p.found,
-                    verdict,
+                    judgement,
                     rendered,
                 }))
             })
             .collect()
     }
 
-    fn render(self, p: &Pending, verdict: &Verdict) -> Rendered {
+    /// The gate's verdict on `p`, with the part of its output every repeat shares.
+    fn judgement(self, p: &Pending) -> Arc<Judgement> {
+        let verdict = p.gate.check_in(&p.found.command, p.cwd.as_deref());
+        let lines = self.format == OutputFormat::Jsonl && !self.totals_only;
+        Arc::new(Judgement::new(&p.found.command, verdict, lines))
+    }
+
+    fn render(self, p: &Pending, judgement: &Judgement) -> Rendered {
         if self.totals_only {
             return Rendered::Nothing;
         }
+        let verdict = &judgement.verdict;
         match self.format {
-            OutputFormat::Jsonl => {
-                let mut line = result_line(&p.source, p.line, &p.found, verdict);
-                line.push('\n');
-                Rendered::Text(line)
-            }
             OutputFormat::Json => Rendered::Json(result_json(&p.source, p.line, &p.found, verdict)),
             OutputFormat::Text if verdict.decision != Decision::Allow => {
                 let cwd = p
@@ -280,7 +283,10 @@ impl Render {
                 text.push('\n');
                 Rendered::Text(text)
             }
-            OutputFormat::Text | OutputFormat::Sarif => Rendered::Nothing,
+            // A JSON line is written where it is emitted, from the judgement's
+            // shared part: a line rendered here was a block allocated on one
+            // thread and freed on another, which cost more than writing it.
+            OutputFormat::Text | OutputFormat::Jsonl | OutputFormat::Sarif => Rendered::Nothing,
         }
     }
 }
@@ -387,6 +393,7 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
     let mut unreadable = String::new();
     let mut all_results: Vec<Value> = Vec::new();
     let mut sarif = super::sarif::Builder::default();
+    let mut json_line = Vec::new();
     let mut state = ReaderState::default();
     let mut memo = VerdictMemo::default();
     let inputs = inputs_with_warnings(&args.files);
@@ -454,6 +461,7 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
                 unreadable: &mut unreadable,
                 all: &mut all_results,
                 sarif: &mut sarif,
+                line: &mut json_line,
             };
             if order.is_empty() {
                 for result in judged_before.drain(..) {
@@ -575,6 +583,8 @@ struct Sink<'a> {
     unreadable: &'a mut String,
     all: &'a mut Vec<Value>,
     sarif: &'a mut super::sarif::Builder,
+    /// Room for one JSON line, reused.
+    line: &'a mut Vec<u8>,
 }
 
 fn emit(sink: &mut Sink, result: Judged, summary: &mut Summary, out: &mut impl Write) {
@@ -600,9 +610,10 @@ fn emit(sink: &mut Sink, result: Judged, summary: &mut Summary, out: &mut impl W
         Item::Command(judged) => {
             let JudgedCommand {
                 found,
-                verdict,
+                judgement,
                 rendered,
             } = *judged;
+            let verdict = &judgement.verdict;
             summary.commands += 1;
             *summary
                 .decisions
@@ -617,95 +628,19 @@ fn emit(sink: &mut Sink, result: Judged, summary: &mut Summary, out: &mut impl W
             match (sink.format, rendered) {
                 (OutputFormat::Sarif, _) => {
                     sink.sarif
-                        .add(&result.source, result.line, &found.command, &verdict)
+                        .add(&result.source, result.line, &found.command, verdict)
                 }
                 (OutputFormat::Text, Rendered::Text(text)) => sink.flagged.push_str(&text),
-                (OutputFormat::Jsonl, Rendered::Text(line)) => {
-                    let _ = out.write_all(line.as_bytes());
+                (OutputFormat::Jsonl, _) => {
+                    sink.line.clear();
+                    push_result_line(sink.line, &result.source, result.line, &found, &judgement);
+                    let _ = out.write_all(sink.line);
                 }
                 (OutputFormat::Json, Rendered::Json(value)) => sink.all.push(value),
                 _ => {}
             }
         }
     }
-}
-
-fn result_json(source: &str, line: usize, found: &FoundCommand, verdict: &Verdict) -> Value {
-    let mut object = Map::new();
-    // Passed-through fields first, so ours win on a clash.
-    for (k, v) in &found.extra {
-        object.insert(k.clone(), v.clone());
-    }
-    object.insert("cmd".to_string(), Value::from(found.command.clone()));
-    object.insert(
-        "decision".to_string(),
-        Value::from(verdict.decision.as_str()),
-    );
-    object.insert(
-        "findings".to_string(),
-        serde_json::to_value(&verdict.findings).unwrap_or(Value::Null),
-    );
-    object.insert("source".to_string(), Value::from(source));
-    object.insert("line".to_string(), Value::from(line));
-    if let Some(cwd) = &found.cwd {
-        object.insert("cwd".to_string(), Value::from(cwd.clone()));
-    }
-    if let Some(ts) = &found.timestamp {
-        object.insert("timestamp".to_string(), Value::from(ts.clone()));
-    }
-    if let Some(id) = &found.id {
-        object.insert("id".to_string(), Value::from(id.clone()));
-    }
-    Value::Object(object)
-}
-
-/// One result as its JSON line, exactly as [`result_json`] renders it, written
-/// straight from the values (no document built first: that cost more than most
-/// checks) unless a passed-through field has one of our names.
-fn result_line(source: &str, line: usize, found: &FoundCommand, verdict: &Verdict) -> String {
-    const OURS: [&str; 8] = [
-        "cmd",
-        "decision",
-        "findings",
-        "source",
-        "line",
-        "cwd",
-        "timestamp",
-        "id",
-    ];
-    #[derive(serde::Serialize)]
-    struct Line<'a> {
-        #[serde(flatten)]
-        extra: &'a Map<String, Value>,
-        cmd: &'a str,
-        decision: &'a str,
-        findings: &'a [bashgate::Finding],
-        source: &'a str,
-        line: usize,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        cwd: Option<&'a str>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        timestamp: Option<&'a str>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        id: Option<&'a str>,
-    }
-    let slow = || result_json(source, line, found, verdict).to_string();
-    // On a clash ours win, in the passed-through field's place: the document does that.
-    if found.extra.keys().any(|k| OURS.contains(&k.as_str())) {
-        return slow();
-    }
-    serde_json::to_string(&Line {
-        extra: &found.extra,
-        cmd: &found.command,
-        decision: verdict.decision.as_str(),
-        findings: &verdict.findings,
-        source,
-        line,
-        cwd: found.cwd.as_deref(),
-        timestamp: found.timestamp.as_deref(),
-        id: found.id.as_deref(),
-    })
-    .unwrap_or_else(|_| slow())
 }
 
 fn render_summary(s: &Summary) -> String {
@@ -816,55 +751,5 @@ fn open_counted(
         )))
     } else {
         Ok(Box::new(reader))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn found(command: &str, extra: Value, cwd: Option<&str>, id: Option<&str>) -> FoundCommand {
-        FoundCommand {
-            command: command.to_string(),
-            cwd: cwd.map(str::to_string),
-            timestamp: None,
-            id: id.map(str::to_string),
-            extra: extra.as_object().cloned().unwrap_or_default(),
-        }
-    }
-
-    /// The line written straight from the values is the document's text, byte for
-    /// byte: with findings, passed-through fields, optional fields, and a clash.
-    #[test]
-    fn result_lines_are_the_documents_text() {
-        let gate = Gate::builder()
-            .root("/tmp/bashgate-line-test")
-            .build()
-            .unwrap();
-        let cases = [
-            found("ls -la", json!({}), None, None),
-            found(
-                "sudo rm -rf / \"x\"\n",
-                json!({"n": 1, "z": [1, {"a": null}]}),
-                None,
-                Some("toolu_1"),
-            ),
-            found("eval $X", json!({"note": "é\u{1}"}), Some("/tmp"), None),
-            found(
-                "cat ~/.ssh/id_rsa",
-                json!({"cwd": "/tmp", "decision": "mine"}),
-                Some("/tmp"),
-                None,
-            ),
-        ];
-        for f in &cases {
-            let verdict = gate.check(&f.command);
-            assert_eq!(
-                result_line("t.jsonl", 7, f, &verdict),
-                result_json("t.jsonl", 7, f, &verdict).to_string(),
-                "{}",
-                f.command
-            );
-        }
     }
 }

@@ -12,6 +12,7 @@ mod exec;
 mod hook;
 mod install;
 mod mcp;
+mod result_line;
 mod rules;
 mod sarif;
 mod test;

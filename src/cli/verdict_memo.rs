@@ -5,10 +5,12 @@
 //! A verdict depends on the gate (policy and root), the working directory, the
 //! command text and the files the check looks at. `analyze` runs nothing, so within
 //! one run the files are the same for every command: the first three are the key,
-//! compared in full (the hash only finds the slot). Bounded: only short commands
-//! are kept, and the memo starts over when full.
+//! compared in full (the hash only finds the slot). Bounded: by the verdicts and
+//! by the bytes of command text it holds (a long command is kept as well: judging
+//! a long pipeline again costs most), and it starts over when full. What is kept is the caller's: a
+//! verdict, or a verdict with the output it renders to.
 
-use bashgate::{Gate, Verdict};
+use bashgate::Gate;
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hash, Hasher, RandomState};
 use std::path::{Path, PathBuf};
@@ -16,8 +18,10 @@ use std::sync::Arc;
 
 /// Verdicts kept before the memo starts over.
 const ENTRIES: usize = 32_768;
-/// Longest command kept, in bytes (the memo holds at most `ENTRIES` of them).
-const LONGEST: usize = 1024;
+/// Bytes of command text kept before the memo starts over.
+const BYTES: usize = 32 << 20;
+/// Longest command kept, in bytes.
+const LONGEST: usize = 64 << 10;
 
 /// What a verdict was given to: which gate judged (its address: the run keeps
 /// every gate it made alive), where, and what.
@@ -45,14 +49,14 @@ impl<'a> Key<'a> {
 }
 
 /// A kept verdict with its key, owned.
-struct Kept {
+struct Kept<V> {
     gate: usize,
     cwd: Option<PathBuf>,
     command: String,
-    verdict: Verdict,
+    verdict: V,
 }
 
-impl Kept {
+impl<V> Kept<V> {
     /// Its key, borrowed.
     fn key(&self) -> Key<'_> {
         Key {
@@ -64,13 +68,24 @@ impl Kept {
 }
 
 /// Verdicts given so far in this run, by the hash of their key.
-#[derive(Default)]
-pub struct VerdictMemo {
+pub struct VerdictMemo<V> {
     hasher: RandomState,
-    kept: HashMap<u64, Kept>,
+    kept: HashMap<u64, Kept<V>>,
+    /// Bytes of command text in `kept`.
+    bytes: usize,
 }
 
-impl VerdictMemo {
+impl<V> Default for VerdictMemo<V> {
+    fn default() -> Self {
+        VerdictMemo {
+            hasher: RandomState::new(),
+            kept: HashMap::new(),
+            bytes: 0,
+        }
+    }
+}
+
+impl<V> VerdictMemo<V> {
     /// The slot of `key`.
     pub fn hash(&self, key: &Key) -> u64 {
         let mut h = self.hasher.build_hasher();
@@ -81,7 +96,7 @@ impl VerdictMemo {
     }
 
     /// The verdict given to `key` (whose hash is `hash`) earlier in the run.
-    pub fn get(&self, hash: u64, key: &Key) -> Option<&Verdict> {
+    pub fn get(&self, hash: u64, key: &Key) -> Option<&V> {
         self.kept
             .get(&hash)
             .filter(|k| k.key().is(key))
@@ -89,9 +104,10 @@ impl VerdictMemo {
     }
 
     /// Keeps `verdict` for `key` (in place of another key with the same hash).
-    pub fn keep(&mut self, hash: u64, key: &Key, verdict: Verdict) {
-        if self.kept.len() >= ENTRIES {
+    pub fn keep(&mut self, hash: u64, key: &Key, verdict: V) {
+        if self.kept.len() >= ENTRIES || self.bytes + key.command.len() > BYTES {
             self.kept.clear();
+            self.bytes = 0;
         }
         let kept = Kept {
             gate: key.gate,
@@ -99,19 +115,23 @@ impl VerdictMemo {
             command: key.command.to_string(),
             verdict,
         };
-        self.kept.insert(hash, kept);
+        self.bytes += kept.command.len();
+        if let Some(replaced) = self.kept.insert(hash, kept) {
+            self.bytes -= replaced.command.len();
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bashgate::Verdict;
 
     #[test]
     fn a_verdict_is_given_again_only_for_the_same_gate_cwd_and_command() {
         let gate = Arc::new(Gate::builder().root("/tmp/bashgate-memo").build().unwrap());
         let other = Arc::new(Gate::builder().root("/tmp/bashgate-memo").build().unwrap());
-        let mut memo = VerdictMemo::default();
+        let mut memo: VerdictMemo<Verdict> = VerdictMemo::default();
         let key = Key::of(&gate, None, "sudo ls").unwrap();
         let hash = memo.hash(&key);
         assert!(memo.get(hash, &key).is_none());
@@ -128,5 +148,26 @@ mod tests {
             assert!(memo.get(hash, miss).is_none());
         }
         assert!(Key::of(&gate, None, &"x".repeat(LONGEST + 1)).is_none());
+    }
+
+    /// Long commands are kept, and the text kept stays within its bound: the memo
+    /// starts over when the next command would pass it.
+    #[test]
+    fn long_commands_are_kept_within_the_bytes_bound() {
+        let gate = Arc::new(Gate::builder().root("/tmp/bashgate-memo").build().unwrap());
+        let mut memo: VerdictMemo<usize> = VerdictMemo::default();
+        let commands: Vec<String> = (0..BYTES / LONGEST + 1)
+            .map(|i| format!("{i:08} {}", "x".repeat(LONGEST - 9)))
+            .collect();
+        for (i, command) in commands.iter().enumerate() {
+            let key = Key::of(&gate, None, command).unwrap();
+            let hash = memo.hash(&key);
+            memo.keep(hash, &key, i);
+            assert_eq!(memo.get(hash, &key), Some(&i));
+            assert!(memo.bytes <= BYTES);
+        }
+        let first = Key::of(&gate, None, &commands[0]).unwrap();
+        assert!(memo.get(memo.hash(&first), &first).is_none());
+        assert_eq!(memo.bytes, LONGEST);
     }
 }
