@@ -2,10 +2,9 @@
 //! judged in parallel, output kept in input order), judges every command with the
 //! same gate as `check`, and reports a summary, per-command results, or both.
 
-use super::result_line::{Judgement, push_result_line, result_json};
+use super::result_line::{Judgement, SharedPart, push_result};
 use super::verdict_memo::{Key, VerdictMemo};
 use super::{EXIT_CONFIG, PolicyArgs};
-use bashgate::report;
 use bashgate::transcripts::{
     FoundCommand, InputFormat, Outcome, ReaderState, TranscriptReader, detect_format, expand_inputs,
 };
@@ -15,6 +14,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
 use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -79,23 +79,11 @@ enum Item {
     Error(String),
 }
 
-/// A command with its verdict (shared with its repeats).
+/// A command with its verdict (shared with its repeats, and with the part of its
+/// output they share, rendered where it was judged).
 struct JudgedCommand {
     found: FoundCommand,
     judgement: Arc<Judgement>,
-    /// Its output, rendered where it was judged.
-    rendered: Rendered,
-}
-
-/// A command's output in the chosen format, rendered in parallel with the others.
-enum Rendered {
-    /// Nothing to write for it (totals only, an allowed command in the text
-    /// report, SARIF, which is built in order).
-    Nothing,
-    /// Text to append: a JSON line, or the text report's diagnostics.
-    Text(String),
-    /// The result object of the JSON document.
-    Json(Value),
 }
 
 /// One chunk of input, read in order: a slot per result, and the commands to
@@ -120,8 +108,6 @@ struct Counts {
 struct Pending {
     gate: Arc<Gate>,
     cwd: Option<PathBuf>,
-    source: Arc<str>,
-    line: usize,
     found: FoundCommand,
 }
 
@@ -162,8 +148,6 @@ fn read_chunk(
                             chunk.batch.push(Pending {
                                 gate,
                                 cwd,
-                                source: name.clone(),
-                                line: record.line,
                                 found: command,
                             });
                         }
@@ -176,7 +160,8 @@ fn read_chunk(
     chunk
 }
 
-/// How results are rendered.
+/// What a run writes, which says which part of a command's output to render where
+/// it is judged.
 #[derive(Clone, Copy)]
 struct Render {
     format: OutputFormat,
@@ -185,7 +170,7 @@ struct Render {
 
 impl Render {
     /// Judges the commands (each distinct one once in the run: the memo's verdicts
-    /// are given again) in parallel, and renders each one's output, in order.
+    /// are given again) in parallel, in order.
     fn judge(self, batch: Vec<Pending>, memo: &mut VerdictMemo<Arc<Judgement>>) -> Vec<Item> {
         let keys: Vec<Option<(u64, Key)>> = batch
             .iter()
@@ -247,11 +232,9 @@ impl Render {
                 // Every slot holds a verdict by now; judging again is the safe answer
                 // were one missing.
                 let judgement = verdict.unwrap_or_else(|| self.judgement(&p));
-                let rendered = self.render(&p, &judgement);
                 Item::Command(Box::new(JudgedCommand {
                     found: p.found,
                     judgement,
-                    rendered,
                 }))
             })
             .collect()
@@ -260,34 +243,13 @@ impl Render {
     /// The gate's verdict on `p`, with the part of its output every repeat shares.
     fn judgement(self, p: &Pending) -> Arc<Judgement> {
         let verdict = p.gate.check_in(&p.found.command, p.cwd.as_deref());
-        let lines = self.format == OutputFormat::Jsonl && !self.totals_only;
-        Arc::new(Judgement::new(&p.found.command, verdict, lines))
-    }
-
-    fn render(self, p: &Pending, judgement: &Judgement) -> Rendered {
-        if self.totals_only {
-            return Rendered::Nothing;
-        }
-        let verdict = &judgement.verdict;
-        match self.format {
-            OutputFormat::Json => Rendered::Json(result_json(&p.source, p.line, &p.found, verdict)),
-            OutputFormat::Text if verdict.decision != Decision::Allow => {
-                let cwd = p
-                    .found
-                    .cwd
-                    .as_deref()
-                    .map(|c| format!(" (cwd {c})"))
-                    .unwrap_or_default();
-                let mut text = format!("{}:{}: {}{cwd}\n", p.source, p.line, verdict.decision);
-                text.push_str(&report::render_text(&p.found.command, verdict));
-                text.push('\n');
-                Rendered::Text(text)
-            }
-            // A JSON line is written where it is emitted, from the judgement's
-            // shared part: a line rendered here was a block allocated on one
-            // thread and freed on another, which cost more than writing it.
-            OutputFormat::Text | OutputFormat::Jsonl | OutputFormat::Sarif => Rendered::Nothing,
-        }
+        let part = match self.format {
+            _ if self.totals_only => SharedPart::Nothing,
+            OutputFormat::Json | OutputFormat::Jsonl => SharedPart::JsonFields,
+            OutputFormat::Text => SharedPart::Report,
+            OutputFormat::Sarif => SharedPart::Nothing,
+        };
+        Arc::new(Judgement::new(&p.found.command, verdict, part))
     }
 }
 
@@ -391,7 +353,7 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
     let mut summary = Summary::default();
     let mut flagged = String::new();
     let mut unreadable = String::new();
-    let mut all_results: Vec<Value> = Vec::new();
+    let mut all_results: Vec<u8> = Vec::new();
     let mut sarif = super::sarif::Builder::default();
     let mut json_line = Vec::new();
     let mut state = ReaderState::default();
@@ -519,8 +481,11 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
             let _ = writeln!(out, "{}", json!({"summary": summary.json()}));
         }
         (OutputFormat::Json, false) => {
-            let doc = json!({"summary": summary.json(), "results": all_results});
-            let _ = writeln!(out, "{doc}");
+            // The document `{"summary": …, "results": […]}`, its results kept as
+            // text: a run's results as values took ten times the memory.
+            let _ = write!(out, "{{\"summary\":{},\"results\":[", summary.json());
+            let _ = out.write_all(&all_results);
+            let _ = writeln!(out, "]}}");
         }
         (OutputFormat::Jsonl, true) => {
             let _ = writeln!(out, "{}", json!({"summary": summary.json()}));
@@ -581,7 +546,8 @@ struct Sink<'a> {
     totals_only: bool,
     flagged: &'a mut String,
     unreadable: &'a mut String,
-    all: &'a mut Vec<Value>,
+    /// The JSON document's results so far, as text, separated by commas.
+    all: &'a mut Vec<u8>,
     sarif: &'a mut super::sarif::Builder,
     /// Room for one JSON line, reused.
     line: &'a mut Vec<u8>,
@@ -603,16 +569,17 @@ fn emit(sink: &mut Sink, result: Judged, summary: &mut Summary, out: &mut impl W
                 OutputFormat::Jsonl => {
                     let _ = writeln!(out, "{}", value());
                 }
-                OutputFormat::Json => sink.all.push(value()),
+                OutputFormat::Json => {
+                    if !sink.all.is_empty() {
+                        sink.all.push(b',');
+                    }
+                    sink.all.extend_from_slice(value().to_string().as_bytes());
+                }
                 OutputFormat::Sarif => {}
             }
         }
         Item::Command(judged) => {
-            let JudgedCommand {
-                found,
-                judgement,
-                rendered,
-            } = *judged;
+            let JudgedCommand { found, judgement } = *judged;
             let verdict = &judgement.verdict;
             summary.commands += 1;
             *summary
@@ -625,19 +592,41 @@ fn emit(sink: &mut Sink, result: Judged, summary: &mut Summary, out: &mut impl W
             if sink.totals_only {
                 return;
             }
-            match (sink.format, rendered) {
-                (OutputFormat::Sarif, _) => {
+            // Written here, in order, from the judgement's shared part: an output
+            // rendered on the worker that judged it was a block allocated on one
+            // thread and freed on another, which cost more than writing it here.
+            match sink.format {
+                OutputFormat::Sarif => {
                     sink.sarif
                         .add(&result.source, result.line, &found.command, verdict)
                 }
-                (OutputFormat::Text, Rendered::Text(text)) => sink.flagged.push_str(&text),
-                (OutputFormat::Jsonl, _) => {
+                OutputFormat::Text if verdict.decision != Decision::Allow => {
+                    let flagged = &mut *sink.flagged;
+                    let _ = write!(
+                        flagged,
+                        "{}:{}: {}",
+                        result.source, result.line, verdict.decision
+                    );
+                    if let Some(cwd) = &found.cwd {
+                        let _ = write!(flagged, " (cwd {cwd})");
+                    }
+                    flagged.push('\n');
+                    flagged.push_str(&judgement.report(&found.command));
+                    flagged.push('\n');
+                }
+                OutputFormat::Text => {}
+                OutputFormat::Jsonl => {
                     sink.line.clear();
-                    push_result_line(sink.line, &result.source, result.line, &found, &judgement);
+                    push_result(sink.line, &result.source, result.line, &found, &judgement);
+                    sink.line.push(b'\n');
                     let _ = out.write_all(sink.line);
                 }
-                (OutputFormat::Json, Rendered::Json(value)) => sink.all.push(value),
-                _ => {}
+                OutputFormat::Json => {
+                    if !sink.all.is_empty() {
+                        sink.all.push(b',');
+                    }
+                    push_result(sink.all, &result.source, result.line, &found, &judgement);
+                }
             }
         }
     }

@@ -1,30 +1,65 @@
-//! One `analyze` result as JSON: the document's object ([`result_json`]) and the
-//! same object as one line of text ([`result_line`]), written from parts. The part
-//! that depends only on the command and its verdict (`"cmd"`, `"decision"`,
-//! `"findings"`) is rendered once per distinct command and kept with the verdict
-//! ([`Judgement`]): agents repeat their commands, and escaping the same findings'
-//! text again for every repeat cost more than the rest of the line.
+//! One `analyze` result as its output: the JSON object ([`result_json`]), the same
+//! object as text ([`push_result`]), or the text report's diagnostics
+//! ([`Judgement::report`]), written from parts. The part that depends only on the
+//! command and its verdict (`"cmd"`, `"decision"`, `"findings"`; the report's
+//! diagnostics) is rendered once per distinct command, where it is judged, and
+//! kept with the verdict ([`Judgement`]): agents repeat their commands, and
+//! rendering the same findings again for every repeat cost more than the rest of
+//! the output.
 
-use bashgate::Verdict;
 use bashgate::transcripts::FoundCommand;
+use bashgate::{Decision, Verdict, report};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 
-/// A verdict, with the part of its JSON line that every repeat of the command
-/// shares, rendered when it is wanted.
+/// Which part of a command's output its repeats share: it depends on the output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SharedPart {
+    /// None kept (totals only; SARIF, built in order).
+    Nothing,
+    /// `"cmd":…,"decision":…,"findings":[…]`, the middle of its JSON object.
+    JsonFields,
+    /// The text report's diagnostics, for a command that is not allowed.
+    Report,
+}
+
+/// A verdict, with the part of its output that every repeat of the command shares.
 pub struct Judgement {
     /// The gate's answer.
     pub verdict: Verdict,
-    /// `"cmd":…,"decision":…,"findings":[…]`, the middle of the command's JSON
-    /// line, when the output is JSON lines.
-    fields: Option<Box<str>>,
+    /// That part, rendered.
+    shared: Shared,
+}
+
+/// A [`SharedPart`], rendered.
+enum Shared {
+    Nothing,
+    JsonFields(Box<str>),
+    Report(Box<str>),
 }
 
 impl Judgement {
-    /// `verdict`, given to `command`; with its line's shared part rendered when
-    /// `lines` (the output is JSON lines).
-    pub fn new(command: &str, verdict: Verdict, lines: bool) -> Judgement {
-        let fields = lines.then(|| shared_fields(command, &verdict)).flatten();
-        Judgement { verdict, fields }
+    /// `verdict`, given to `command`, with `part` rendered.
+    pub fn new(command: &str, verdict: Verdict, part: SharedPart) -> Judgement {
+        let shared = match part {
+            SharedPart::JsonFields => shared_fields(command, &verdict)
+                .map(Shared::JsonFields)
+                .unwrap_or(Shared::Nothing),
+            SharedPart::Report if verdict.decision != Decision::Allow => {
+                Shared::Report(report::render_text(command, &verdict).into())
+            }
+            SharedPart::Report | SharedPart::Nothing => Shared::Nothing,
+        };
+        Judgement { verdict, shared }
+    }
+
+    /// The text report's diagnostics of `command` (which this judges), kept or
+    /// rendered now.
+    pub fn report(&self, command: &str) -> Cow<'_, str> {
+        match &self.shared {
+            Shared::Report(text) => Cow::Borrowed(text),
+            _ => Cow::Owned(report::render_text(command, &self.verdict)),
+        }
     }
 }
 
@@ -91,12 +126,12 @@ pub fn result_json(source: &str, line: usize, found: &FoundCommand, verdict: &Ve
     Value::Object(object)
 }
 
-/// One result as its JSON line, exactly as [`result_json`] renders it, with its
-/// line ending, appended to `out` from its parts (no document built first: that
-/// cost more than most checks): the passed-through fields, the judgement's shared
-/// part, then this line's own fields. A passed-through field with one of our
-/// names, or a judgement without its shared part, takes the document's way.
-pub fn push_result_line(
+/// One result as JSON text, exactly as [`result_json`] renders it, appended to
+/// `out` from its parts (no document built first: that cost more than most
+/// checks): the passed-through fields, the judgement's shared part, then this
+/// result's own fields. A passed-through field with one of our names, or a
+/// judgement without the shared part, takes the document's way.
+pub fn push_result(
     out: &mut Vec<u8>,
     source: &str,
     line: usize,
@@ -104,10 +139,12 @@ pub fn push_result_line(
     judgement: &Judgement,
 ) {
     let start = out.len();
-    let shared = judgement
-        .fields
-        .as_deref()
-        .filter(|_| !found.extra.keys().any(|k| OURS.contains(&k.as_str())));
+    let shared = match &judgement.shared {
+        Shared::JsonFields(fields) if !found.extra.keys().any(|k| OURS.contains(&k.as_str())) => {
+            Some(fields)
+        }
+        _ => None,
+    };
     let written = shared.and_then(|shared| {
         out.push(b'{');
         for (key, value) in &found.extra {
@@ -139,7 +176,6 @@ pub fn push_result_line(
         let document = result_json(source, line, found, &judgement.verdict);
         out.extend_from_slice(document.to_string().as_bytes());
     }
-    out.push(b'\n');
 }
 
 #[cfg(test)]
@@ -191,13 +227,17 @@ mod tests {
         ];
         for f in &cases {
             let document = result_json("t \"1\".jsonl", 7, f, &gate.check(&f.command)).to_string();
-            for lines in [true, false] {
-                let judgement = Judgement::new(&f.command, gate.check(&f.command), lines);
-                let mut out = b"before\n".to_vec();
-                push_result_line(&mut out, "t \"1\".jsonl", 7, f, &judgement);
+            for part in [
+                SharedPart::JsonFields,
+                SharedPart::Nothing,
+                SharedPart::Report,
+            ] {
+                let judgement = Judgement::new(&f.command, gate.check(&f.command), part);
+                let mut out = b"before,".to_vec();
+                push_result(&mut out, "t \"1\".jsonl", 7, f, &judgement);
                 assert_eq!(
                     String::from_utf8(out).unwrap(),
-                    format!("before\n{document}\n"),
+                    format!("before,{document}"),
                     "{}",
                     f.command
                 );
@@ -205,21 +245,30 @@ mod tests {
         }
     }
 
-    /// The shared part is the command's three fields: the part a repeat reuses.
+    /// The shared part is the command's three fields for JSON, its diagnostics for
+    /// the report (none for an allowed command): what a repeat reuses.
     #[test]
     fn the_shared_part_is_the_command_and_its_verdict() {
         let gate = Gate::builder()
             .root("/tmp/bashgate-line-test")
             .build()
             .unwrap();
-        let judgement = Judgement::new("sudo ls", gate.check("sudo ls"), true);
-        let shared = judgement.fields.as_deref().unwrap();
-        assert!(shared.starts_with("\"cmd\":\"sudo ls\",\"decision\":\"deny\",\"findings\":[{"));
-        assert!(shared.ends_with("}]"));
-        assert!(
-            Judgement::new("ls", gate.check("ls"), false)
-                .fields
-                .is_none()
-        );
+        let judgement = Judgement::new("sudo ls", gate.check("sudo ls"), SharedPart::JsonFields);
+        let Shared::JsonFields(fields) = &judgement.shared else {
+            panic!("the JSON fields are kept");
+        };
+        assert!(fields.starts_with("\"cmd\":\"sudo ls\",\"decision\":\"deny\",\"findings\":[{"));
+        assert!(fields.ends_with("}]"));
+        let judgement = Judgement::new("sudo ls", gate.check("sudo ls"), SharedPart::Report);
+        assert!(matches!(judgement.shared, Shared::Report(_)));
+        let fresh = report::render_text("sudo ls", &gate.check("sudo ls"));
+        assert_eq!(judgement.report("sudo ls"), fresh);
+        assert!(fresh.contains("BG207"));
+        for part in [SharedPart::Nothing, SharedPart::Report] {
+            let judgement = Judgement::new("ls", gate.check("ls"), part);
+            assert!(matches!(judgement.shared, Shared::Nothing));
+        }
+        let judgement = Judgement::new("sudo ls", gate.check("sudo ls"), SharedPart::Nothing);
+        assert_eq!(judgement.report("sudo ls"), fresh);
     }
 }
