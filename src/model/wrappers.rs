@@ -299,7 +299,7 @@ pub fn unwrap(words: &[Word]) -> Unwrapped {
         }
         let Some(spec) = found.and_then(spec_of_entry) else {
             out.program = Some(i);
-            out.embedded = command_option_ranges(words, i);
+            out.embedded = command_option_ranges(found, words, i);
             out.detached |= found.is_some_and(|e| e.has(Fact::Detaches));
             out.old_style_flags = found.is_some_and(|e| e.old_style_flags);
             return out;
@@ -331,7 +331,7 @@ pub fn unwrap(words: &[Word]) -> Unwrapped {
         {
             out.wrappers.pop();
             out.program = Some(i);
-            out.embedded = command_option_ranges(words, i);
+            out.embedded = command_option_ranges(Some(entry), words, i);
             return out;
         }
         out.env_assignments
@@ -482,15 +482,14 @@ fn script_word(words: &[Word], from: usize, to: usize, entry: &Entry) -> Option<
 
 /// Commands run through an option or an operand of a program that is not a wrapper
 /// (`fd -x CMD`, `git bisect run CMD`, `uv run CMD`): the words from the option's
-/// value (to a `;` or the end) or from the operand on.
-fn command_option_ranges(words: &[Word], at: usize) -> Vec<(String, Range<usize>)> {
-    let Some(entry) = words
-        .get(at)
-        .and_then(Word::value)
-        .map(program_key)
-        .filter(|n| !n.contains('/'))
-        .and_then(catalogue::lookup)
-    else {
+/// value (to a `;` or the end) or from the operand on. `entry`: the catalogue's
+/// entry of the program `words[at]` names (looked up by the caller, by its key).
+fn command_option_ranges(
+    entry: Option<&'static Entry>,
+    words: &[Word],
+    at: usize,
+) -> Vec<(String, Range<usize>)> {
+    let Some(entry) = entry else {
         return Vec::new();
     };
     if !entry.mentions(&[Role::Command]) && !entry.tree_has(Fact::ProgramSubcommands) {
