@@ -492,7 +492,7 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
         }
         (OutputFormat::Jsonl, false) => {}
         (OutputFormat::Sarif, _) => {
-            let _ = writeln!(out, "{}", sarif.finish(&summary.json()));
+            let _ = sarif.write(&summary.json(), &mut out);
         }
     }
     let _ = out.flush();
