@@ -179,7 +179,7 @@ impl Render {
                 Some((memo.hash(&key), key))
             })
             .collect();
-        let mut verdicts: Vec<Option<Arc<Judgement>>> = keys
+        let mut judgements: Vec<Option<Arc<Judgement>>> = keys
             .iter()
             .map(|k| {
                 k.as_ref()
@@ -192,7 +192,7 @@ impl Render {
         let mut repeats: Vec<(usize, usize)> = Vec::new();
         let mut first: HashMap<u64, usize> = HashMap::new();
         for (i, key) in keys.iter().enumerate() {
-            if verdicts[i].is_some() {
+            if judgements[i].is_some() {
                 continue;
             }
             let Some((hash, key)) = key else {
@@ -215,23 +215,23 @@ impl Render {
                 (i, self.judgement(p))
             })
             .collect();
-        for (i, verdict) in judged {
+        for (i, judgement) in judged {
             if let Some((hash, key)) = &keys[i] {
-                memo.keep(*hash, key, verdict.clone());
+                memo.keep(*hash, key, judgement.clone());
             }
-            verdicts[i] = Some(verdict);
+            judgements[i] = Some(judgement);
         }
         for (i, earlier) in repeats {
-            verdicts[i] = verdicts[earlier].clone();
+            judgements[i] = judgements[earlier].clone();
         }
         drop(keys);
         batch
             .into_par_iter()
-            .zip(verdicts)
-            .map(|(p, verdict)| {
+            .zip(judgements)
+            .map(|(p, judgement)| {
                 // Every slot holds a verdict by now; judging again is the safe answer
                 // were one missing.
-                let judgement = verdict.unwrap_or_else(|| self.judgement(&p));
+                let judgement = judgement.unwrap_or_else(|| self.judgement(&p));
                 Item::Command(Box::new(JudgedCommand {
                     found: p.found,
                     judgement,
