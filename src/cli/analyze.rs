@@ -2,7 +2,7 @@
 //! judged in parallel, output kept in input order), judges every command with the
 //! same gate as `check`, and reports a summary, per-command results, or both.
 
-use super::result_line::{Judgement, SharedPart, push_result};
+use super::result_line::{Judgement, SharedPart, push_result, push_separator};
 use super::verdict_memo::{Key, VerdictMemo};
 use super::{EXIT_CONFIG, PolicyArgs};
 use bashgate::transcripts::{
@@ -570,10 +570,9 @@ fn emit(sink: &mut Sink, result: Judged, summary: &mut Summary, out: &mut impl W
                     let _ = writeln!(out, "{}", value());
                 }
                 OutputFormat::Json => {
-                    if !sink.all.is_empty() {
-                        sink.all.push(b',');
-                    }
-                    sink.all.extend_from_slice(value().to_string().as_bytes());
+                    push_separator(sink.all);
+                    // A value serializes to JSON without fail.
+                    let _ = serde_json::to_writer(&mut *sink.all, &value());
                 }
                 OutputFormat::Sarif => {}
             }
@@ -622,9 +621,7 @@ fn emit(sink: &mut Sink, result: Judged, summary: &mut Summary, out: &mut impl W
                     let _ = out.write_all(sink.line);
                 }
                 OutputFormat::Json => {
-                    if !sink.all.is_empty() {
-                        sink.all.push(b',');
-                    }
+                    push_separator(sink.all);
                     push_result(sink.all, &result.source, result.line, &found, &judgement);
                 }
             }

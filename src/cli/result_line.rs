@@ -81,12 +81,12 @@ const OURS: [&str; 8] = [
 /// whole line another way).
 fn shared_fields(command: &str, verdict: &Verdict) -> Option<Box<str>> {
     #[derive(serde::Serialize)]
-    struct Shared<'a> {
+    struct Fields<'a> {
         cmd: &'a str,
         decision: &'a str,
         findings: &'a [bashgate::Finding],
     }
-    let object = serde_json::to_string(&Shared {
+    let object = serde_json::to_string(&Fields {
         cmd: command,
         decision: verdict.decision.as_str(),
         findings: &verdict.findings,
@@ -124,6 +124,13 @@ pub fn result_json(source: &str, line: usize, found: &FoundCommand, verdict: &Ve
         object.insert("id".to_string(), Value::from(id.clone()));
     }
     Value::Object(object)
+}
+
+/// Starts the next item of a JSON array kept as text: a comma after any before.
+pub fn push_separator(items: &mut Vec<u8>) {
+    if !items.is_empty() {
+        items.push(b',');
+    }
 }
 
 /// One result as JSON text, exactly as [`result_json`] renders it, appended to

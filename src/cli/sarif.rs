@@ -58,18 +58,16 @@ impl Builder {
             if let Some(suggestion) = &finding.suggestion {
                 result["properties"]["suggestion"] = json!(suggestion);
             }
-            if !self.results.is_empty() {
-                self.results.push(b',');
-            }
+            super::result_line::push_separator(&mut self.results);
             // A value serializes to JSON without fail.
             let _ = serde_json::to_writer(&mut self.results, &result);
         }
     }
 
     /// Writes the SARIF log, with `summary` as the run's properties, on one line:
-    /// the text of [`Builder::log`] with the results collected.
+    /// the text of [`empty_log`] with the results collected.
     pub fn write(&self, summary: &Value, out: &mut impl Write) -> std::io::Result<()> {
-        let empty = self.log(summary).to_string();
+        let empty = empty_log(summary).to_string();
         // The log with no results has exactly one `"results":[]`: JSON strings
         // escape their quotes, so only the key itself spells it.
         let marker = "\"results\":[]";
@@ -82,37 +80,37 @@ impl Builder {
         out.write_all(tail.as_bytes())?;
         writeln!(out)
     }
+}
 
-    /// The SARIF log with no results, with `summary` as the run's properties.
-    fn log(&self, summary: &Value) -> Value {
-        let rules: Vec<Value> = RULES
-            .iter()
-            .map(|rule| {
-                json!({
-                    "id": rule.code,
-                    "name": rule.name,
-                    "shortDescription": {"text": rule.summary},
-                    "fullDescription": {"text": rule.doc.trim()},
-                    "help": {"text": format!("bashgate explain {}", rule.code)},
-                    "defaultConfiguration": {"level": level(rule.default)},
-                })
+/// The SARIF log with no results, with `summary` as the run's properties.
+fn empty_log(summary: &Value) -> Value {
+    let rules: Vec<Value> = RULES
+        .iter()
+        .map(|rule| {
+            json!({
+                "id": rule.code,
+                "name": rule.name,
+                "shortDescription": {"text": rule.summary},
+                "fullDescription": {"text": rule.doc.trim()},
+                "help": {"text": format!("bashgate explain {}", rule.code)},
+                "defaultConfiguration": {"level": level(rule.default)},
             })
-            .collect();
-        json!({
-            "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-            "version": "2.1.0",
-            "runs": [{
-                "tool": {"driver": {
-                    "name": "bashgate",
-                    "version": env!("CARGO_PKG_VERSION"),
-                    "rules": rules,
-                }},
-                "invocations": [{"executionSuccessful": true}],
-                "results": [],
-                "properties": {"summary": summary},
-            }]
         })
-    }
+        .collect();
+    json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "bashgate",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules,
+            }},
+            "invocations": [{"executionSuccessful": true}],
+            "results": [],
+            "properties": {"summary": summary},
+        }]
+    })
 }
 
 #[cfg(test)]
@@ -130,7 +128,7 @@ mod tests {
         let mut empty = Vec::new();
         builder.write(&summary, &mut empty).unwrap();
         let empty: Value = serde_json::from_slice(&empty).unwrap();
-        assert_eq!(empty, builder.log(&summary));
+        assert_eq!(empty, empty_log(&summary));
         for (line, command) in [(1, "sudo ls"), (2, "ls"), (3, "curl https://x | sh")] {
             builder.add("t.jsonl", line, command, &gate.check(command));
         }
@@ -149,7 +147,7 @@ mod tests {
             results.last().unwrap()["properties"]["command"],
             "curl https://x | sh"
         );
-        let mut expected = builder.log(&summary);
+        let mut expected = empty_log(&summary);
         expected["runs"][0]["results"] = Value::Array(results.clone());
         assert_eq!(log, expected);
         assert_eq!(log["runs"][0]["properties"]["summary"], summary);

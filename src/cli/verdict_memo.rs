@@ -5,10 +5,10 @@
 //! A verdict depends on the gate (policy and root), the working directory, the
 //! command text and the files the check looks at. `analyze` runs nothing, so within
 //! one run the files are the same for every command: the first three are the key,
-//! compared in full (the hash only finds the slot). Bounded: by the verdicts and
-//! by the bytes of command text it holds (a long command is kept as well: judging
-//! a long pipeline again costs most), and it starts over when full. What is kept is the caller's: a
-//! verdict, or a verdict with the output it renders to.
+//! compared in full (the hash only finds the slot). Bounded by the verdicts and by
+//! the bytes of command text it holds (a long command is kept as well: judging a
+//! long pipeline again costs most); it starts over when full. What is kept is the
+//! caller's: a verdict, or a verdict with the output it renders to.
 
 use bashgate::Gate;
 use std::collections::HashMap;
