@@ -12,16 +12,18 @@
    this measures the checks).
 
 Run from the repository root after `cargo build --release` (or `cargo release-static`,
-the build for hooks on Linux; the first line printed says which one it measures):
-    python3 benches/process.py [RUNS] [TRANSCRIPT_COMMANDS]
+the build for hooks on Linux; the first line printed says which one it measures), or
+name another binary (`target/pgo/bashgate`, built by `scripts/pgo.py`):
+    python3 benches/process.py [RUNS] [TRANSCRIPT_COMMANDS] [BINARY]
 """
 import json, os, pathlib, shutil, statistics, struct, subprocess, sys, tempfile, time
 
 runs = int(sys.argv[1]) if len(sys.argv) > 1 else 300
 lines = int(sys.argv[2]) if len(sys.argv) > 2 else 420_000
-binary = pathlib.Path("target/release/bashgate").resolve()
+named = sys.argv[3] if len(sys.argv) > 3 else "target/release/bashgate"
+binary = pathlib.Path(named).resolve()
 if not binary.exists():
-    sys.exit("build first: cargo build --release")
+    sys.exit(f"no binary at {named}: build it first (cargo build --release)")
 commands = json.loads(pathlib.Path("benches/agent-commands.json").read_text())
 
 
@@ -40,7 +42,7 @@ def build_kind(path):
     return f"{loader}, {address}"
 
 
-print(f"binary: {binary.name} ({build_kind(binary)})\n")
+print(f"binary: {named} ({build_kind(binary)})\n")
 
 
 def p90(values):
