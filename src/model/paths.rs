@@ -221,12 +221,7 @@ impl Resolver {
             path
         };
         Resolved::Path {
-            // A normal path is kept as it is, without a copy.
-            path: if is_plain(&path) {
-                path
-            } else {
-                normalize_components(&path)
-            },
+            path: into_normal_form(path),
             via,
             glob,
         }
@@ -346,7 +341,7 @@ pub fn real_path(path: Formed<'_>, base: Formed<'_>) -> Option<PathBuf> {
 /// normal form need only a byte comparison with a boundary check; the component
 /// comparison `strip_prefix` does costs about a thousand instructions a call,
 /// more than the rest of [`real_path`] when nothing on the way is a link.
-fn below<'p>(path: Formed<'p>, base: Formed<'_>) -> Option<&'p Path> {
+pub fn below<'p>(path: Formed<'p>, base: Formed<'_>) -> Option<&'p Path> {
     let plain = path.is_plain() && base.is_plain();
     let (path, base) = (path.path(), base.path());
     let (Some(p), Some(b)) = (path.to_str(), base.to_str()) else {
@@ -726,6 +721,33 @@ pub fn normalize_lexically(path: &Path) -> PathBuf {
     normalize_components(path)
 }
 
+/// `path` in normal form ([`normalize_lexically`]), reusing its buffer: a normal
+/// path is kept as it is, and one whose only difference is a trailing slash
+/// (`build/`, the common case) loses it without the walk over its components.
+fn into_normal_form(path: PathBuf) -> PathBuf {
+    if is_plain(&path) {
+        return path;
+    }
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let kept = bytes.len() - bytes.iter().rev().take_while(|&&b| b == b'/').count();
+    if kept == 0 || kept == bytes.len() {
+        return normalize_components(&path);
+    }
+    match path.into_os_string().into_string() {
+        Ok(mut text) => {
+            // Only `/` bytes are cut: the end stays on a character boundary.
+            text.truncate(kept);
+            let trimmed = PathBuf::from(text);
+            if is_plain(&trimmed) {
+                trimmed
+            } else {
+                normalize_components(&trimmed)
+            }
+        }
+        Err(text) => normalize_components(Path::new(&text)),
+    }
+}
+
 /// [`normalize_lexically`] component by component.
 fn normalize_components(path: &Path) -> PathBuf {
     // The result is never longer than the path (a lone `/` for an empty one): one
@@ -750,7 +772,9 @@ fn normalize_components(path: &Path) -> PathBuf {
 
 #[cfg(test)]
 mod tests {
-    use super::{Formed, below, is_plain, normalize_components, normalize_lexically};
+    use super::{
+        Formed, below, into_normal_form, is_plain, normalize_components, normalize_lexically,
+    };
     use std::path::Path;
 
     /// The byte test for what lies below a folder gives what the component
@@ -821,6 +845,33 @@ mod tests {
 
     /// A plain path is its own normal form, so `normalize_lexically` may copy it
     /// without walking its components; other forms are walked.
+    #[test]
+    fn the_normal_form_without_a_copy_is_the_component_walk() {
+        let paths = [
+            "/r/build/",
+            "/r/build//",
+            "/r/a/../b/",
+            "/r/./x/",
+            "/",
+            "//",
+            "///",
+            "/r",
+            "/r/a//b/",
+            "/r/..//",
+            "/ü/ß/",
+            "/r/b/.",
+        ];
+        for path in paths {
+            let walked = normalize_components(Path::new(path));
+            assert_eq!(
+                into_normal_form(std::path::PathBuf::from(path)),
+                walked,
+                "{path}"
+            );
+            assert!(is_plain(&walked), "{path}");
+        }
+    }
+
     #[test]
     fn plain_paths_are_their_own_normal_form() {
         let paths = [

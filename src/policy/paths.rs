@@ -123,6 +123,13 @@ impl PathJudge {
         &self.root
     }
 
+    /// What is left of `path` below the project root (`Path::strip_prefix`), `None`
+    /// when it is not inside: a byte comparison when both are in normal form.
+    pub fn below_root<'p>(&self, path: &'p Path) -> Option<&'p Path> {
+        let root = Formed::decided(&self.root_prefix.path, self.root_prefix.plain);
+        resolve::below(Formed::new(path), root)
+    }
+
     /// The directory a command runs in, `None` when unknown.
     pub fn cwd_of<'c>(&self, cwd: &'c Cwd, start: &'c Path) -> Option<&'c Path> {
         match cwd {

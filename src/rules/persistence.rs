@@ -770,9 +770,8 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         Some(cx.written_files(cmd)).filter(|files| !files.is_empty())
     };
     if let Some(files) = files {
-        let root = cx.paths.root().to_path_buf();
         for file in files.iter() {
-            for relative in file.relative(&root) {
+            for relative in file.relative(cx.paths) {
                 let Some(place) = place_of(relative) else {
                     continue;
                 };

@@ -11,6 +11,7 @@ use crate::model::path_roles::Access;
 use crate::model::paths::{Resolved, normalize_lexically};
 use crate::model::word::Word;
 use crate::model::written;
+use crate::policy::paths::PathJudge;
 use crate::rules::Checker;
 use crate::verdict::Span;
 use std::path::{Path, PathBuf};
@@ -32,13 +33,13 @@ pub struct WrittenFile {
 }
 
 impl WrittenFile {
-    /// The path relative to `root` (the real one when a symlink was followed and it
-    /// is inside), `None` when neither is inside.
-    pub fn relative<'p>(&'p self, root: &'p Path) -> impl Iterator<Item = &'p Path> + 'p {
+    /// The path relative to the project root (then the real one, when a symlink was
+    /// followed and it is inside); empty when neither is inside.
+    pub fn relative<'p>(&'p self, paths: &'p PathJudge) -> impl Iterator<Item = &'p Path> + 'p {
         [Some(self.path.as_path()), self.real.as_deref()]
             .into_iter()
             .flatten()
-            .filter_map(move |p| p.strip_prefix(root).ok())
+            .filter_map(move |p| paths.below_root(p))
     }
 }
 
