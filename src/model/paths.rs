@@ -221,7 +221,12 @@ impl Resolver {
             path
         };
         Resolved::Path {
-            path: into_normal_form(path),
+            // A normal path is kept as it is, without a copy.
+            path: if is_plain(&path) {
+                path
+            } else {
+                normalize_lexically(&path)
+            },
             via,
             glob,
         }
@@ -718,34 +723,14 @@ pub fn normalize_lexically(path: &Path) -> PathBuf {
     if is_plain(path) {
         return path.to_path_buf();
     }
+    // The next most common form is a trailing slash off normal form (`build/`): cut
+    // it, without the walk.
+    if let Some(trimmed) = path.to_str().map(|t| Path::new(t.trim_end_matches('/')))
+        && is_plain(trimmed)
+    {
+        return trimmed.to_path_buf();
+    }
     normalize_components(path)
-}
-
-/// `path` in normal form ([`normalize_lexically`]), reusing its buffer: a normal
-/// path is kept as it is, and one whose only difference is a trailing slash
-/// (`build/`, the common case) loses it without the walk over its components.
-fn into_normal_form(path: PathBuf) -> PathBuf {
-    if is_plain(&path) {
-        return path;
-    }
-    let bytes = path.as_os_str().as_encoded_bytes();
-    let kept = bytes.len() - bytes.iter().rev().take_while(|&&b| b == b'/').count();
-    if kept == 0 || kept == bytes.len() {
-        return normalize_components(&path);
-    }
-    match path.into_os_string().into_string() {
-        Ok(mut text) => {
-            // Only `/` bytes are cut: the end stays on a character boundary.
-            text.truncate(kept);
-            let trimmed = PathBuf::from(text);
-            if is_plain(&trimmed) {
-                trimmed
-            } else {
-                normalize_components(&trimmed)
-            }
-        }
-        Err(text) => normalize_components(Path::new(&text)),
-    }
 }
 
 /// [`normalize_lexically`] component by component.
@@ -772,9 +757,7 @@ fn normalize_components(path: &Path) -> PathBuf {
 
 #[cfg(test)]
 mod tests {
-    use super::{
-        Formed, below, into_normal_form, is_plain, normalize_components, normalize_lexically,
-    };
+    use super::{Formed, below, is_plain, normalize_components, normalize_lexically};
     use std::path::Path;
 
     /// The byte test for what lies below a folder gives what the component
@@ -843,8 +826,8 @@ mod tests {
         }
     }
 
-    /// A plain path is its own normal form, so `normalize_lexically` may copy it
-    /// without walking its components; other forms are walked.
+    /// A path whose only flaw is a trailing slash loses it without the walk over its
+    /// components, and gets what the walk gives; so does every other form.
     #[test]
     fn the_normal_form_without_a_copy_is_the_component_walk() {
         let paths = [
@@ -863,15 +846,13 @@ mod tests {
         ];
         for path in paths {
             let walked = normalize_components(Path::new(path));
-            assert_eq!(
-                into_normal_form(std::path::PathBuf::from(path)),
-                walked,
-                "{path}"
-            );
+            assert_eq!(normalize_lexically(Path::new(path)), walked, "{path}");
             assert!(is_plain(&walked), "{path}");
         }
     }
 
+    /// A plain path is its own normal form, so `normalize_lexically` may copy it
+    /// without walking its components; other forms are walked.
     #[test]
     fn plain_paths_are_their_own_normal_form() {
         let paths = [
