@@ -221,12 +221,7 @@ impl Resolver {
             path
         };
         Resolved::Path {
-            // A normal path is kept as it is, without a copy.
-            path: if is_plain(&path) {
-                path
-            } else {
-                normalize_lexically(&path)
-            },
+            path: into_normal_form(path),
             via,
             glob,
         }
@@ -723,14 +718,34 @@ pub fn normalize_lexically(path: &Path) -> PathBuf {
     if is_plain(path) {
         return path.to_path_buf();
     }
-    // The next most common form is a trailing slash off normal form (`build/`): cut
-    // it, without the walk.
-    if let Some(trimmed) = path.to_str().map(|t| Path::new(t.trim_end_matches('/')))
-        && is_plain(trimmed)
-    {
-        return trimmed.to_path_buf();
-    }
     normalize_components(path)
+}
+
+/// `path` in normal form ([`normalize_lexically`]), reusing its buffer: a normal
+/// path is kept as it is, and one whose only difference is a trailing slash
+/// (`build/`, the common case) loses it without the walk over its components.
+fn into_normal_form(path: PathBuf) -> PathBuf {
+    if is_plain(&path) {
+        return path;
+    }
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let kept = bytes.len() - bytes.iter().rev().take_while(|&&b| b == b'/').count();
+    if kept == 0 || kept == bytes.len() {
+        return normalize_components(&path);
+    }
+    match path.into_os_string().into_string() {
+        Ok(mut text) => {
+            // Only `/` bytes are cut: the end stays on a character boundary.
+            text.truncate(kept);
+            let trimmed = PathBuf::from(text);
+            if is_plain(&trimmed) {
+                trimmed
+            } else {
+                normalize_components(&trimmed)
+            }
+        }
+        Err(text) => normalize_components(Path::new(&text)),
+    }
 }
 
 /// [`normalize_lexically`] component by component.
@@ -757,7 +772,9 @@ fn normalize_components(path: &Path) -> PathBuf {
 
 #[cfg(test)]
 mod tests {
-    use super::{Formed, below, is_plain, normalize_components, normalize_lexically};
+    use super::{
+        Formed, below, into_normal_form, is_plain, normalize_components, normalize_lexically,
+    };
     use std::path::Path;
 
     /// The byte test for what lies below a folder gives what the component
@@ -846,7 +863,11 @@ mod tests {
         ];
         for path in paths {
             let walked = normalize_components(Path::new(path));
-            assert_eq!(normalize_lexically(Path::new(path)), walked, "{path}");
+            assert_eq!(
+                into_normal_form(std::path::PathBuf::from(path)),
+                walked,
+                "{path}"
+            );
             assert!(is_plain(&walked), "{path}");
         }
     }
