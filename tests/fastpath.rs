@@ -93,6 +93,11 @@ fn the_fast_path_takes_the_common_agent_shapes() {
         "xargs -n1 sh -c 'echo \"$1\"; rm \"$1\"' _ < files.txt",
         "python3 <<'EOF'\nimport os\nEOF",
         "let x=1+2",
+        // `export` with assignments and names: a record of the declaration.
+        "export PATH=\"$HOME/.local/bin:$PATH\"",
+        "export RUST_LOG=debug && cargo test",
+        "export A=1 B; make",
+        "export N=5 && echo $N",
     ] {
         assert!(took(command), "the fast path should take {command:?}");
     }
@@ -123,6 +128,20 @@ fn the_fast_path_takes_the_common_agent_shapes() {
         "echo a\nls",
         "[ -f x ] && ls",
         "ls>out",
+        // A declaration the grammar reads with more than names and values: an
+        // option, a number of its own shape, `+=`, a tilde, a redirect, a
+        // pipeline, the background, a prefix, another declaration builtin.
+        "export -n A",
+        "export N=-5",
+        "export N=0x1F",
+        "export A+=1",
+        "export A=~/x",
+        "export A=1 > f",
+        "export A=1 | cat",
+        "export A=1 &",
+        "X=1 export A=2",
+        "local A=1",
+        "declare -x A=1",
     ] {
         assert!(
             !took(command),
@@ -273,6 +292,93 @@ fn agree(strategy: impl Strategy<Value = String>) {
     }
 }
 
+/// `export` with arguments made to trip the lexer (numbers of the grammar's own
+/// shapes, options, quotes, tildes, `+=`, names a program runs), alone, in lists
+/// and pipelines, before commands that read what it set (`$N` in arithmetic, a
+/// path, a command name): the scope it leaves must be the tree's too.
+fn declaration_soup() -> impl Strategy<Value = String> {
+    const ARGS: &[&str] = &[
+        "A=1",
+        "N=5",
+        "N=007",
+        "N=-5",
+        "N=0x1F",
+        "N=2#101",
+        "N=5a",
+        "B",
+        "_x",
+        "1A=2",
+        "X=\"$Y z\"",
+        "P=./b:$PATH",
+        "PATH=\"$HOME/.local/bin:$PATH\"",
+        "Q=a'b c'd",
+        "CC='ccache gcc'",
+        "E=",
+        "T='~/x'",
+        "F=~/x",
+        "-n",
+        "-p",
+        "-f",
+        "G=\"5\"",
+        "H='5'",
+        "FOO_COMMAND='rm -rf ~'",
+        "GIT_EDITOR=vim",
+        "BASH_ALIASES[x]=y",
+        "A+=1",
+        "V='k'v=$X-x",
+        "$X",
+        "\"$X\"",
+        "X=$Y",
+        "X=${Y}",
+        "W=a\\ b",
+        "LD_PRELOAD=/tmp/x.so",
+        "D=src",
+        "=",
+        "2>&1",
+        "> f",
+        "#c",
+    ];
+    const HEADS: &[&str] = &[
+        "export",
+        "export",
+        "'export'",
+        "export\"\"",
+        "X=1 export",
+        "local",
+    ];
+    const AFTER: &[&str] = &[
+        "",
+        "; echo $N",
+        " && echo $((N + 1))",
+        " && ls $D",
+        "; $X",
+        " && $FOO_COMMAND",
+        " | cat",
+        " &",
+        "; cargo test",
+        " || make",
+        "; cd $D && ls",
+        // Two values of `N` joined: only its numeric mark says what `$N` may be.
+        "; true && N=6; ls $N",
+        "; true && N=6; rm -rf /$N",
+    ];
+    (
+        prop::sample::select(&[" ", "", "x=1; ", "ls && ", "cat a | "][..]),
+        prop::sample::select(HEADS),
+        prop::collection::vec(prop::sample::select(ARGS), 0..4),
+        prop::sample::select(AFTER),
+    )
+        .prop_map(|(before, head, args, after)| {
+            let mut text = format!("{before}{head}");
+            for arg in args {
+                text.push(' ');
+                text.push_str(arg);
+            }
+            text.push_str(after);
+            text
+        })
+}
+
 /// Heredocs with a quoted delimiter, the shape agents write files with, around
 /// bodies made to trip the lexer: the delimiter inside lines, blanks, quotes,
 /// expansions the body must not expand, escapes, CRs and an unended body.
@@ -340,6 +446,11 @@ fn fast_and_tree_records_agree_on_heredocs() {
 #[test]
 fn fast_and_tree_records_agree_on_token_soups() {
     agree(lexer_soup());
+}
+
+#[test]
+fn fast_and_tree_records_agree_on_declarations() {
+    agree(declaration_soup());
 }
 
 #[test]

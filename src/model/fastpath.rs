@@ -153,6 +153,9 @@ pub fn commands(command: &str) -> Option<Vec<Lexed>> {
         }
     }
     let mut records = build(command, tokens)?;
+    if background && records.iter().any(|r| r.declaration) {
+        return None;
+    }
     for record in &mut records {
         record.background = background;
     }
@@ -301,6 +304,10 @@ pub struct Lexed {
     pub piped_stdin: bool,
     /// The whole command runs in the background (a final `&`).
     pub background: bool,
+    /// An `export` declaration (`export A=1 B`): its `NAME=value` arguments are in
+    /// `assignments` (a bare `NAME` with no value), the word `export` alone in
+    /// `words`, as lowering a `declaration_command` gives them.
+    pub declaration: bool,
 }
 
 impl Lexed {
@@ -693,6 +700,13 @@ fn command<'a>(
     let mut redirects = Vec::new();
     let mut start = None;
     let mut end = 0;
+    let mut tokens = tokens.peekable();
+    if let Some(Token::Word(w)) = tokens.peek()
+        && w.plain
+        && &source[w.start..w.end] == "export"
+    {
+        return declaration(source, tokens, in_pipeline);
+    }
     for token in tokens {
         match token {
             Token::Word(w) => {
@@ -704,34 +718,7 @@ fn command<'a>(
                 end = w.end;
                 let is_prefix = words.is_empty() && w.lead.contains('=');
                 if is_prefix {
-                    let (name, _) = w.lead.split_once('=')?;
-                    if !wrappers::is_assignment(&format!("{name}=")) || name.ends_with('+') {
-                        return None;
-                    }
-                    // The value is lexed as a word of its own (`CC='ccache gcc'`,
-                    // `PATH=./bin:$PATH`). An empty value, one with a tilde (expanded
-                    // after `=` and `:`), or quotes with a backslash anywhere or a `$`
-                    // after them take the full path: the grammar ends the assignment
-                    // there (`X="a"\;` is `X=a` and a command `;` to it, `X='a'$Y` a
-                    // command `Y`), which the parser reports.
-                    let value_start = w.start + name.len() + 1;
-                    let text = &source[value_start..w.end];
-                    if text.is_empty()
-                        || text.contains('~')
-                        || (!w.plain && (text.contains('\\') || dollar_after_quotes(text)))
-                    {
-                        return None;
-                    }
-                    let (value, next) = word(&source[..w.end], value_start)?;
-                    if next != w.end {
-                        return None;
-                    }
-                    let value = value.builder.finish(Span::new(value_start, w.end));
-                    assignments.push(super::command::Assignment {
-                        name: name.to_string(),
-                        value: Some(value),
-                        span: Span::new(w.start, w.end),
-                    });
+                    assignments.push(assignment(source, &w)?);
                     continue;
                 }
                 // A keyword glued to quotes (`export"x"`) is still the keyword; the
@@ -777,5 +764,100 @@ fn command<'a>(
         in_pipeline,
         piped_stdin,
         background: false,
+        declaration: false,
+    })
+}
+
+/// The `NAME=value` word `w` (its lead holds the `=`) as an assignment, when the
+/// lexer reads it as the grammar does.
+fn assignment(source: &str, w: &LexWord<'_>) -> Option<super::command::Assignment> {
+    let (name, _) = w.lead.split_once('=')?;
+    if !wrappers::is_assignment(&format!("{name}=")) || name.ends_with('+') {
+        return None;
+    }
+    // The value is lexed as a word of its own (`CC='ccache gcc'`,
+    // `PATH=./bin:$PATH`). An empty value, one with a tilde (expanded
+    // after `=` and `:`), or quotes with a backslash anywhere or a `$`
+    // after them take the full path: the grammar ends the assignment
+    // there (`X="a"\;` is `X=a` and a command `;` to it, `X='a'$Y` a
+    // command `Y`), which the parser reports.
+    let value_start = w.start + name.len() + 1;
+    let text = &source[value_start..w.end];
+    if text.is_empty()
+        || text.contains('~')
+        || (!w.plain && (text.contains('\\') || dollar_after_quotes(text)))
+    {
+        return None;
+    }
+    let (value, next) = word(&source[..w.end], value_start)?;
+    if next != w.end {
+        return None;
+    }
+    let value = value.builder.finish(Span::new(value_start, w.end));
+    Some(super::command::Assignment {
+        name: name.to_string(),
+        value: Some(value),
+        span: Span::new(w.start, w.end),
+    })
+}
+
+/// `export NAME=value NAME…`: the declaration agents write most (`export
+/// PATH="$HOME/bin:$PATH" && make`). Each argument is an assignment or a bare
+/// name; an option (`export -n`), any other word, a redirect, a pipeline, or a
+/// value the grammar reads as a number of its own shape (`N=-1`, `N=0x1F`, which
+/// mark the name numeric) is not the lexer's.
+fn declaration<'a>(
+    source: &str,
+    mut tokens: impl Iterator<Item = Token<'a>>,
+    in_pipeline: bool,
+) -> Option<Lexed> {
+    let Some(Token::Word(keyword)) = tokens.next() else {
+        return None;
+    };
+    if in_pipeline {
+        return None;
+    }
+    let mut assignments = Vec::new();
+    let mut end = keyword.end;
+    for token in tokens {
+        let Token::Word(w) = token else {
+            return None;
+        };
+        end = w.end;
+        let text = &source[w.start..w.end];
+        if w.plain && super::scope::is_name(text) {
+            assignments.push(super::command::Assignment {
+                name: text.to_string(),
+                value: None,
+                span: Span::new(w.start, w.end),
+            });
+            continue;
+        }
+        if !w.lead.contains('=') {
+            return None;
+        }
+        let assignment = assignment(source, &w)?;
+        let value = &source[assignment.value.as_ref()?.span.start..w.end];
+        if value.starts_with(|c: char| c.is_ascii_digit() || c == '-')
+            && !value.bytes().all(|b| b.is_ascii_digit())
+        {
+            return None;
+        }
+        assignments.push(assignment);
+    }
+    let span = Span::new(keyword.start, end);
+    Some(Lexed {
+        words: vec![
+            keyword
+                .builder
+                .finish(Span::new(keyword.start, keyword.end)),
+        ],
+        assignments,
+        redirects: Vec::new(),
+        span,
+        in_pipeline,
+        piped_stdin: false,
+        background: false,
+        declaration: true,
     })
 }

@@ -591,7 +591,7 @@ fn directory(word: &Word, current: Option<&Path>, resolver: &Resolver) -> Cwd {
 
 /// True for a shell variable name (`PATH`, `_x1`): what an indirect expansion's
 /// value must be to name one.
-fn is_name(text: &str) -> bool {
+pub(crate) fn is_name(text: &str) -> bool {
     text.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
         && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }

@@ -788,31 +788,7 @@ impl<'s> Walker<'s> {
             }
             "declaration_command" | "unset_command" => {
                 let (words, assignments) = lower::declaration_parts(node, src, self.scope());
-                let mut record = SimpleCommand::new(
-                    Origin::Declaration,
-                    src.span(node),
-                    self.context(&frame, nesting),
-                );
-                record.program = (!words.is_empty()).then_some(0);
-                record.words = words;
-                // `export FOO_COMMAND='CMD'`: a value some program runs.
-                let scripts = variable_scripts(&assignments, self.source);
-                record.assignments = assignments;
-                self.shell_tables(&record.assignments, &frame, nesting);
-                let codes = arithmetic::in_record(&record, self.scope());
-                let mut parsed = Vec::new();
-                for script in scripts {
-                    match script {
-                        ScriptText::Static { text, map } => parsed.push((text, map)),
-                        ScriptText::Dynamic(span) | ScriptText::UnknownStdin(span) => {
-                            record.script = Some(InlineScript::Dynamic { span })
-                        }
-                    }
-                }
-                self.push_record(record);
-                for (text, map) in parsed {
-                    self.nested(&text, map, nesting + 1, &frame, true);
-                }
+                let codes = self.declaration(words, assignments, src.span(node), &frame, nesting);
                 self.track_arrays(node, src);
                 self.track_numeric(node, src);
                 self.arithmetic(codes, &frame, nesting);
@@ -1724,6 +1700,44 @@ impl<'s> Walker<'s> {
     /// script's text) in `base`, as the tree walk records their nodes: a pipeline
     /// stage in a scope of its own, a list sent to the background (a final `&`) in
     /// one scope of its own.
+    /// The record of a declaration command (`export A=1 B`), read from the tree or
+    /// by the lexer: the values of variables named like commands walked as the
+    /// scripts they are (`export FOO_COMMAND='CMD'`), `BASH_ALIASES[x]=…` as the
+    /// builtin it is. Returns the arithmetic the record holds, which the caller
+    /// walks after its own steps.
+    fn declaration(
+        &mut self,
+        words: Vec<Word>,
+        assignments: Vec<super::command::Assignment>,
+        span: Span,
+        frame: &Frame,
+        nesting: u32,
+    ) -> Vec<arithmetic::Code> {
+        let mut record =
+            SimpleCommand::new(Origin::Declaration, span, self.context(frame, nesting));
+        record.program = (!words.is_empty()).then_some(0);
+        record.words = words;
+        // `export FOO_COMMAND='CMD'`: a value some program runs.
+        let scripts = variable_scripts(&assignments, self.source);
+        record.assignments = assignments;
+        self.shell_tables(&record.assignments, frame, nesting);
+        let codes = arithmetic::in_record(&record, self.scope());
+        let mut parsed = Vec::new();
+        for script in scripts {
+            match script {
+                ScriptText::Static { text, map } => parsed.push((text, map)),
+                ScriptText::Dynamic(span) | ScriptText::UnknownStdin(span) => {
+                    record.script = Some(InlineScript::Dynamic { span })
+                }
+            }
+        }
+        self.push_record(record);
+        for (text, map) in parsed {
+            self.nested(&text, map, nesting + 1, frame, true);
+        }
+        codes
+    }
+
     fn lexed(&mut self, lexed: Vec<Lexed>, base: &Frame, nesting: u32) {
         let background = lexed.first().is_some_and(|c| c.background);
         if background {
@@ -1741,6 +1755,34 @@ impl<'s> Walker<'s> {
                 background: base.background || command.background,
                 ..base.clone()
             };
+            if command.declaration {
+                // What the grammar marks numeric: a value of digits (the lexer
+                // takes no other number).
+                let numeric: smallvec::SmallVec<[String; 2]> = command
+                    .assignments
+                    .iter()
+                    .filter(|a| {
+                        a.value
+                            .as_ref()
+                            .and_then(Word::value)
+                            .is_some_and(|v| v.bytes().all(|b| b.is_ascii_digit()))
+                            && a.value.as_ref().is_some_and(|v| !v.has_quotes)
+                    })
+                    .map(|a| a.name.clone())
+                    .collect();
+                let codes = self.declaration(
+                    command.words,
+                    command.assignments,
+                    command.span,
+                    &frame,
+                    nesting,
+                );
+                for name in &numeric {
+                    self.scope_mut().mark_numeric(name);
+                }
+                self.arithmetic(codes, &frame, nesting);
+                continue;
+            }
             if command.in_pipeline {
                 self.push_scope();
                 self.fork();
