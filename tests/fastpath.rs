@@ -98,6 +98,10 @@ fn the_fast_path_takes_the_common_agent_shapes() {
         "export RUST_LOG=debug && cargo test",
         "export A=1 B; make",
         "export N=5 && echo $N",
+        // Assignments alone: a statement of their own.
+        "x=1",
+        "X=build; ls $X",
+        "A=1 B=\"$HOME/x\" && make",
     ] {
         assert!(took(command), "the fast path should take {command:?}");
     }
@@ -119,7 +123,6 @@ fn the_fast_path_takes_the_common_agent_shapes() {
         "cat <<'EOF'\nx\nEOF\nrm -rf ~",
         "cat <<'EOF' # note\nx\nEOF",
         "ls {a,b}",
-        "x=1",
         "nohup ./server & ls",
         // A brace pair the grammar reads otherwise: a command name, an expansion.
         "{} x",
@@ -142,6 +145,13 @@ fn the_fast_path_takes_the_common_agent_shapes() {
         "X=1 export A=2",
         "local A=1",
         "declare -x A=1",
+        // Assignments alone with a redirect, in a pipeline, in the background, a
+        // number of the grammar's other shapes.
+        "x=1 > f",
+        "x=1 | cat",
+        "x=1 &",
+        "x=-1",
+        "x=0x1F; ls",
     ] {
         assert!(
             !took(command),
@@ -292,8 +302,9 @@ fn agree(strategy: impl Strategy<Value = String>) {
     }
 }
 
-/// `export` with arguments made to trip the lexer (numbers of the grammar's own
-/// shapes, options, quotes, tildes, `+=`, names a program runs), alone, in lists
+/// `export`, or assignments alone, with arguments made to trip the lexer (numbers
+/// of the grammar's own shapes, options, quotes, tildes, `+=`, names a program
+/// runs), alone, in lists
 /// and pipelines, before commands that read what it set (`$N` in arithmetic, a
 /// path, a command name): the scope it leaves must be the tree's too.
 fn declaration_soup() -> impl Strategy<Value = String> {
@@ -333,6 +344,8 @@ fn declaration_soup() -> impl Strategy<Value = String> {
         "W=a\\ b",
         "LD_PRELOAD=/tmp/x.so",
         "D=src",
+        "Y=a",
+        "Z=$Y/b",
         "=",
         "2>&1",
         "> f",
@@ -345,6 +358,9 @@ fn declaration_soup() -> impl Strategy<Value = String> {
         "export\"\"",
         "X=1 export",
         "local",
+        // No head: assignments alone.
+        "",
+        "",
     ];
     const AFTER: &[&str] = &[
         "",
@@ -358,6 +374,9 @@ fn declaration_soup() -> impl Strategy<Value = String> {
         "; cargo test",
         " || make",
         "; cd $D && ls",
+        // A later value that reads what was set: `K=$N` as lowering reads it.
+        "; K=$N ls",
+        " && K=\"$D/x\"; cat $K",
         // Two values of `N` joined: only its numeric mark says what `$N` may be.
         "; true && N=6; ls $N",
         "; true && N=6; rm -rf /$N",

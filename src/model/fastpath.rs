@@ -153,7 +153,7 @@ pub fn commands(command: &str) -> Option<Vec<Lexed>> {
         }
     }
     let mut records = build(command, tokens)?;
-    if background && records.iter().any(|r| r.declaration) {
+    if background && records.iter().any(|r| r.declaration || r.words.is_empty()) {
         return None;
     }
     for record in &mut records {
@@ -749,7 +749,17 @@ fn command<'a>(
         }
     }
     if words.is_empty() {
-        return None;
+        // Assignments alone (`X=build; ls $X`): a statement of their own, with no
+        // redirect, outside a pipeline, no value of a number's other shapes.
+        if assignments.is_empty()
+            || !redirects.is_empty()
+            || in_pipeline
+            || assignments
+                .iter()
+                .any(|a| a.value.as_ref().is_some_and(|v| other_number(source, v)))
+        {
+            return None;
+        }
     }
     // The grammar drops a lone `-` before a redirect (`echo - 2>&1`).
     if !redirects.is_empty() && words.iter().any(|w| w.value() == Some("-")) {
@@ -801,6 +811,15 @@ fn assignment(source: &str, w: &LexWord<'_>) -> Option<super::command::Assignmen
     })
 }
 
+/// True when the text of `value` starts like a number but is not only digits
+/// (`-5`, `0x1F`, `2#101`, `5a`): the grammar may read a `number` of its own shape
+/// there, and marks the name numeric by it; the lexer leaves those to it.
+fn other_number(source: &str, value: &Word) -> bool {
+    let text = &source[value.span.start..value.span.end];
+    text.starts_with(|c: char| c.is_ascii_digit() || c == '-')
+        && !text.bytes().all(|b| b.is_ascii_digit())
+}
+
 /// `export NAME=value NAME…`: the declaration agents write most (`export
 /// PATH="$HOME/bin:$PATH" && make`). Each argument is an assignment or a bare
 /// name; an option (`export -n`), any other word, a redirect, a pipeline, or a
@@ -837,10 +856,7 @@ fn declaration<'a>(
             return None;
         }
         let assignment = assignment(source, &w)?;
-        let value = &source[assignment.value.as_ref()?.span.start..w.end];
-        if value.starts_with(|c: char| c.is_ascii_digit() || c == '-')
-            && !value.bytes().all(|b| b.is_ascii_digit())
-        {
+        if other_number(source, assignment.value.as_ref()?) {
             return None;
         }
         assignments.push(assignment);

@@ -669,10 +669,10 @@ impl<'s> Walker<'s> {
                                 trailing.redirects.extend(own.redirects);
                                 trailing.words.extend(own.words);
                             }
-                            None => self.bare(node, Vec::new(), own, &frame, src, nesting),
+                            None => self.bare(src.span(node), Vec::new(), own, &frame, nesting),
                         }
                     }
-                    _ => self.bare(node, Vec::new(), own, &frame, src, nesting),
+                    _ => self.bare(src.span(node), Vec::new(), own, &frame, nesting),
                 }
                 push_children(node, &frame, stack);
             }
@@ -735,7 +735,7 @@ impl<'s> Walker<'s> {
                 // redirect is judged where the function is defined.
                 let own = self.redirects_of(node, src);
                 if !own.redirects.is_empty() {
-                    self.bare(node, Vec::new(), own, &inner, src, nesting);
+                    self.bare(src.span(node), Vec::new(), own, &inner, nesting);
                 }
                 stack.push(Task::PopScope);
                 if let Some(name) = name {
@@ -776,7 +776,7 @@ impl<'s> Walker<'s> {
                         nesting,
                     );
                 } else {
-                    self.bare(node, assignments, trailing, &frame, src, nesting);
+                    self.bare(src.span(node), assignments, trailing, &frame, nesting);
                     self.track_arrays(node, src);
                     self.track_numeric(node, src);
                 }
@@ -1744,7 +1744,14 @@ impl<'s> Walker<'s> {
             self.push_scope();
             self.fork();
         }
-        for command in lexed {
+        for mut command in lexed {
+            // Values read with what is known of the variables before the statement,
+            // as lowering reads them (`x=a; y=$x/b`).
+            for assignment in &mut command.assignments {
+                if let Some(value) = assignment.value.take() {
+                    assignment.value = Some(self.scope().substitute(value));
+                }
+            }
             let frame = Frame {
                 in_pipeline: base.in_pipeline || command.in_pipeline,
                 piped_stdin: if command.in_pipeline {
@@ -1755,21 +1762,37 @@ impl<'s> Walker<'s> {
                 background: base.background || command.background,
                 ..base.clone()
             };
-            if command.declaration {
-                // What the grammar marks numeric: a value of digits (the lexer
-                // takes no other number).
-                let numeric: smallvec::SmallVec<[String; 2]> = command
+            // What the grammar marks numeric in a declaration or an assignment
+            // alone: a value of digits (the lexer takes no other number).
+            let numeric = || -> smallvec::SmallVec<[String; 2]> {
+                command
                     .assignments
                     .iter()
-                    .filter(|a| {
-                        a.value
-                            .as_ref()
-                            .and_then(Word::value)
-                            .is_some_and(|v| v.bytes().all(|b| b.is_ascii_digit()))
-                            && a.value.as_ref().is_some_and(|v| !v.has_quotes)
-                    })
+                    .filter(|a| a.value.as_ref().is_some_and(digits_only))
                     .map(|a| a.name.clone())
-                    .collect();
+                    .collect()
+            };
+            if command.words.is_empty() {
+                // Assignments alone (`X=build; ls $X`), as the tree's
+                // `variable_assignments` statement is walked.
+                let numeric = numeric();
+                let codes = arithmetic::in_assignments(&command.assignments, self.scope());
+                self.arithmetic(codes, &frame, nesting);
+                self.shell_tables(&command.assignments, &frame, nesting);
+                self.bare(
+                    command.span,
+                    command.assignments,
+                    Trailing::default(),
+                    &frame,
+                    nesting,
+                );
+                for name in &numeric {
+                    self.scope_mut().mark_numeric(name);
+                }
+                continue;
+            }
+            if command.declaration {
+                let numeric = numeric();
                 let codes = self.declaration(
                     command.words,
                     command.assignments,
@@ -1959,7 +1982,7 @@ impl<'s> Walker<'s> {
             in_substitution: true,
             ..frame.clone()
         };
-        self.bare(node, Vec::new(), own, &inner, src, nesting);
+        self.bare(src.span(node), Vec::new(), own, &inner, nesting);
     }
 
     /// Array assignments (`a=(x y)`, `local -a a=(…)`) under `node`: their elements.
@@ -2022,11 +2045,10 @@ impl<'s> Walker<'s> {
     /// accepts: they are reported as misread text, never dropped.
     fn bare(
         &mut self,
-        node: Node,
+        span: Span,
         assignments: Vec<super::command::Assignment>,
         trailing: Trailing,
         frame: &Frame,
-        src: Source,
         nesting: u32,
     ) {
         if let Some(word) = trailing.words.first() {
@@ -2036,12 +2058,20 @@ impl<'s> Walker<'s> {
                 nested: nesting > 0,
             });
         }
-        let mut record =
-            SimpleCommand::new(Origin::Bare, src.span(node), self.context(frame, nesting));
+        let mut record = SimpleCommand::new(Origin::Bare, span, self.context(frame, nesting));
         record.assignments = assignments;
         record.redirects = trailing.redirects;
         self.push_record(record);
     }
+}
+
+/// True when an unquoted value is only digits (`5`, `007`): a `number` to the
+/// grammar, which marks the name it is assigned to numeric.
+fn digits_only(value: &Word) -> bool {
+    !value.has_quotes
+        && value
+            .value()
+            .is_some_and(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The scripts variables named like commands hold (`FOO_COMMAND='CMD' foo`,
