@@ -1437,32 +1437,51 @@ pub fn options_reader(reader: &str) -> Option<&'static Entry> {
 /// order of [`env_readers`]. An index by name, built once: every assignment of
 /// every command asks it several times.
 pub fn env_key_readers(name: &str) -> impl Iterator<Item = (&'static Entry, Role)> + '_ {
+    /// An entry with `*` keys, and each such key's text before and after the `*`.
+    type Patterned = (&'static Entry, Vec<(&'static str, &'static str)>);
+    /// The exact keys sorted, each with its readers: a binary search over short
+    /// names costs less than hashing one with the standard hasher.
     type Index = (
-        std::collections::HashMap<&'static str, Vec<(&'static Entry, Role)>>,
-        Vec<&'static Entry>,
+        Vec<(&'static str, Vec<(&'static Entry, Role)>)>,
+        Vec<Patterned>,
     );
     static INDEX: std::sync::LazyLock<Index> = std::sync::LazyLock::new(|| {
-        let mut exact: std::collections::HashMap<&'static str, Vec<(&'static Entry, Role)>> =
-            std::collections::HashMap::new();
-        let mut patterned: Vec<&'static Entry> = Vec::new();
+        let mut exact: std::collections::BTreeMap<&'static str, Vec<(&'static Entry, Role)>> =
+            std::collections::BTreeMap::new();
+        let mut patterned: Vec<Patterned> = Vec::new();
         for entry in env_readers() {
             for (key, role) in entry.env_keys {
-                if key.contains('*') {
-                    if !patterned.iter().any(|e| std::ptr::eq(*e, *entry)) {
-                        patterned.push(*entry);
+                if let Some((head, tail)) = key.split_once('*') {
+                    match patterned.iter_mut().find(|(e, _)| std::ptr::eq(*e, *entry)) {
+                        Some((_, ends)) => ends.push((head, tail)),
+                        None => patterned.push((*entry, vec![(head, tail)])),
                     }
                 } else {
                     exact.entry(*key).or_default().push((*entry, *role));
                 }
             }
         }
-        (exact, patterned)
+        (exact.into_iter().collect(), patterned)
     });
     let (exact, patterned) = &*INDEX;
-    exact.get(name).into_iter().flatten().copied().chain(
+    let exact = exact
+        .binary_search_by(|(key, _)| (*key).cmp(name))
+        .ok()
+        .map(|at| &exact[at].1);
+    // An entry with `*` keys reads `name` through one only when a key's two ends
+    // fit it (most names fit none: a compare of a few bytes each); its exact keys
+    // are in `exact`, met first.
+    exact.into_iter().flatten().copied().chain(
         patterned
             .iter()
-            .filter_map(move |e| e.env_key_role(name).map(|role| (*e, role))),
+            .filter(move |(_, ends)| {
+                ends.iter().any(|(head, tail)| {
+                    name.len() > head.len() + tail.len()
+                        && name.starts_with(head)
+                        && name.ends_with(tail)
+                })
+            })
+            .filter_map(move |(e, _)| e.env_key_role(name).map(|role| (*e, role))),
     )
 }
 
@@ -1671,6 +1690,38 @@ mod tests {
                 .iter()
                 .any(|e| e.mentions(&[Role::Remote]) && !e.words_mention(Role::Remote))
         );
+    }
+
+    #[test]
+    fn the_readers_of_a_variable_are_the_entries_whose_keys_read_it() {
+        // Every key as written, each `*` key with text in place of the star and
+        // with none, and names no entry reads: the index gives exactly the pairs
+        // a scan of every reader with `env_key_role` gives.
+        let mut names: Vec<String> = ["FOO", "PATH", "", "CARGO_TARGET__RUNNER"]
+            .map(String::from)
+            .to_vec();
+        for entry in env_readers() {
+            for (key, _) in entry.env_keys {
+                names.push(key.to_string());
+                names.push(key.replace('*', "X_1"));
+                names.push(key.replace('*', ""));
+            }
+        }
+        let pair = |(e, r): (&'static Entry, Role)| (std::ptr::from_ref(e), r);
+        for name in &names {
+            let scanned: Vec<_> = env_readers()
+                .iter()
+                .filter_map(|e| e.env_key_role(name).map(|r| pair((*e, r))))
+                .collect();
+            let indexed: Vec<_> = env_key_readers(name).map(pair).collect();
+            assert!(
+                scanned.iter().all(|p| indexed.contains(p))
+                    && indexed.iter().all(|p| scanned.contains(p)),
+                "{name}: {scanned:?} against {indexed:?}"
+            );
+        }
+        let cargo_runner = env_key_readers("CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER");
+        assert!(cargo_runner.map(|(_, r)| r).any(|r| r == Role::Program));
     }
 
     #[test]
