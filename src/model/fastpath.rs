@@ -20,7 +20,6 @@
 
 use super::command::Redirect;
 use super::word::{PartsBuilder, Word};
-use super::wrappers;
 use crate::parse::{SpanMap, all_bytes};
 use crate::verdict::Span;
 
@@ -782,7 +781,8 @@ fn command<'a>(
 /// lexer reads it as the grammar does.
 fn assignment(source: &str, w: &LexWord<'_>) -> Option<super::command::Assignment> {
     let (name, _) = w.lead.split_once('=')?;
-    if !wrappers::is_assignment(&format!("{name}=")) || name.ends_with('+') {
+    // A variable name (`A+=1` appends: its name ends in `+`, not the lexer's).
+    if !super::scope::is_name(name) {
         return None;
     }
     // The value is lexed as a word of its own (`CC='ccache gcc'`,
