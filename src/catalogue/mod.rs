@@ -1439,15 +1439,13 @@ pub fn options_reader(reader: &str) -> Option<&'static Entry> {
 pub fn env_key_readers(name: &str) -> impl Iterator<Item = (&'static Entry, Role)> + '_ {
     /// An entry with `*` keys, and each such key's text before and after the `*`.
     type Patterned = (&'static Entry, Vec<(&'static str, &'static str)>);
-    /// The exact keys sorted, each with its readers: a binary search over short
-    /// names costs less than hashing one with the standard hasher.
     type Index = (
-        Vec<(&'static str, Vec<(&'static Entry, Role)>)>,
+        std::collections::HashMap<&'static str, Vec<(&'static Entry, Role)>>,
         Vec<Patterned>,
     );
     static INDEX: std::sync::LazyLock<Index> = std::sync::LazyLock::new(|| {
-        let mut exact: std::collections::BTreeMap<&'static str, Vec<(&'static Entry, Role)>> =
-            std::collections::BTreeMap::new();
+        let mut exact: std::collections::HashMap<&'static str, Vec<(&'static Entry, Role)>> =
+            std::collections::HashMap::new();
         let mut patterned: Vec<Patterned> = Vec::new();
         for entry in env_readers() {
             for (key, role) in entry.env_keys {
@@ -1461,17 +1459,13 @@ pub fn env_key_readers(name: &str) -> impl Iterator<Item = (&'static Entry, Role
                 }
             }
         }
-        (exact.into_iter().collect(), patterned)
+        (exact, patterned)
     });
     let (exact, patterned) = &*INDEX;
-    let exact = exact
-        .binary_search_by(|(key, _)| (*key).cmp(name))
-        .ok()
-        .map(|at| &exact[at].1);
     // An entry with `*` keys reads `name` through one only when a key's two ends
     // fit it (most names fit none: a compare of a few bytes each); its exact keys
     // are in `exact`, met first.
-    exact.into_iter().flatten().copied().chain(
+    exact.get(name).into_iter().flatten().copied().chain(
         patterned
             .iter()
             .filter(move |(_, ends)| {
