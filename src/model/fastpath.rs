@@ -1,8 +1,9 @@
 //! The fast path: a lexer for the shapes agents send most — plain words, single and
 //! double quotes (with `$NAME`/`${NAME}` and backslash escapes inside), backslash
 //! escapes, `~` at a word's start, `{}` in an argument (`find -exec rm {} +`),
-//! `NAME=value` prefixes (quoted values too), redirects to static targets (`>`, `>>`, `<`, `&>`, `2>`,
-//! `2>&1`), pipelines, `&&`/`||`/`;` lists, a final `&` (without `;`), a trailing
+//! `NAME=value` prefixes (quoted values too), assignments alone (`X=build; ls $X`),
+//! `export` with names and `NAME=value` arguments, redirects to static targets
+//! (`>`, `>>`, `<`, `&>`, `2>`, `2>&1`), pipelines, `&&`/`||`/`;` lists, a final `&` (without `;`), a trailing
 //! comment, and one command with a heredoc whose delimiter is quoted (`cat <<'EOF' >
 //! file`, the way agents write files: its body is literal text, so the lexer only
 //! has to find where it ends). For such commands the tree-sitter parse is skipped:

@@ -1693,13 +1693,6 @@ impl<'s> Walker<'s> {
         (runner && inside(&here)).then(|| record.name().map_or(record.span, |w| w.span))
     }
 
-    /// Parses and walks a nested script; its own scope unless it runs in this shell
-    /// (`eval`). In its own scope, returns what the script changed there (`None`
-    /// when it was not walked).
-    /// Records the commands the fast lexer read (the whole command, or a nested
-    /// script's text) in `base`, as the tree walk records their nodes: a pipeline
-    /// stage in a scope of its own, a list sent to the background (a final `&`) in
-    /// one scope of its own.
     /// The record of a declaration command (`export A=1 B`), read from the tree or
     /// by the lexer: the values of variables named like commands walked as the
     /// scripts they are (`export FOO_COMMAND='CMD'`), `BASH_ALIASES[x]=…` as the
@@ -1738,6 +1731,10 @@ impl<'s> Walker<'s> {
         codes
     }
 
+    /// Records the commands the fast lexer read (the whole command, or a nested
+    /// script's text) in `base`, as the tree walk records their nodes: a pipeline
+    /// stage in a scope of its own, a list sent to the background (a final `&`) in
+    /// one scope of its own.
     fn lexed(&mut self, lexed: Vec<Lexed>, base: &Frame, nesting: u32) {
         let background = lexed.first().is_some_and(|c| c.background);
         if background {
@@ -1835,6 +1832,9 @@ impl<'s> Walker<'s> {
         }
     }
 
+    /// Parses and walks a nested script; its own scope unless it runs in this shell
+    /// (`eval`). In its own scope, returns what the script changed there (`None`
+    /// when it was not walked).
     fn nested(
         &mut self,
         text: &str,
