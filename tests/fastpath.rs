@@ -98,6 +98,8 @@ fn the_fast_path_takes_the_common_agent_shapes() {
         "export RUST_LOG=debug && cargo test",
         "export A=1 B; make",
         "export N=5 && echo $N",
+        "local A=1",
+        "readonly B=\"$A/x\" C",
         // Assignments alone: a statement of their own.
         "x=1",
         "X=build; ls $X",
@@ -143,8 +145,8 @@ fn the_fast_path_takes_the_common_agent_shapes() {
         "export A=1 | cat",
         "export A=1 &",
         "X=1 export A=2",
-        "local A=1",
         "declare -x A=1",
+        "unset A",
         // Assignments alone with a redirect, in a pipeline, in the background, a
         // number of the grammar's other shapes.
         "x=1 > f",
@@ -358,6 +360,11 @@ fn declaration_soup() -> impl Strategy<Value = String> {
         "export\"\"",
         "X=1 export",
         "local",
+        "declare",
+        "readonly",
+        "typeset",
+        "unset",
+        "f() { local",
         // No head: assignments alone.
         "",
         "",

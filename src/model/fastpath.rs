@@ -2,7 +2,8 @@
 //! double quotes (with `$NAME`/`${NAME}` and backslash escapes inside), backslash
 //! escapes, `~` at a word's start, `{}` in an argument (`find -exec rm {} +`),
 //! `NAME=value` prefixes (quoted values too), assignments alone (`X=build; ls $X`),
-//! `export` with names and `NAME=value` arguments, redirects to static targets
+//! `export`/`local`/`declare`/`typeset`/`readonly` with names and `NAME=value`
+//! arguments, redirects to static targets
 //! (`>`, `>>`, `<`, `&>`, `2>`, `2>&1`), pipelines, `&&`/`||`/`;` lists, a final `&` (without `;`), a trailing
 //! comment, and one command with a heredoc whose delimiter is quoted (`cat <<'EOF' >
 //! file`, the way agents write files: its body is literal text, so the lexer only
@@ -703,7 +704,10 @@ fn command<'a>(
     let mut tokens = tokens.peekable();
     if let Some(Token::Word(w)) = tokens.peek()
         && w.plain
-        && &source[w.start..w.end] == "export"
+        && matches!(
+            &source[w.start..w.end],
+            "export" | "declare" | "typeset" | "local" | "readonly"
+        )
     {
         return declaration(source, tokens, in_pipeline);
     }
@@ -822,10 +826,12 @@ fn other_number(source: &str, value: &Word) -> bool {
 }
 
 /// `export NAME=value NAME…`: the declaration agents write most (`export
-/// PATH="$HOME/bin:$PATH" && make`). Each argument is an assignment or a bare
-/// name; an option (`export -n`), any other word, a redirect, a pipeline, or a
-/// value the grammar reads as a number of its own shape (`N=-1`, `N=0x1F`, which
-/// mark the name numeric) is not the lexer's.
+/// PATH="$HOME/bin:$PATH" && make`), and `local`, `declare`, `typeset` and
+/// `readonly` written the same way. Each argument is an assignment or a bare
+/// name; an option (`export -n`, `declare -a`), any other word, a redirect, a
+/// pipeline, or a value the grammar reads as a number of its own shape (`N=-1`,
+/// `N=0x1F`, which mark the name numeric) is not the lexer's. (`unset` is another
+/// node to the grammar, whose arguments are words: not taken.)
 fn declaration<'a>(
     source: &str,
     mut tokens: impl Iterator<Item = Token<'a>>,
