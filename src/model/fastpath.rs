@@ -305,8 +305,8 @@ pub struct Lexed {
     pub piped_stdin: bool,
     /// The whole command runs in the background (a final `&`).
     pub background: bool,
-    /// An `export` declaration (`export A=1 B`): its `NAME=value` arguments are in
-    /// `assignments` (a bare `NAME` with no value), the word `export` alone in
+    /// A declaration (`export A=1 B`, `local x=1`): its `NAME=value` arguments are
+    /// in `assignments` (a bare `NAME` with no value), the keyword alone in
     /// `words`, as lowering a `declaration_command` gives them.
     pub declaration: bool,
 }

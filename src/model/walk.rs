@@ -1742,6 +1742,20 @@ impl<'s> Walker<'s> {
             self.fork();
         }
         for mut command in lexed {
+            // What the grammar marks numeric in a declaration or an assignment
+            // alone: a value written as digits (the lexer takes no other number),
+            // read before the values are substituted.
+            let numeric: smallvec::SmallVec<[String; 2]> =
+                if command.declaration || command.words.is_empty() {
+                    command
+                        .assignments
+                        .iter()
+                        .filter(|a| a.value.as_ref().is_some_and(written_as_digits))
+                        .map(|a| a.name.clone())
+                        .collect()
+                } else {
+                    smallvec::SmallVec::new()
+                };
             // Values read with what is known of the variables before the statement,
             // as lowering reads them (`x=a; y=$x/b`).
             for assignment in &mut command.assignments {
@@ -1759,20 +1773,9 @@ impl<'s> Walker<'s> {
                 background: base.background || command.background,
                 ..base.clone()
             };
-            // What the grammar marks numeric in a declaration or an assignment
-            // alone: a value of digits (the lexer takes no other number).
-            let numeric = || -> smallvec::SmallVec<[String; 2]> {
-                command
-                    .assignments
-                    .iter()
-                    .filter(|a| a.value.as_ref().is_some_and(digits_only))
-                    .map(|a| a.name.clone())
-                    .collect()
-            };
             if command.words.is_empty() {
                 // Assignments alone (`X=build; ls $X`), as the tree's
                 // `variable_assignments` statement is walked.
-                let numeric = numeric();
                 let codes = arithmetic::in_assignments(&command.assignments, self.scope());
                 self.arithmetic(codes, &frame, nesting);
                 self.shell_tables(&command.assignments, &frame, nesting);
@@ -1789,7 +1792,6 @@ impl<'s> Walker<'s> {
                 continue;
             }
             if command.declaration {
-                let numeric = numeric();
                 let codes = self.declaration(
                     command.words,
                     command.assignments,
@@ -2065,13 +2067,12 @@ impl<'s> Walker<'s> {
     }
 }
 
-/// True when an unquoted value is only digits (`5`, `007`): a `number` to the
-/// grammar, which marks the name it is assigned to numeric.
-fn digits_only(value: &Word) -> bool {
-    !value.has_quotes
-        && value
-            .value()
-            .is_some_and(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()))
+/// True when a value is written as unquoted digits only (`5`, `007`): a `number`
+/// to the grammar, which marks the name it is assigned to numeric. (`N=$X` is an
+/// expansion to it, whatever `$X` holds.)
+fn written_as_digits(value: &Word) -> bool {
+    matches!(&value.parts[..], [Part::Literal(text)]
+        if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The scripts variables named like commands hold (`FOO_COMMAND='CMD' foo`,
