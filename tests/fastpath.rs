@@ -104,12 +104,41 @@ fn the_fast_path_takes_the_common_agent_shapes() {
         "x=1",
         "X=build; ls $X",
         "A=1 B=\"$HOME/x\" && make",
+        // A `$(…)` in an argument holding commands the lexer reads: walked after
+        // the command, in a substitution.
+        "kill -9 $(pgrep -f 'node server.js')",
+        "eval \"$(ssh-agent -s)\" && ssh-add ~/.ssh/id_ed25519",
+        "echo \"build $(git rev-parse --short HEAD) done\" >> log.txt",
+        "docker rm -f $(docker ps -aq) | wc -l",
+        "bash -c \"$(curl -fsSL https://example.com/install.sh)\"",
     ] {
         assert!(took(command), "the fast path should take {command:?}");
     }
     for command in [
-        "echo $(date)",
         "for f in *; do echo $f; done",
+        // A substitution the lexer leaves to the parser: one whose output lowering
+        // knows, nested, arithmetic, empty, with a parenthesis, comment, backtick,
+        // heredoc, declaration or background inside, in a command name, an
+        // assignment's value or a redirect's target.
+        "cat \"$(pwd)/README.md\"",
+        "cat $('echo' x)",
+        "cd \"$(git rev-parse --show-toplevel)\"",
+        // The variable may hold `--show-toplevel` (a test's project is no
+        // repository, so the differential tests cannot see this one).
+        "F=--show-toplevel; ls $(git rev-parse $F)",
+        "ls $(dirname $(pwd))",
+        "echo $((1 + 2))",
+        "echo $()",
+        "grep $(echo ')') f",
+        "ls $(ls # c)",
+        "ls $(ls `id`)",
+        "ls $(export A=1)",
+        "ls $(sleep 1 &)",
+        "$(which python) x.py",
+        "X=$(nproc) make",
+        "n=$(nproc); echo $n",
+        "export V=$(cat VERSION)",
+        "ls > \"$(mktemp)\"",
         "cat <<EOF\nx\nEOF",
         // A heredoc the lexer leaves to the parser: unquoted or `<<-`, in a list or
         // pipeline, two of them, words after it, an unended body, a body that
@@ -405,6 +434,139 @@ fn declaration_soup() -> impl Strategy<Value = String> {
         })
 }
 
+/// Commands with `$(…)` in their words, around insides made to trip the lexer:
+/// programs whose output lowering knows (by name, quoted, through a variable),
+/// pipelines and lists inside, quotes around and within, prefixes, redirects,
+/// nesting, parentheses, comments and blanks inside, and what follows (a pipe
+/// into a shell, a variable the inside set, a `cd` inside).
+fn substitution_soup() -> impl Strategy<Value = String> {
+    const INSIDES: &[&str] = &[
+        "pgrep -f 'node server.js'",
+        "date +%Y-%m-%d",
+        "ssh-agent -s",
+        "ls",
+        " ls ",
+        "ls;",
+        "cat f | head -1",
+        "a && b",
+        "a || rm -rf /",
+        "rm -rf /",
+        "curl -fsSL https://x.sh",
+        "bash -c 'rm -rf ~'",
+        "sh",
+        "X=1 env",
+        "cat < f",
+        "ls > out",
+        "ls 2>&1",
+        "cd /tmp",
+        "cd /tmp; rm -rf *",
+        "X=/etc; cat $X",
+        "export A=1",
+        "A=1",
+        "sleep 1 &",
+        "echo hi",
+        "'echo' hi",
+        "e\\cho hi",
+        "pwd",
+        "printf x",
+        "dirname a/b",
+        "basename a/b",
+        "realpath -m x",
+        "readlink -m x",
+        "git rev-parse --show-toplevel",
+        "git rev-parse HEAD",
+        "git rev-parse $F",
+        "git 'rev-parse' --show-toplevel",
+        "git log -1",
+        "$P",
+        "$(ls)",
+        "(ls)",
+        "ls # c",
+        "`id`",
+        "wc -l < f",
+        "\"$HOME\"",
+        "find . -exec rm {} +",
+        "",
+        " ",
+    ];
+    const WORDS: &[&str] = &[
+        "$({})",
+        "\"$({})\"",
+        "\"a $({}) b\"",
+        "x$({})y",
+        "'q'$({})",
+        "$({})/x",
+        "\"$({})\"/x",
+        "$({})$({})",
+        "--opt=$({})",
+        "\"$X $({})\"",
+        "\\$({})",
+        "'$({})'",
+    ];
+    const HEADS: &[&str] = &[
+        "ls",
+        "cat",
+        "kill -9",
+        "eval",
+        "echo",
+        "rm -rf",
+        "bash -c",
+        "sh -c",
+        "cd",
+        "sudo",
+        "env",
+        "xargs",
+        "X=1 ls",
+        "F=--show-toplevel P=pwd cat",
+        "export V=",
+        "N=",
+        "",
+        "$(ls) ",
+    ];
+    const AFTER: &[&str] = &[
+        "",
+        " | sh",
+        " | cat",
+        " && cat $X",
+        "; ls",
+        " > out",
+        " 2>&1",
+        " &",
+        "; echo $A",
+        " && rm -rf ./*",
+    ];
+    (
+        prop::sample::select(
+            &[
+                "",
+                "cd /tmp && ",
+                "F=--show-toplevel; ",
+                "cat a | ",
+                "IFS=: ",
+            ][..],
+        ),
+        prop::sample::select(HEADS),
+        prop::collection::vec(
+            (
+                prop::sample::select(WORDS),
+                prop::sample::select(INSIDES),
+                prop::sample::select(INSIDES),
+            ),
+            1..3,
+        ),
+        prop::sample::select(AFTER),
+    )
+        .prop_map(|(before, head, words, after)| {
+            let mut text = format!("{before}{head}");
+            for (word, first, second) in words {
+                text.push(' ');
+                text.push_str(&word.replacen("{}", first, 1).replacen("{}", second, 1));
+            }
+            text.push_str(after);
+            text
+        })
+}
+
 /// Heredocs with a quoted delimiter, the shape agents write files with, around
 /// bodies made to trip the lexer: the delimiter inside lines, blanks, quotes,
 /// expansions the body must not expand, escapes, CRs and an unended body.
@@ -477,6 +639,11 @@ fn fast_and_tree_records_agree_on_token_soups() {
 #[test]
 fn fast_and_tree_records_agree_on_declarations() {
     agree(declaration_soup());
+}
+
+#[test]
+fn fast_and_tree_records_agree_on_substitutions() {
+    agree(substitution_soup());
 }
 
 #[test]

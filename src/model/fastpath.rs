@@ -3,22 +3,24 @@
 //! escapes, `~` at a word's start, `{}` in an argument (`find -exec rm {} +`),
 //! `NAME=value` prefixes (quoted values too), assignments alone (`X=build; ls $X`),
 //! `export`/`local`/`declare`/`typeset`/`readonly` with names and `NAME=value`
-//! arguments, redirects to static targets
-//! (`>`, `>>`, `<`, `&>`, `2>`, `2>&1`), pipelines, `&&`/`||`/`;` lists, a final `&` (without `;`), a trailing
-//! comment, and one command with a heredoc whose delimiter is quoted (`cat <<'EOF' >
-//! file`, the way agents write files: its body is literal text, so the lexer only
-//! has to find where it ends). For such commands the tree-sitter parse is skipped:
-//! the lexer gives the walker what lowering the syntax nodes would give it (the
-//! words through the same [`PartsBuilder`] the tree path uses), and the walker's
-//! record step does the rest exactly as for a parsed command, nested scripts
-//! (`bash -c`, `| sh`) included; every rule still runs on the records.
+//! arguments, redirects to static targets (`>`, `>>`, `<`, `&>`, `2>`, `2>&1`),
+//! pipelines, `&&`/`||`/`;` lists, a final `&` (without `;`), a trailing comment,
+//! `$(…)` in an argument holding such commands (`kill $(pgrep -f x)`, `eval
+//! "$(ssh-agent -s)"`: walked after the command, in a substitution, unless lowering
+//! would know their output), and one command with a heredoc whose delimiter is quoted
+//! (`cat <<'EOF' > file`, the way agents write files: its body is literal text, so the
+//! lexer only has to find where it ends). For such commands the tree-sitter parse is
+//! skipped: the lexer gives the walker what lowering the syntax nodes would give it
+//! (the words through the same [`PartsBuilder`] the tree path uses), and the walker's
+//! record step does the rest exactly as for a parsed command, nested scripts (`bash
+//! -c`, `| sh`) included; every rule still runs on the records.
 //!
-//! It returns "not mine" (`None`) for anything else — keywords, other heredocs, `$(`,
-//! backticks, `((`, `[[`, other braces, parentheses, globs it cannot judge the same
-//! way, other newlines, any byte it does not know — and the full parse is always the
-//! reference: `tests/fastpath.rs` proves on the corpus, the fuzz seeds and generated
-//! commands that the fast path either bails or builds exactly the tree path's
-//! records.
+//! It returns "not mine" (`None`) for anything else — keywords, other heredocs, other
+//! substitutions, backticks, `((`, `[[`, other braces, parentheses, globs it cannot
+//! judge the same way, other newlines, any byte it does not know — and the full parse
+//! is always the reference: `tests/fastpath.rs` proves on the corpus, the fuzz seeds
+//! and generated commands that the fast path either bails or builds exactly the tree
+//! path's records.
 
 use super::command::Redirect;
 use super::word::{PartsBuilder, Word};
@@ -108,6 +110,8 @@ struct LexWord<'a> {
     lead: &'a str,
     /// Only unquoted text (no quotes, no `$`).
     plain: bool,
+    /// The commands of its `$(…)` substitutions, in order.
+    substitutions: Vec<Vec<Lexed>>,
 }
 
 enum Token<'a> {
@@ -309,6 +313,10 @@ pub struct Lexed {
     /// in `assignments` (a bare `NAME` with no value), the keyword alone in
     /// `words`, as lowering a `declaration_command` gives them.
     pub declaration: bool,
+    /// The commands of each `$(…)` in the words, in order: the walker walks them
+    /// after the command's record, in a scope of their own, as it walks a
+    /// `command_substitution` node among a command's children.
+    pub substitutions: Vec<Vec<Lexed>>,
 }
 
 impl Lexed {
@@ -333,6 +341,11 @@ impl Lexed {
             }
             if let Some(heredoc) = &mut redirect.heredoc {
                 place(&mut heredoc.span);
+            }
+        }
+        for commands in &mut self.substitutions {
+            for command in std::mem::take(commands) {
+                commands.push(command.placed(map));
             }
         }
         self
@@ -451,6 +464,10 @@ fn redirect(src: &str, start: usize, op: usize, fd: Option<&str>) -> Option<(Red
         _ => return None,
     }
     let (target, next) = word(src, i)?;
+    // `> "$(mktemp)"`: a target known only at run time; the parse's.
+    if !target.substitutions.is_empty() {
+        return None;
+    }
     // `> 'a'b=$X`: the grammar splits the target at the `$` (the parser reports it).
     if !target.plain && dollar_after_quotes(&src[target.start..target.end]) {
         return None;
@@ -490,6 +507,7 @@ fn word(src: &str, start: usize) -> Option<(LexWord<'_>, usize)> {
     let mut run = start;
     // Where the unquoted lead ends: at the first quote or `$`.
     let mut lead = None;
+    let mut substitutions = Vec::new();
     let mut i = start;
     while i < bytes.len() {
         let b = bytes[i];
@@ -510,7 +528,15 @@ fn word(src: &str, start: usize) -> Option<(LexWord<'_>, usize)> {
             }
             b'"' => {
                 flush(&mut builder, src, run, i, &mut lead);
-                i = double_quoted(src, i, &mut builder)?;
+                i = double_quoted(src, i, &mut builder, &mut substitutions)?;
+                run = i;
+            }
+            b'$' if bytes.get(i + 1) == Some(&b'(') => {
+                let (commands, next) = substitution(src, i)?;
+                flush(&mut builder, src, run, i, &mut lead);
+                builder.command_substitution(false);
+                substitutions.push(commands);
+                i = next;
                 run = i;
             }
             b'$' => {
@@ -542,6 +568,7 @@ fn word(src: &str, start: usize) -> Option<(LexWord<'_>, usize)> {
             end: i,
             lead,
             plain,
+            substitutions,
         },
         i,
     ))
@@ -558,9 +585,14 @@ fn flush(builder: &mut PartsBuilder, src: &str, run: usize, at: usize, lead: &mu
 
 /// `"..."` starting at `start`; returns the index after the closing quote. Only text,
 /// backslash escapes of a printable character (`"a\|b"`, `"\$"`: decoded with the
-/// text as lowering decodes it) and `$NAME`/`${NAME}` inside: a backtick, `!` or
-/// other `$` is not ours.
-fn double_quoted(src: &str, start: usize, builder: &mut PartsBuilder) -> Option<usize> {
+/// text as lowering decodes it), `$NAME`/`${NAME}` and a [`substitution`] inside: a
+/// backtick, `!` or other `$` is not ours.
+fn double_quoted(
+    src: &str,
+    start: usize,
+    builder: &mut PartsBuilder,
+    substitutions: &mut Vec<Vec<Lexed>>,
+) -> Option<usize> {
     let bytes = src.as_bytes();
     let mut i = start + 1;
     let mut text_start = i;
@@ -579,6 +611,16 @@ fn double_quoted(src: &str, start: usize, builder: &mut PartsBuilder) -> Option<
                 _ => return None,
             },
             b'`' | b'!' => return None,
+            b'$' if bytes.get(i + 1) == Some(&b'(') => {
+                let (commands, next) = substitution(src, i)?;
+                if i > text_start {
+                    builder.double_quoted_text(&src[text_start..i]);
+                }
+                builder.command_substitution(true);
+                substitutions.push(commands);
+                i = next;
+                text_start = i;
+            }
             b'$' => {
                 let (name, next) = variable_name(src, i)?;
                 if i > text_start {
@@ -591,6 +633,72 @@ fn double_quoted(src: &str, start: usize, builder: &mut PartsBuilder) -> Option<
             b if *b < 0x20 || *b == 0x7f => return None,
             _ => i += 1,
         }
+    }
+}
+
+/// `$(…)` at `at` (its `$`), holding commands the lexer reads alone: the records of
+/// those commands placed in `src`, and the index after the `)`. The inside ends at
+/// the first `)`, so it holds no parenthesis, and with it no nested substitution:
+/// one in quotes (`$(grep ')' f)`) leaves an unclosed quote, which the lexer
+/// refuses. Not the lexer's either: `$((…))`, an empty inside, a `#` or a backtick
+/// in it, a heredoc, a final `&`, a declaration or assignments alone inside, and a
+/// program whose output lowering knows without running it (see [`output_known`]).
+fn substitution(src: &str, at: usize) -> Option<(Vec<Lexed>, usize)> {
+    let open = at + 2;
+    if src.as_bytes().get(open) == Some(&b'(') {
+        return None;
+    }
+    let close = open + src[open..].find(')')?;
+    let inside = &src[open..close];
+    if inside.contains(['#', '(', '`']) {
+        return None;
+    }
+    let tokens = lex(inside)?;
+    if tokens
+        .iter()
+        .any(|t| matches!(t, Token::Heredoc(..) | Token::Background))
+    {
+        return None;
+    }
+    let records = build(inside, tokens)?;
+    if records
+        .iter()
+        .any(|r| r.declaration || r.words.is_empty() || output_known(r))
+    {
+        return None;
+    }
+    let map = SpanMap::Offset {
+        base: open,
+        end: close,
+    };
+    Some((
+        records.into_iter().map(|r| r.placed(map)).collect(),
+        close + 1,
+    ))
+}
+
+/// Whether lowering may know what `command` prints in a substitution (see
+/// `known_output.rs`: `echo`, `printf`, `pwd`, `dirname`, `basename`, `realpath`,
+/// `readlink`, `git rev-parse --show-toplevel`) and put that text in the word in
+/// place of the substitution. The lexer does not evaluate: it leaves those to the
+/// parse, as it does a program name it cannot read.
+fn output_known(command: &Lexed) -> bool {
+    let words = &command.words;
+    let Some(program) = words.first().and_then(Word::value) else {
+        return true;
+    };
+    match program {
+        "echo" | "printf" | "pwd" | "dirname" | "basename" | "realpath" | "readlink" => true,
+        // Two arguments that are not both static text other than `rev-parse
+        // --show-toplevel` (a variable could hold either).
+        "git" => {
+            words.len() == 3
+                && match (words[1].value(), words[2].value()) {
+                    (Some(verb), Some(flag)) => verb == "rev-parse" && flag == "--show-toplevel",
+                    _ => true,
+                }
+        }
+        _ => false,
     }
 }
 
@@ -699,6 +807,7 @@ fn command<'a>(
     let mut assignments = Vec::new();
     let mut words: Vec<Word> = Vec::new();
     let mut redirects = Vec::new();
+    let mut substitutions = Vec::new();
     let mut start = None;
     let mut end = 0;
     let mut tokens = tokens.peekable();
@@ -740,6 +849,7 @@ fn command<'a>(
                 if text.starts_with("==") || text.starts_with("=~") {
                     return None;
                 }
+                substitutions.extend(w.substitutions);
                 words.push(w.builder.finish(Span::new(w.start, w.end)));
             }
             Token::Redirect(r) => {
@@ -779,6 +889,7 @@ fn command<'a>(
         piped_stdin,
         background: false,
         declaration: false,
+        substitutions,
     })
 }
 
@@ -805,7 +916,8 @@ fn assignment(source: &str, w: &LexWord<'_>) -> Option<super::command::Assignmen
         return None;
     }
     let (value, next) = word(&source[..w.end], value_start)?;
-    if next != w.end {
+    // `X=$(nproc)`: lowering marks a value a program prints as a number numeric.
+    if next != w.end || !value.substitutions.is_empty() {
         return None;
     }
     let value = value.builder.finish(Span::new(value_start, w.end));
@@ -882,5 +994,6 @@ fn declaration<'a>(
         piped_stdin: false,
         background: false,
         declaration: true,
+        substitutions: Vec::new(),
     })
 }

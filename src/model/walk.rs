@@ -1773,6 +1773,9 @@ impl<'s> Walker<'s> {
                 background: base.background || command.background,
                 ..base.clone()
             };
+            // The lexer takes `$(…)` only in the words of a simple command: walked
+            // after its record, as the tree's command_substitution children are.
+            let substitutions = std::mem::take(&mut command.substitutions);
             if command.words.is_empty() {
                 // Assignments alone (`X=build; ls $X`), as the tree's
                 // `variable_assignments` statement is walked.
@@ -1789,6 +1792,7 @@ impl<'s> Walker<'s> {
                 for name in &numeric {
                     self.scope_mut().mark_numeric(name);
                 }
+                self.lexed_substitutions(substitutions, &frame, nesting);
                 continue;
             }
             if command.declaration {
@@ -1803,6 +1807,7 @@ impl<'s> Walker<'s> {
                     self.scope_mut().mark_numeric(name);
                 }
                 self.arithmetic(codes, &frame, nesting);
+                self.lexed_substitutions(substitutions, &frame, nesting);
                 continue;
             }
             if command.in_pipeline {
@@ -1823,6 +1828,7 @@ impl<'s> Walker<'s> {
                 &frame,
                 nesting,
             );
+            self.lexed_substitutions(substitutions, &frame, nesting);
             if command.in_pipeline {
                 self.join();
                 self.pop_scope();
@@ -1830,6 +1836,23 @@ impl<'s> Walker<'s> {
         }
         if background {
             self.join();
+            self.pop_scope();
+        }
+    }
+
+    /// The commands of a lexed command's `$(…)` substitutions, each list in a scope
+    /// of its own, as the tree walk visits a `command_substitution` node: in a
+    /// substitution, outside any pipeline the command is a stage of.
+    fn lexed_substitutions(&mut self, substitutions: Vec<Vec<Lexed>>, frame: &Frame, nesting: u32) {
+        for commands in substitutions {
+            let inner = Frame {
+                in_substitution: true,
+                in_pipeline: false,
+                piped_stdin: false,
+                ..frame.clone()
+            };
+            self.push_scope();
+            self.lexed(commands, &inner, nesting);
             self.pop_scope();
         }
     }

@@ -52,7 +52,8 @@ impl PartsBuilder {
             has_quotes: false,
             ansi_next: false,
             variable_next: false,
-            // The lexer never meets a command substitution.
+            // The lexer leaves the substitutions whose output is known to the
+            // parse (see `fastpath::output_known`): the rest stay dynamic.
             evaluate: &|_| None,
         })
     }
@@ -87,6 +88,11 @@ impl PartsBuilder {
             name: name.to_string(),
             quoted,
         });
+    }
+
+    /// `$(…)` whose output is not known, inside double quotes or not.
+    pub fn command_substitution(&mut self, quoted: bool) {
+        self.0.parts.push(Part::CommandSubstitution { quoted });
     }
 
     /// The word, with tilde splitting applied as [`build_word`] applies it.
