@@ -111,6 +111,8 @@ fn the_fast_path_takes_the_common_agent_shapes() {
         "echo \"build $(git rev-parse --short HEAD) done\" >> log.txt",
         "docker rm -f $(docker ps -aq) | wc -l",
         "bash -c \"$(curl -fsSL https://example.com/install.sh)\"",
+        "diff <(sort a.txt) <(sort b.txt)",
+        "tee >(gzip > out.gz) < in.txt",
     ] {
         assert!(took(command), "the fast path should take {command:?}");
     }
@@ -139,6 +141,13 @@ fn the_fast_path_takes_the_common_agent_shapes() {
         "n=$(nproc); echo $n",
         "export V=$(cat VERSION)",
         "ls > \"$(mktemp)\"",
+        // A process substitution glued to text, as a command name or a redirect's
+        // target.
+        "cat <(ls)x",
+        "cat x<(ls)",
+        "<(ls) x",
+        "wc -l < <(ls)",
+        "ls > >(cat)",
         "cat <<EOF\nx\nEOF",
         // A heredoc the lexer leaves to the parser: unquoted or `<<-`, in a list or
         // pipeline, two of them, words after it, an unended body, a body that
@@ -434,7 +443,8 @@ fn declaration_soup() -> impl Strategy<Value = String> {
         })
 }
 
-/// Commands with `$(…)` in their words, around insides made to trip the lexer:
+/// Commands with `$(…)`, `<(…)` or `>(…)` in their words, around insides made to
+/// trip the lexer:
 /// programs whose output lowering knows (by name, quoted, through a variable),
 /// pipelines and lists inside, quotes around and within, prefixes, redirects,
 /// nesting, parentheses, comments and blanks inside, and what follows (a pipe
@@ -502,6 +512,14 @@ fn substitution_soup() -> impl Strategy<Value = String> {
         "\"$X $({})\"",
         "\\$({})",
         "'$({})'",
+        "<({})",
+        ">({})",
+        "<({}) <({})",
+        "<({})x",
+        "x<({})",
+        "\"<({})\"",
+        "< <({})",
+        "> >({})",
     ];
     const HEADS: &[&str] = &[
         "ls",

@@ -110,8 +110,21 @@ struct LexWord<'a> {
     lead: &'a str,
     /// Only unquoted text (no quotes, no `$`).
     plain: bool,
-    /// The commands of its `$(…)` substitutions, in order.
-    substitutions: Vec<Vec<Lexed>>,
+    /// Its `$(…)`, `<(…)` and `>(…)`, in order, their insides not yet lexed.
+    substitutions: Vec<Enclosed>,
+}
+
+/// Where a substitution's inside is in the text the lexer reads: lexed only once
+/// its word is known to be an argument ([`Enclosed::commands`]), so a command the
+/// lexer refuses for another reason costs no more than the search for the `)`.
+#[derive(Clone, Copy)]
+struct Enclosed {
+    /// The inside's first byte.
+    open: usize,
+    /// The `)`.
+    close: usize,
+    /// `<(…)` or `>(…)`.
+    process: bool,
 }
 
 enum Token<'a> {
@@ -313,10 +326,21 @@ pub struct Lexed {
     /// in `assignments` (a bare `NAME` with no value), the keyword alone in
     /// `words`, as lowering a `declaration_command` gives them.
     pub declaration: bool,
-    /// The commands of each `$(…)` in the words, in order: the walker walks them
-    /// after the command's record, in a scope of their own, as it walks a
-    /// `command_substitution` node among a command's children.
-    pub substitutions: Vec<Vec<Lexed>>,
+    /// The `$(…)`, `<(…)` and `>(…)` in the words, in order: the walker walks
+    /// their commands after the command's record, as it walks a
+    /// `command_substitution` or `process_substitution` node among a command's
+    /// children.
+    pub substitutions: Vec<Substitution>,
+}
+
+/// The commands of one substitution in a lexed command's words.
+#[derive(Debug)]
+pub struct Substitution {
+    /// What runs inside, placed in the whole command.
+    pub commands: Vec<Lexed>,
+    /// `<(…)` or `>(…)`: runs beside the command (a job of its own), where `$(…)`
+    /// runs before it.
+    pub process: bool,
 }
 
 impl Lexed {
@@ -343,9 +367,9 @@ impl Lexed {
                 place(&mut heredoc.span);
             }
         }
-        for commands in &mut self.substitutions {
-            for command in std::mem::take(commands) {
-                commands.push(command.placed(map));
+        for substitution in &mut self.substitutions {
+            for command in std::mem::take(&mut substitution.commands) {
+                substitution.commands.push(command.placed(map));
             }
         }
         self
@@ -407,6 +431,12 @@ fn lex(src: &str) -> Option<Vec<Token<'_>>> {
             b'<' if bytes.get(i + 1) == Some(&b'<') && bytes.get(i + 2) != Some(&b'<') => {
                 let (redirect, delimiter, next) = heredoc_start(src, i)?;
                 tokens.push(Token::Heredoc(redirect, delimiter));
+                i = next;
+            }
+            // `diff <(sort a) <(sort b)`: a process substitution is a word.
+            b'<' | b'>' if bytes.get(i + 1) == Some(&b'(') => {
+                let (word, next) = word(src, i)?;
+                tokens.push(Token::Word(word));
                 i = next;
             }
             b'<' | b'>' => {
@@ -513,6 +543,22 @@ fn word(src: &str, start: usize) -> Option<(LexWord<'_>, usize)> {
         let b = bytes[i];
         match b {
             b' ' | b'\t' | b'|' | b'&' | b';' => break,
+            // `<(…)`, `>(…)` as a whole word: nothing glued before or after it.
+            b'<' | b'>' if i == start && bytes.get(i + 1) == Some(&b'(') => {
+                let enclosed = Enclosed::find(src, i + 2, true)?;
+                let next = enclosed.close + 1;
+                if !matches!(
+                    bytes.get(next),
+                    None | Some(b' ' | b'\t' | b'|' | b'&' | b';')
+                ) {
+                    return None;
+                }
+                flush(&mut builder, src, run, i, &mut lead);
+                builder.process_substitution();
+                substitutions.push(enclosed);
+                i = next;
+                run = i;
+            }
             // A redirect glued to a word: the grammar and bash may disagree.
             b'<' | b'>' => return None,
             b'\\' => match bytes.get(i + 1) {
@@ -532,11 +578,11 @@ fn word(src: &str, start: usize) -> Option<(LexWord<'_>, usize)> {
                 run = i;
             }
             b'$' if bytes.get(i + 1) == Some(&b'(') => {
-                let (commands, next) = substitution(src, i)?;
+                let enclosed = substitution(src, i)?;
                 flush(&mut builder, src, run, i, &mut lead);
                 builder.command_substitution(false);
-                substitutions.push(commands);
-                i = next;
+                substitutions.push(enclosed);
+                i = enclosed.close + 1;
                 run = i;
             }
             b'$' => {
@@ -591,7 +637,7 @@ fn double_quoted(
     src: &str,
     start: usize,
     builder: &mut PartsBuilder,
-    substitutions: &mut Vec<Vec<Lexed>>,
+    substitutions: &mut Vec<Enclosed>,
 ) -> Option<usize> {
     let bytes = src.as_bytes();
     let mut i = start + 1;
@@ -612,13 +658,13 @@ fn double_quoted(
             },
             b'`' | b'!' => return None,
             b'$' if bytes.get(i + 1) == Some(&b'(') => {
-                let (commands, next) = substitution(src, i)?;
+                let enclosed = substitution(src, i)?;
                 if i > text_start {
                     builder.double_quoted_text(&src[text_start..i]);
                 }
                 builder.command_substitution(true);
-                substitutions.push(commands);
-                i = next;
+                substitutions.push(enclosed);
+                i = enclosed.close + 1;
                 text_start = i;
             }
             b'$' => {
@@ -636,45 +682,60 @@ fn double_quoted(
     }
 }
 
-/// `$(…)` at `at` (its `$`), holding commands the lexer reads alone: the records of
-/// those commands placed in `src`, and the index after the `)`. The inside ends at
-/// the first `)`, so it holds no parenthesis, and with it no nested substitution:
-/// one in quotes (`$(grep ')' f)`) leaves an unclosed quote, which the lexer
-/// refuses. Not the lexer's either: `$((…))`, an empty inside, a `#` or a backtick
-/// in it, a heredoc, a final `&`, a declaration or assignments alone inside, and a
-/// program whose output lowering knows without running it (see [`output_known`]).
-fn substitution(src: &str, at: usize) -> Option<(Vec<Lexed>, usize)> {
-    let open = at + 2;
-    if src.as_bytes().get(open) == Some(&b'(') {
+/// `$(…)` at `at` (its `$`); not `$((…))`.
+fn substitution(src: &str, at: usize) -> Option<Enclosed> {
+    if src.as_bytes().get(at + 2) == Some(&b'(') {
         return None;
     }
-    let close = open + src[open..].find(')')?;
-    let inside = &src[open..close];
-    if inside.contains(['#', '(', '`']) {
-        return None;
+    Enclosed::find(src, at + 2, false)
+}
+
+impl Enclosed {
+    /// The inside that starts at `open`. It ends at the first `)`, so it holds no
+    /// parenthesis, and with it no nested substitution: one in quotes (`$(grep ')'
+    /// f)`) leaves an unclosed quote, which [`Enclosed::commands`] refuses. Not the
+    /// lexer's either: a `#` or a backtick inside.
+    fn find(src: &str, open: usize, process: bool) -> Option<Enclosed> {
+        let close = open + src[open..].find(')')?;
+        if src[open..close].contains(['#', '(', '`']) {
+            return None;
+        }
+        Some(Enclosed {
+            open,
+            close,
+            process,
+        })
     }
-    let tokens = lex(inside)?;
-    if tokens
-        .iter()
-        .any(|t| matches!(t, Token::Heredoc(..) | Token::Background))
-    {
-        return None;
+
+    /// The commands inside, read alone and placed in `src`. Not the lexer's: an
+    /// empty inside, a heredoc, a final `&`, a declaration or assignments alone, and
+    /// in `$(…)` a program whose output lowering knows without running it (see
+    /// [`output_known`]).
+    fn commands(self, src: &str) -> Option<Substitution> {
+        let inside = &src[self.open..self.close];
+        let tokens = lex(inside)?;
+        if tokens
+            .iter()
+            .any(|t| matches!(t, Token::Heredoc(..) | Token::Background))
+        {
+            return None;
+        }
+        let records = build(inside, tokens)?;
+        if records
+            .iter()
+            .any(|r| r.declaration || r.words.is_empty() || (!self.process && output_known(r)))
+        {
+            return None;
+        }
+        let map = SpanMap::Offset {
+            base: self.open,
+            end: self.close,
+        };
+        Some(Substitution {
+            commands: records.into_iter().map(|r| r.placed(map)).collect(),
+            process: self.process,
+        })
     }
-    let records = build(inside, tokens)?;
-    if records
-        .iter()
-        .any(|r| r.declaration || r.words.is_empty() || output_known(r))
-    {
-        return None;
-    }
-    let map = SpanMap::Offset {
-        base: open,
-        end: close,
-    };
-    Some((
-        records.into_iter().map(|r| r.placed(map)).collect(),
-        close + 1,
-    ))
 }
 
 /// Whether lowering may know what `command` prints in a substitution (see
@@ -841,7 +902,10 @@ fn command<'a>(
                 // nor is a `{}` there (a group to the grammar).
                 let text = &source[w.start..w.end];
                 if words.is_empty()
-                    && (is_reserved(text) || is_reserved(w.lead) || text.contains(['%', '$', '{']))
+                    && (is_reserved(text)
+                        || is_reserved(w.lead)
+                        || text.contains(['%', '$', '{'])
+                        || !w.substitutions.is_empty())
                 {
                     return None;
                 }
@@ -849,7 +913,9 @@ fn command<'a>(
                 if text.starts_with("==") || text.starts_with("=~") {
                     return None;
                 }
-                substitutions.extend(w.substitutions);
+                for enclosed in w.substitutions {
+                    substitutions.push(enclosed.commands(source)?);
+                }
                 words.push(w.builder.finish(Span::new(w.start, w.end)));
             }
             Token::Redirect(r) => {

@@ -1773,8 +1773,8 @@ impl<'s> Walker<'s> {
                 background: base.background || command.background,
                 ..base.clone()
             };
-            // The lexer takes `$(…)` only in the words of a simple command: walked
-            // after its record, as the tree's command_substitution children are.
+            // The lexer takes substitutions only in the words of a simple command:
+            // walked after its record, as the tree's substitution children are.
             let substitutions = std::mem::take(&mut command.substitutions);
             if command.words.is_empty() {
                 // Assignments alone (`X=build; ls $X`), as the tree's
@@ -1840,11 +1840,17 @@ impl<'s> Walker<'s> {
         }
     }
 
-    /// The commands of a lexed command's `$(…)` substitutions, each list in a scope
-    /// of its own, as the tree walk visits a `command_substitution` node: in a
-    /// substitution, outside any pipeline the command is a stage of.
-    fn lexed_substitutions(&mut self, substitutions: Vec<Vec<Lexed>>, frame: &Frame, nesting: u32) {
-        for commands in substitutions {
+    /// The commands of a lexed command's substitutions, each list in a scope of
+    /// its own, as the tree walk visits a `command_substitution` or
+    /// `process_substitution` node: in a substitution, outside any pipeline the
+    /// command is a stage of; a process substitution as a job of its own.
+    fn lexed_substitutions(
+        &mut self,
+        substitutions: Vec<fastpath::Substitution>,
+        frame: &Frame,
+        nesting: u32,
+    ) {
+        for substitution in substitutions {
             let inner = Frame {
                 in_substitution: true,
                 in_pipeline: false,
@@ -1852,7 +1858,13 @@ impl<'s> Walker<'s> {
                 ..frame.clone()
             };
             self.push_scope();
-            self.lexed(commands, &inner, nesting);
+            if substitution.process {
+                self.fork();
+            }
+            self.lexed(substitution.commands, &inner, nesting);
+            if substitution.process {
+                self.join();
+            }
             self.pop_scope();
         }
     }

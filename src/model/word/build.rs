@@ -95,6 +95,11 @@ impl PartsBuilder {
         self.0.parts.push(Part::CommandSubstitution { quoted });
     }
 
+    /// `<(…)` or `>(…)`.
+    pub fn process_substitution(&mut self) {
+        self.0.parts.push(Part::ProcessSubstitution);
+    }
+
     /// The word, with tilde splitting applied as [`build_word`] applies it.
     pub fn finish(self, span: Span) -> Word {
         let mut parts = self.0.parts;
