@@ -1056,6 +1056,19 @@ pub fn command(heredocs: bool) -> BoxedStrategy<String> {
                 .prop_map(|a| format!("bash /dev/stdin <<< {}", single_quote(&a))),
             inner.clone().prop_map(|a| format!("echo \"$({a}\n)\"")),
             inner2.prop_map(|a| format!("cat <({a}\n)")),
+            // On one line, as agents write them (and the fast lexer reads them):
+            // possible only when the inside has no comment or line of its own.
+            (inner.clone(), 0u8..4).prop_map(|(a, how)| {
+                if a.contains(['#', '\n']) {
+                    return format!("kill $({a}\n)");
+                }
+                match how {
+                    0 => format!("kill $({a})"),
+                    1 => format!("eval \"$({a})\""),
+                    2 => format!("diff <({a}) b.txt"),
+                    _ => format!("tee >({a}) < in.txt"),
+                }
+            }),
             inner.clone().prop_map(|a| background(&a)),
             // Text reaching arithmetic: a subscript in it runs the command.
             inner
