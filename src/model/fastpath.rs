@@ -5,9 +5,10 @@
 //! `export`/`local`/`declare`/`typeset`/`readonly` with names and `NAME=value`
 //! arguments, redirects to static targets (`>`, `>>`, `<`, `&>`, `2>`, `2>&1`),
 //! pipelines, `&&`/`||`/`;` lists, a final `&` (without `;`), a trailing comment,
-//! `$(…)` in an argument holding such commands (`kill $(pgrep -f x)`, `eval
-//! "$(ssh-agent -s)"`: walked after the command, in a substitution, unless lowering
-//! would know their output), and one command with a heredoc whose delimiter is quoted
+//! `$(…)` in an argument and `<(…)`/`>(…)` as an argument, holding such commands
+//! (`kill $(pgrep -f x)`, `eval "$(ssh-agent -s)"`, `diff <(sort a) <(sort b)`:
+//! walked after the command, in a substitution, unless lowering would know what a
+//! `$(…)` prints), and one command with a heredoc whose delimiter is quoted
 //! (`cat <<'EOF' > file`, the way agents write files: its body is literal text, so the
 //! lexer only has to find where it ends). For such commands the tree-sitter parse is
 //! skipped: the lexer gives the walker what lowering the syntax nodes would give it
