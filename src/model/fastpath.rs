@@ -57,13 +57,17 @@ fn is_reserved(word: &str) -> bool {
             | "}"
             | "[["
             | "]]"
-            // Declaration commands parse as their own node kind, with assignments.
-            | "export"
-            | "declare"
-            | "typeset"
-            | "local"
-            | "readonly"
+            // Parsed as its own node kind, with words.
             | "unset"
+    ) || is_declaration(word)
+}
+
+/// The declaration commands, which parse as their own node kind with assignments
+/// (the lexer reads them with [`declaration`]).
+fn is_declaration(word: &str) -> bool {
+    matches!(
+        word,
+        "export" | "declare" | "typeset" | "local" | "readonly"
     )
 }
 
@@ -369,9 +373,8 @@ impl Lexed {
             }
         }
         for substitution in &mut self.substitutions {
-            for command in std::mem::take(&mut substitution.commands) {
-                substitution.commands.push(command.placed(map));
-            }
+            let commands = std::mem::take(&mut substitution.commands);
+            substitution.commands = commands.into_iter().map(|c| c.placed(map)).collect();
         }
         self
     }
@@ -709,23 +712,17 @@ impl Enclosed {
     }
 
     /// The commands inside, read alone and placed in `src`. Not the lexer's: an
-    /// empty inside, a heredoc, a final `&`, a declaration or assignments alone, and
-    /// in `$(…)` a program whose output lowering knows without running it (see
-    /// [`output_known`]).
+    /// empty inside, a heredoc or a final `&` ([`build`] refuses both), a
+    /// declaration or assignments alone, and in `$(…)` a program whose output
+    /// lowering knows without running it (see `known_output::may_know`).
     fn commands(self, src: &str) -> Option<Substitution> {
         let inside = &src[self.open..self.close];
-        let tokens = lex(inside)?;
-        if tokens
-            .iter()
-            .any(|t| matches!(t, Token::Heredoc(..) | Token::Background))
-        {
-            return None;
-        }
-        let records = build(inside, tokens)?;
-        if records
-            .iter()
-            .any(|r| r.declaration || r.words.is_empty() || (!self.process && output_known(r)))
-        {
+        let records = build(inside, lex(inside)?)?;
+        if records.iter().any(|r| {
+            r.declaration
+                || r.words.is_empty()
+                || (!self.process && super::known_output::may_know(&r.words))
+        }) {
             return None;
         }
         let map = SpanMap::Offset {
@@ -736,31 +733,6 @@ impl Enclosed {
             commands: records.into_iter().map(|r| r.placed(map)).collect(),
             process: self.process,
         })
-    }
-}
-
-/// Whether lowering may know what `command` prints in a substitution (see
-/// `known_output.rs`: `echo`, `printf`, `pwd`, `dirname`, `basename`, `realpath`,
-/// `readlink`, `git rev-parse --show-toplevel`) and put that text in the word in
-/// place of the substitution. The lexer does not evaluate: it leaves those to the
-/// parse, as it does a program name it cannot read.
-fn output_known(command: &Lexed) -> bool {
-    let words = &command.words;
-    let Some(program) = words.first().and_then(Word::value) else {
-        return true;
-    };
-    match program {
-        "echo" | "printf" | "pwd" | "dirname" | "basename" | "realpath" | "readlink" => true,
-        // Two arguments that are not both static text other than `rev-parse
-        // --show-toplevel` (a variable could hold either).
-        "git" => {
-            words.len() == 3
-                && match (words[1].value(), words[2].value()) {
-                    (Some(verb), Some(flag)) => verb == "rev-parse" && flag == "--show-toplevel",
-                    _ => true,
-                }
-        }
-        _ => false,
     }
 }
 
@@ -875,10 +847,7 @@ fn command<'a>(
     let mut tokens = tokens.peekable();
     if let Some(Token::Word(w)) = tokens.peek()
         && w.plain
-        && matches!(
-            &source[w.start..w.end],
-            "export" | "declare" | "typeset" | "local" | "readonly"
-        )
+        && is_declaration(&source[w.start..w.end])
     {
         return declaration(source, tokens, in_pipeline);
     }

@@ -11,11 +11,33 @@
 
 use super::paths::normalize_lexically;
 use super::scope::Scope;
-use super::word::build_word;
+use super::word::{Word, build_word};
 use crate::parse::kind;
 use crate::verdict::Span;
 use std::path::{Component, Path, PathBuf};
 use tree_sitter::Node;
+
+/// Whether [`output`] may know what the command of `words` prints (its words as
+/// written, before any variable is substituted): a program its match knows, and
+/// for `git` two arguments that are not both static text other than `rev-parse
+/// --show-toplevel` (a variable could hold either). The fast lexer, which does not
+/// evaluate, leaves such a substitution to the parse; keep this beside the match.
+pub(super) fn may_know(words: &[Word]) -> bool {
+    let Some(program) = words.first().and_then(Word::value) else {
+        return true;
+    };
+    match program {
+        "echo" | "printf" | "pwd" | "dirname" | "basename" | "realpath" | "readlink" => true,
+        "git" => {
+            words.len() == 3
+                && match (words[1].value(), words[2].value()) {
+                    (Some(verb), Some(flag)) => verb == "rev-parse" && flag == "--show-toplevel",
+                    _ => true,
+                }
+        }
+        _ => false,
+    }
+}
 
 /// The output of the command substitution `node` (without its trailing newlines),
 /// when it is known. `start` is the directory the whole command starts in.

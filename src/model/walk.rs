@@ -1850,13 +1850,16 @@ impl<'s> Walker<'s> {
         frame: &Frame,
         nesting: u32,
     ) {
+        if substitutions.is_empty() {
+            return;
+        }
+        let inner = Frame {
+            in_substitution: true,
+            in_pipeline: false,
+            piped_stdin: false,
+            ..frame.clone()
+        };
         for substitution in substitutions {
-            let inner = Frame {
-                in_substitution: true,
-                in_pipeline: false,
-                piped_stdin: false,
-                ..frame.clone()
-            };
             self.push_scope();
             if substitution.process {
                 self.fork();

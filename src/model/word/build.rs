@@ -53,7 +53,7 @@ impl PartsBuilder {
             ansi_next: false,
             variable_next: false,
             // The lexer leaves the substitutions whose output is known to the
-            // parse (see `fastpath::output_known`): the rest stay dynamic.
+            // parse (see `known_output::may_know`): the rest stay dynamic.
             evaluate: &|_| None,
         })
     }
