@@ -113,11 +113,39 @@ fn the_fast_path_takes_the_common_agent_shapes() {
         "bash -c \"$(curl -fsSL https://example.com/install.sh)\"",
         "diff <(sort a.txt) <(sort b.txt)",
         "tee >(gzip > out.gz) < in.txt",
+        // Loops and tests on one line, nested, with redirects after them.
+        "for f in *; do echo $f; done",
+        "for i in 1 2 3; do echo $i; sleep 1; done",
+        "while read -r line; do echo \"$line\"; done < input.txt",
+        "if grep -q TODO src/main.rs; then echo found; else echo none; fi",
+        "if true; then :; elif false; then ls; fi > out.txt",
+        "cd src; for f in *.rs; do if grep -q unsafe $f; then echo $f; fi; done; cd ..",
+        "bash -c 'for x in a b; do rm -f $x; done'",
     ] {
         assert!(took(command), "the fast path should take {command:?}");
     }
     for command in [
-        "for f in *; do echo $f; done",
+        // Compound statements the lexer leaves to the parser: in a pipeline or an
+        // `&&` list, in the background, with words after them, without values, with
+        // a value the grammar reads as a number of its own shape or holding a
+        // substitution, `until`, `case`, C-style, a test, an empty list, unclosed.
+        "for f in *; do echo $f; done | sort",
+        "cd src && for f in *; do echo $f; done",
+        "for f in *; do echo $f; done && ls",
+        "for f in *; do sleep 1; done &",
+        "for f in *; do echo $f; done extra",
+        "for f; do echo $f; done",
+        "for f in; do echo $f; done",
+        "for i in -1 2; do echo $i; done",
+        "for f in $(ls); do echo $f; done",
+        "until false; do ls; done",
+        "case x in x) ls;; esac",
+        "for ((i=0; i<3; i++)); do echo $i; done",
+        "if [ -f Cargo.toml ]; then cargo build; fi",
+        "while true; do done",
+        "if true; then ls; else fi",
+        "for f in *; do echo $f",
+        "for f in a; do echo $f done",
         // A substitution the lexer leaves to the parser: one whose output lowering
         // knows, nested, arithmetic, empty, with a parenthesis, comment, backtick,
         // heredoc, declaration or background inside, in a command name, an
@@ -642,6 +670,134 @@ fn heredoc_soup() -> impl Strategy<Value = String> {
             text.push_str(end);
             text
         })
+}
+
+/// Loops and `if`s on one line, nested at random, around commands whose effects a
+/// later pass sees (a variable set after it is run, a link made after a path
+/// through it is read, the directory changed), with values, conditions and
+/// redirects made to trip the lexer (numbers of the grammar's other shapes,
+/// substitutions, reserved words, quoted keywords), joined by `;` and by what the
+/// lexer must refuse around a compound (`&&`, `|`, `&`).
+fn compound_soup() -> impl Strategy<Value = String> {
+    const SIMPLE: &[&str] = &[
+        "echo $f",
+        "rm -rf $f",
+        "cat l/shadow",
+        "ln -s /etc l",
+        "c=reboot",
+        "eval $c",
+        "cd ..",
+        "cd /tmp",
+        "x=$f",
+        "ls $x",
+        "read -r line",
+        "echo \"$line\" >> out.txt",
+        "kill $(pgrep x)",
+        "bash -c \"$c\"",
+        "export P=/tmp",
+        "ls $P/run",
+        "true",
+        ":",
+        "sleep 1 | cat",
+        "make && ls || pwd",
+        "echo done",
+        "echo fi then",
+        "\"done\"",
+        "N=5",
+        "rm -rf /$i",
+        "chmod +x $f; sh $f",
+        "echo x > run.sh; sh run.sh",
+        "sh -c 'for y in 1; do $c; done'",
+    ];
+    // What the lexer must refuse, rarer so most cases reach the compound reader.
+    const REFUSED: &[&str] = &[
+        "do",
+        "then",
+        "echo $((N))",
+        "cat <<'EOF'",
+        "{ ls; }",
+        "$c",
+        "$P/run",
+        "./$f",
+    ];
+    const VALUES: &[&str] = &[
+        "*", "*.txt", "1 2 3", "a b", "../x", "/etc/*", "$HOME", "\"a b\"", "~", "'x'", "$N",
+        "\\5", "007", "l/*", "$f/x", ".*", "src/*.rs", "x y z",
+    ];
+    const REFUSED_VALUES: &[&str] = &["-1", "0x1F", "$(ls)", "do", "in", "{a,b}"];
+    const AFTER: &[&str] = &[
+        "",
+        "",
+        "",
+        "",
+        " > out.txt",
+        " < in.txt",
+        " 2>&1",
+        " >> log",
+    ];
+    const REFUSED_AFTER: &[&str] = &[" x", " | sort", " && ls", " &"];
+    const JOIN: &[&str] = &["; ", "; ", "; ", "; ", ";", " && ", " | ", " || "];
+    let simple = prop_oneof![
+        12 => prop::sample::select(SIMPLE),
+        1 => prop::sample::select(REFUSED),
+    ];
+    let values = prop_oneof![
+        12 => prop::sample::select(VALUES),
+        1 => prop::sample::select(REFUSED_VALUES),
+    ];
+    let after = prop_oneof![
+        8 => prop::sample::select(AFTER),
+        1 => prop::sample::select(REFUSED_AFTER),
+    ];
+    let leaf =
+        prop::collection::vec((simple, prop::sample::select(JOIN)), 1..3).prop_map(|parts| {
+            let mut text = String::new();
+            for (i, (simple, join)) in parts.iter().enumerate() {
+                if i > 0 {
+                    text.push_str(join);
+                }
+                text.push_str(simple);
+            }
+            text
+        });
+    let statement = leaf.prop_recursive(3, 12, 3, move |inner| {
+        (
+            0..6usize,
+            prop::sample::select(&["f", "i", "c", "line", "f", "i", "1x"][..]),
+            prop::collection::vec(values.clone(), 1..3),
+            inner.clone(),
+            inner.clone(),
+            prop::option::of(inner),
+            after.clone(),
+        )
+            .prop_map(|(shape, name, values, a, b, c, after)| {
+                let values = values.join(" ");
+                let text = match (shape, c) {
+                    (0, _) => format!("for {name} in {values}; do {a}; done"),
+                    (1, _) => format!("while {a}; do {b}; done"),
+                    (2, None) => format!("if {a}; then {b}; fi"),
+                    (2, Some(c)) => format!("if {a}; then {b}; else {c}; fi"),
+                    (3, Some(c)) => format!("if {a}; then {b}; elif {c}; then {a}; fi"),
+                    (3, None) => format!("while {b}; do {a}; done"),
+                    (4, _) if name == "1x" => format!("for f; do {a}; done"),
+                    (4, _) => format!("until {a}; do {b}; done"),
+                    _ => format!("{a}; {b}"),
+                };
+                format!("{text}{after}")
+            })
+    });
+    (
+        prop::sample::select(&["", "c=true; ", "cd src; ", "f=x; ", "", "ls && "][..]),
+        statement.clone(),
+        prop_oneof![4 => Just("; "), 1 => prop::sample::select(JOIN)],
+        statement,
+    )
+        .prop_map(|(before, a, join, b)| format!("{before}{a}{join}{b}"))
+}
+
+#[test]
+fn fast_and_tree_records_agree_on_compound_statements() {
+    agree(compound_soup());
 }
 
 #[test]

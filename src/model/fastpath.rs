@@ -23,6 +23,10 @@
 //! and generated commands that the fast path either bails or builds exactly the tree
 //! path's records.
 
+mod compound;
+
+pub use compound::{Compound, CompoundKind, Statement};
+
 use super::command::Redirect;
 use super::word::{PartsBuilder, Word};
 use crate::parse::{SpanMap, all_bytes};
@@ -152,9 +156,13 @@ enum Sep {
     Semi,
 }
 
-/// The records for `command` when the lexer knows its every byte; `None` otherwise
-/// (the caller parses it).
-pub fn commands(command: &str) -> Option<Vec<Lexed>> {
+/// What the lexer read of a whole command: most often one list of simple
+/// commands, kept inline.
+pub type Statements = smallvec::SmallVec<[Statement; 1]>;
+
+/// The statements of `command` when the lexer knows its every byte; `None`
+/// otherwise (the caller parses it).
+pub fn commands(command: &str) -> Option<Statements> {
     if command.is_empty() || command.len() > MAX_LEN {
         return None;
     }
@@ -162,6 +170,12 @@ pub fn commands(command: &str) -> Option<Vec<Lexed>> {
     let line_end = command.find('\n').unwrap_or(command.len());
     let mut tokens = lex(&command[..line_end])?;
     heredoc_body(command, line_end, &mut tokens)?;
+    if compound::has_compound(command, &tokens) {
+        if matches!(tokens.last(), Some(Token::Background)) {
+            return None;
+        }
+        return compound::statements(command, tokens).map(Statements::from_vec);
+    }
     // `a && b &` runs the list in one background job: the same frame for every
     // record, in a scope of its own. With a `;` only the last list would be.
     let background = matches!(tokens.last(), Some(Token::Background));
@@ -182,7 +196,7 @@ pub fn commands(command: &str) -> Option<Vec<Lexed>> {
     for record in &mut records {
         record.background = background;
     }
-    Some(records)
+    Some(smallvec::smallvec![Statement::Commands(records)])
 }
 
 /// Fills in the body of the command's heredoc (`<<'DELIM'` on the first line): the
@@ -311,7 +325,7 @@ fn heredoc_start(src: &str, at: usize) -> Option<(Redirect, &str, usize)> {
 /// walker. The walker's own record step (wrappers, nested scripts, `cd`, variables,
 /// files written then run, arithmetic contexts) then runs on it exactly as on a
 /// parsed command, so the two paths share every step after lowering.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Lexed {
     /// The words as bash builds them.
     pub words: Vec<Word>,
@@ -339,7 +353,7 @@ pub struct Lexed {
 }
 
 /// The commands of one substitution in a lexed command's words.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Substitution {
     /// What runs inside, placed in the whole command.
     pub commands: Vec<Lexed>,
@@ -364,19 +378,25 @@ impl Lexed {
             }
         }
         for redirect in &mut self.redirects {
-            place(&mut redirect.span);
-            if let Some(target) = &mut redirect.target {
-                place(&mut target.span);
-            }
-            if let Some(heredoc) = &mut redirect.heredoc {
-                place(&mut heredoc.span);
-            }
+            place_redirect(redirect, map);
         }
         for substitution in &mut self.substitutions {
             let commands = std::mem::take(&mut substitution.commands);
             substitution.commands = commands.into_iter().map(|c| c.placed(map)).collect();
         }
         self
+    }
+}
+
+/// A redirect with its spans placed in the whole command by `map`.
+fn place_redirect(redirect: &mut Redirect, map: SpanMap) {
+    let place = |span: &mut Span| *span = map.map(span.start, span.end);
+    place(&mut redirect.span);
+    if let Some(target) = &mut redirect.target {
+        place(&mut target.span);
+    }
+    if let Some(heredoc) = &mut redirect.heredoc {
+        place(&mut heredoc.span);
     }
 }
 

@@ -14,7 +14,7 @@ use super::builtin_assignments;
 use super::command::{Context, Cwd, InlineScript, Origin, Redirect, SimpleCommand};
 use super::dash_names;
 use super::definitions::Effects;
-use super::fastpath::{self, Lexed};
+use super::fastpath::{self, Compound, CompoundKind, Lexed, Statement, Statements};
 use super::input_arguments;
 use super::links;
 use super::lower::{self, Source};
@@ -63,11 +63,13 @@ pub(super) fn walk(tree: &Tree, text: &str, source: &str, env: &Env<'_>) -> Walk
 /// scripts (`bash -c`, `| sh`, a heredoc into a shell), `find -exec` commands and
 /// code for arithmetic evaluation are found and walked by that step as well: they
 /// depend on the words, which the lexer builds exactly as lowering does.
-pub(super) fn walk_lexed(lexed: Vec<Lexed>, source: &str, env: &Env<'_>) -> Walked {
+pub(super) fn walk_lexed(statements: Statements, source: &str, env: &Env<'_>) -> Walked {
     let mut walker = Walker::new(source, env);
     // One record per lexed command at least: room for them up front.
-    walker.out.commands.reserve(lexed.len());
-    walker.lexed(lexed, &Frame::default(), 0);
+    if let [Statement::Commands(lexed)] = statements.as_slice() {
+        walker.out.commands.reserve(lexed.len());
+    }
+    walker.statements(statements, &Frame::default(), 0);
     walker.run_concurrent();
     walker.run_later();
     walker.out
@@ -863,7 +865,7 @@ impl<'s> Walker<'s> {
             let codes = arithmetic::in_node(node, src, self.scope());
             self.arithmetic(codes, &frame, nesting);
         }
-        enter_pass(self.scope_mut(), pass.variable, src.text);
+        enter_pass(self.scope_mut(), pass.variable.as_ref());
         let mark = Box::new(repeat::Mark::of(self.state()));
         stack.push(Task::EndPass(
             node,
@@ -887,7 +889,7 @@ impl<'s> Walker<'s> {
         }
         let name = field::child(node, Field::Variable)?;
         Some(LoopVariable {
-            name: (name.start_byte(), name.end_byte()),
+            name: Rc::from(src.slice(name)),
             confined: self.loop_confined(node, src),
             numeric: loop_numeric(node, src),
         })
@@ -907,6 +909,22 @@ impl<'s> Walker<'s> {
         nesting: u32,
         stack: &mut Vec<Task<'t>>,
     ) {
+        let length = node.end_byte() - node.start_byte();
+        if !self.again(mark, &pass, length, src.span(node)) {
+            return;
+        }
+        let next = Pass {
+            number: pass.number + 1,
+            ..pass
+        };
+        self.loop_pass(node, frame, next, src, nesting, stack);
+    }
+
+    /// Whether a loop of `length` bytes at `span` is walked again after `pass`
+    /// (started at `mark`): not when the pass left everything as it found it, nor
+    /// past the passes or the repeat budget (with a finding). The pass that
+    /// reaches [`repeat::MAX_PASSES`] widens what keeps changing first.
+    fn again(&mut self, mark: &repeat::Mark, pass: &Pass, length: usize, span: Span) -> bool {
         // The next pass starts with the header again (the loop variable takes its
         // next value): it would do what this one did if, after the header, it
         // starts where this one started.
@@ -915,7 +933,7 @@ impl<'s> Walker<'s> {
             None => self.scope(),
             Some(_) => {
                 let mut scope = self.scope().clone();
-                enter_pass(&mut scope, pass.variable, src.text);
+                enter_pass(&mut scope, pass.variable.as_ref());
                 next = scope;
                 &next
             }
@@ -925,25 +943,20 @@ impl<'s> Walker<'s> {
             ..self.state()
         };
         if mark.settled(state) {
-            return;
+            return false;
         }
-        let span = src.span(node);
         if pass.number > repeat::MAX_PASSES + repeat::WIDENED_PASSES {
             self.out.problems.push(Problem::RepeatLimit { span });
-            return;
+            return false;
         }
-        if !self.may_repeat(node.end_byte() - node.start_byte(), span) {
-            return;
+        if !self.may_repeat(length, span) {
+            return false;
         }
         if pass.number >= repeat::MAX_PASSES {
             self.scope_mut().widen_from(&mark.scope);
             self.written.widen_from(&mark.written);
         }
-        let next = Pass {
-            number: pass.number + 1,
-            ..pass
-        };
-        self.loop_pass(node, frame, next, src, nesting, stack);
+        true
     }
 
     /// What an ERROR node still says. The grammar's error recovery decides which
@@ -1903,8 +1916,8 @@ impl<'s> Walker<'s> {
             if own_scope {
                 self.push_scope();
             }
-            let placed = lexed.into_iter().map(|c| c.placed(map)).collect();
-            self.lexed(placed, &inner, nesting);
+            let placed: Statements = lexed.into_iter().map(|s| s.placed(map)).collect();
+            self.statements(placed, &inner, nesting);
             return own_scope.then(|| self.end_nested_scope());
         }
         let parsed = self.parses.parse(text, map, &mut self.out.problems)?;
@@ -1944,22 +1957,70 @@ impl<'s> Walker<'s> {
             return false;
         }
         let words = lower::words(&values, src, top(&self.scopes), &mut Vec::new());
-        words.iter().all(|w| {
-            let text: String = w
-                .parts
-                .iter()
-                .map(|p| match p {
-                    Part::Literal(t) | Part::Quoted(t) => Some(t.as_str()),
-                    _ => None,
+        confined_values(&words)
+    }
+
+    /// Walks what the fast lexer read: lists of simple commands, and compound
+    /// statements as the tree walk visits their nodes.
+    fn statements(
+        &mut self,
+        statements: impl IntoIterator<Item = Statement>,
+        base: &Frame,
+        nesting: u32,
+    ) {
+        for statement in statements {
+            match statement {
+                Statement::Commands(lexed) => self.lexed(lexed, base, nesting),
+                Statement::Compound(compound) => self.compound(*compound, base, nesting),
+            }
+        }
+    }
+
+    /// A loop or an `if` the fast lexer read: its redirects as the tree walk
+    /// records a `redirected_statement` around one; an `if`'s lists in order; a
+    /// loop pass after pass, as [`Walker::loop_pass`] and [`Walker::end_pass`] walk
+    /// its node.
+    fn compound(&mut self, compound: Compound, frame: &Frame, nesting: u32) {
+        if !compound.redirects.is_empty() {
+            let trailing = Trailing {
+                redirects: compound.redirects,
+                words: Vec::new(),
+            };
+            self.bare(compound.redirected, Vec::new(), trailing, frame, nesting);
+        }
+        let variable = match compound.kind {
+            CompoundKind::If => return self.statements(compound.body, frame, nesting),
+            CompoundKind::While => None,
+            CompoundKind::For {
+                variable,
+                values,
+                numeric,
+            } => {
+                // Bash expands the list of a `for` once, when the loop starts.
+                let words: Vec<Word> = values
+                    .into_iter()
+                    .map(|w| self.scope().substitute(w))
+                    .collect();
+                Some(LoopVariable {
+                    name: Rc::from(variable),
+                    confined: confined_values(&words),
+                    numeric,
                 })
-                .collect::<Option<String>>()
-                .unwrap_or_else(|| "/".to_string());
-            !text.is_empty()
-                && !text.starts_with(['/', '-'])
-                && !text.split('/').any(|c| {
-                    c == ".." || c.starts_with(".*") || c.starts_with(".?") || c.starts_with(".[")
-                })
-        })
+            }
+        };
+        let mut pass = Pass {
+            number: 1,
+            variable,
+        };
+        loop {
+            enter_pass(self.scope_mut(), pass.variable.as_ref());
+            let mark = repeat::Mark::of(self.state());
+            self.statements(compound.body.iter().cloned(), frame, nesting);
+            if !self.again(&mark, &pass, compound.length, compound.span) {
+                return;
+            }
+            pass.number += 1;
+        }
     }
 
     /// Records the code that reaches arithmetic evaluation: static text is walked as
@@ -2188,31 +2249,53 @@ fn numeric_value(node: Node, src: Source) -> bool {
 }
 
 /// A `for` loop's variable: see [`Walker::loop_variable`].
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 struct LoopVariable {
-    /// Where its name is in the text.
-    name: (usize, usize),
+    /// Its name.
+    name: Rc<str>,
     confined: bool,
     numeric: bool,
 }
 
 /// One pass over a loop: its number (the first is 1) and the loop's variable,
 /// read once when the loop starts.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 struct Pass {
     number: u32,
     variable: Option<LoopVariable>,
 }
 
+/// The values of a `for` loop keep its variable below the working directory:
+/// every word is static text or a glob naming relative paths with no `..` (and no
+/// pattern that could match `..`). Not when there are none (`for f; do` loops over
+/// the positional parameters).
+fn confined_values(words: &[Word]) -> bool {
+    !words.is_empty()
+        && words.iter().all(|w| {
+            let text: String = w
+                .parts
+                .iter()
+                .map(|p| match p {
+                    Part::Literal(t) | Part::Quoted(t) => Some(t.as_str()),
+                    _ => None,
+                })
+                .collect::<Option<String>>()
+                .unwrap_or_else(|| "/".to_string());
+            !text.is_empty()
+                && !text.starts_with(['/', '-'])
+                && !text.split('/').any(|c| {
+                    c == ".." || c.starts_with(".*") || c.starts_with(".?") || c.starts_with(".[")
+                })
+        })
+}
+
 /// What the start of a loop's pass does to `scope`: the loop variable takes a
 /// value only known at run time (proven confined or numeric when it is).
-fn enter_pass(scope: &mut Scope, variable: Option<LoopVariable>, text: &str) {
+fn enter_pass(scope: &mut Scope, variable: Option<&LoopVariable>) {
     let Some(variable) = variable else {
         return;
     };
-    let Some(name) = text.get(variable.name.0..variable.name.1) else {
-        return;
-    };
+    let name = &*variable.name;
     scope.set_var(name, None);
     if variable.confined {
         scope.confine(name);

@@ -1,0 +1,325 @@
+//! Compound statements on one line, the loops and tests agents write around their
+//! commands: `for NAME in WORDS; do LIST; done`, `while LIST; do LIST; done` and
+//! `if LIST; then LIST; [elif LIST; then LIST;]… [else LIST;] fi`, nested, with
+//! redirects after `done` or `fi` (`while read -r l; do …; done < list.txt`).
+//!
+//! The lexer's tokens are read here into [`Statement`]s: runs of simple commands
+//! between the keywords go to the list builder as any command does, so every
+//! command inside is one the lexer reads itself. The walker then does with a
+//! [`Compound`] what it does with the grammar's node: an `if` is its lists walked
+//! in order, a loop is walked pass after pass until what it knows settles (see
+//! `repeat.rs`).
+//!
+//! Not the lexer's, and left to the parse: a compound in a pipeline, in a `&&` or
+//! `||` list, in the background or glued to words after its end; `until`, `case`,
+//! `select`, C-style `for ((…))`, `for NAME; do` and `for NAME in; do` (no values),
+//! a value holding a substitution, a reserved word or a number of another shape
+//! (`-1`, `0x1F`), an empty list, nesting deeper than [`MAX_DEPTH`].
+
+use super::{Lexed, Sep, Token, build, is_reserved};
+use crate::model::command::Redirect;
+use crate::model::word::Word;
+use crate::parse::SpanMap;
+use crate::verdict::Span;
+
+/// Compound statements inside one another, at most.
+const MAX_DEPTH: u32 = 8;
+
+/// What the lexer read: a list of simple commands, or a compound statement.
+#[derive(Clone, Debug)]
+pub enum Statement {
+    /// Simple commands in pipelines and `&&`/`||`/`;` lists (`a | b && c; d`).
+    Commands(Vec<Lexed>),
+    /// A loop or an `if`.
+    Compound(Box<Compound>),
+}
+
+/// A loop or an `if`: what the walker needs of the grammar's node.
+#[derive(Clone, Debug)]
+pub struct Compound {
+    /// Which statement.
+    pub kind: CompoundKind,
+    /// What runs, in the order the walk reaches it: a `while`'s condition, then its
+    /// body; an `if`'s conditions and branches in the order written.
+    pub body: Vec<Statement>,
+    /// From the keyword to `done` or `fi`.
+    pub span: Span,
+    /// Its length in the text it was read from: what one more pass walks again.
+    pub length: usize,
+    /// Redirects after `done` or `fi`.
+    pub redirects: Vec<Redirect>,
+    /// The statement with its redirects.
+    pub redirected: Span,
+}
+
+/// Which compound statement.
+#[derive(Clone, Debug)]
+pub enum CompoundKind {
+    /// `if … fi`: its lists run once, in order (the walk does not choose a branch).
+    If,
+    /// `while LIST; do LIST; done`.
+    While,
+    /// `for NAME in WORDS; do LIST; done`.
+    For {
+        /// The loop variable.
+        variable: String,
+        /// The words it takes, as written (substituted when the loop starts).
+        values: Vec<Word>,
+        /// Every value is written as digits (`for i in 1 2 3`): numbers to the
+        /// grammar, which make the variable numeric.
+        numeric: bool,
+    },
+}
+
+impl Statement {
+    /// The statement with every span placed in the whole command by `map`.
+    pub fn placed(self, map: SpanMap) -> Statement {
+        match self {
+            Statement::Commands(commands) => {
+                Statement::Commands(commands.into_iter().map(|c| c.placed(map)).collect())
+            }
+            Statement::Compound(mut compound) => {
+                let place = |span: &mut Span| *span = map.map(span.start, span.end);
+                place(&mut compound.span);
+                place(&mut compound.redirected);
+                for redirect in &mut compound.redirects {
+                    super::place_redirect(redirect, map);
+                }
+                if let CompoundKind::For { values, .. } = &mut compound.kind {
+                    for value in values {
+                        place(&mut value.span);
+                    }
+                }
+                let body = std::mem::take(&mut compound.body);
+                compound.body = body.into_iter().map(|s| s.placed(map)).collect();
+                Statement::Compound(compound)
+            }
+        }
+    }
+}
+
+/// True when the tokens hold a compound statement's keyword where a command starts.
+pub(super) fn has_compound(source: &str, tokens: &[Token<'_>]) -> bool {
+    let mut command_start = true;
+    for token in tokens {
+        match token {
+            Token::Word(w) => {
+                if command_start
+                    && w.plain
+                    && matches!(&source[w.start..w.end], "for" | "while" | "if")
+                {
+                    return true;
+                }
+                command_start = false;
+            }
+            Token::Separator(_) => command_start = true,
+            _ => command_start = false,
+        }
+    }
+    false
+}
+
+/// The statements of a whole command whose tokens hold a compound statement.
+pub(super) fn statements(source: &str, tokens: Vec<Token<'_>>) -> Option<Vec<Statement>> {
+    let mut reader = Reader {
+        source,
+        tokens: tokens.into_iter().peekable(),
+        depth: 0,
+        last_end: 0,
+    };
+    let (statements, end) = reader.list(&[])?;
+    (end.is_none() && !statements.is_empty()).then_some(statements)
+}
+
+/// Reads statements from the tokens, one after another.
+struct Reader<'a> {
+    source: &'a str,
+    tokens: std::iter::Peekable<std::vec::IntoIter<Token<'a>>>,
+    depth: u32,
+    /// Where the last keyword that ended a list ends.
+    last_end: usize,
+}
+
+impl<'a> Reader<'a> {
+    /// Statements up to one of the keywords `ends` where a command starts (which is
+    /// read too, and returned), or, with no `ends`, to the end of the tokens.
+    fn list(&mut self, ends: &[&str]) -> Option<(Vec<Statement>, Option<&'a str>)> {
+        let mut statements = Vec::new();
+        // The simple commands since the last compound statement.
+        let mut run: Vec<Token<'a>> = Vec::new();
+        // The last statement was ended by `;`.
+        let mut ended = false;
+        loop {
+            let command_start = run.is_empty() || matches!(run.last(), Some(Token::Separator(_)));
+            let keyword = match self.tokens.peek() {
+                Some(Token::Word(w)) if command_start && w.plain => {
+                    Some(&self.source[w.start..w.end])
+                }
+                None if ends.is_empty() => {
+                    if !run.is_empty() {
+                        statements.push(Statement::Commands(build(self.source, run)?));
+                    }
+                    return Some((statements, None));
+                }
+                None => return None,
+                Some(_) => None,
+            };
+            match keyword {
+                Some(end) if ends.contains(&end) => {
+                    // `LIST; done`: the list before the keyword ends with `;`.
+                    if run.is_empty() {
+                        if !ended || statements.is_empty() {
+                            return None;
+                        }
+                    } else {
+                        if !matches!(run.last(), Some(Token::Separator(Sep::Semi))) {
+                            return None;
+                        }
+                        statements.push(Statement::Commands(build(self.source, run)?));
+                    }
+                    if let Some(Token::Word(w)) = self.tokens.next() {
+                        self.last_end = w.end;
+                    }
+                    return Some((statements, Some(end)));
+                }
+                Some(keyword @ ("for" | "while" | "if")) => {
+                    // Only after `;` or at the start: not in a pipeline or `&&` list.
+                    match run.last() {
+                        None => {}
+                        Some(Token::Separator(Sep::Semi)) => {
+                            let commands = std::mem::take(&mut run);
+                            statements.push(Statement::Commands(build(self.source, commands)?));
+                        }
+                        Some(_) => return None,
+                    }
+                    let compound = self.compound(keyword)?;
+                    statements.push(Statement::Compound(Box::new(compound)));
+                    match self.tokens.peek() {
+                        Some(Token::Separator(Sep::Semi)) => {
+                            self.tokens.next();
+                            ended = true;
+                        }
+                        None => ended = false,
+                        Some(_) => return None,
+                    }
+                }
+                _ => {
+                    run.push(self.tokens.next()?);
+                    ended = false;
+                }
+            }
+        }
+    }
+
+    /// The compound statement that starts with `keyword` (the next token), up to
+    /// its `done` or `fi` and the redirects after it.
+    fn compound(&mut self, keyword: &str) -> Option<Compound> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return None;
+        }
+        let Some(Token::Word(first)) = self.tokens.next() else {
+            return None;
+        };
+        let start = first.start;
+        let (kind, body) = match keyword {
+            "for" => self.for_loop()?,
+            "while" => {
+                let (mut body, _) = self.list(&["do"])?;
+                body.extend(self.list(&["done"])?.0);
+                (CompoundKind::While, body)
+            }
+            _ => (CompoundKind::If, self.if_lists()?),
+        };
+        // The keyword that ended it was the last token read: its end is the
+        // statement's.
+        let end = self.last_end;
+        let span = Span::new(start, end);
+        let mut redirects = Vec::new();
+        let mut redirected_end = end;
+        while let Some(Token::Redirect(_)) = self.tokens.peek() {
+            let Some(Token::Redirect(redirect)) = self.tokens.next() else {
+                return None;
+            };
+            redirected_end = redirect.span.end;
+            redirects.push(redirect);
+        }
+        self.depth -= 1;
+        Some(Compound {
+            kind,
+            body,
+            span,
+            length: end - start,
+            redirects,
+            redirected: Span::new(start, redirected_end),
+        })
+    }
+
+    /// `NAME in WORDS; do LIST; done` after `for`: the kind and the body.
+    fn for_loop(&mut self) -> Option<(CompoundKind, Vec<Statement>)> {
+        let Some(Token::Word(name)) = self.tokens.next() else {
+            return None;
+        };
+        let variable = &self.source[name.start..name.end];
+        if !name.plain || !crate::model::scope::is_name(variable) {
+            return None;
+        }
+        self.keyword("in")?;
+        let mut values = Vec::new();
+        let mut numeric = true;
+        loop {
+            match self.tokens.next()? {
+                Token::Word(w) => {
+                    let text = &self.source[w.start..w.end];
+                    // A number of another shape is a `number` to the grammar, which
+                    // makes the variable numeric.
+                    let other_number = text.starts_with(|c: char| c.is_ascii_digit() || c == '-')
+                        && !text.bytes().all(|b| b.is_ascii_digit());
+                    if !w.substitutions.is_empty() || is_reserved(text) || other_number {
+                        return None;
+                    }
+                    numeric &= w.plain && text.bytes().all(|b| b.is_ascii_digit());
+                    values.push(w.builder.finish(Span::new(w.start, w.end)));
+                }
+                Token::Separator(Sep::Semi) => break,
+                _ => return None,
+            }
+        }
+        if values.is_empty() {
+            return None;
+        }
+        self.keyword("do")?;
+        let (body, _) = self.list(&["done"])?;
+        let kind = CompoundKind::For {
+            variable: variable.to_string(),
+            values,
+            numeric,
+        };
+        Some((kind, body))
+    }
+
+    /// The lists of an `if` after the keyword, in order, through `fi`.
+    fn if_lists(&mut self) -> Option<Vec<Statement>> {
+        let (mut all, _) = self.list(&["then"])?;
+        loop {
+            let (branch, end) = self.list(&["elif", "else", "fi"])?;
+            all.extend(branch);
+            match end? {
+                "elif" => all.extend(self.list(&["then"])?.0),
+                "else" => {
+                    all.extend(self.list(&["fi"])?.0);
+                    return Some(all);
+                }
+                _ => return Some(all),
+            }
+        }
+    }
+
+    /// The next token is the unquoted word `keyword`.
+    fn keyword(&mut self, keyword: &str) -> Option<()> {
+        match self.tokens.next()? {
+            Token::Word(w) if w.plain && &self.source[w.start..w.end] == keyword => Some(()),
+            _ => None,
+        }
+    }
+}
