@@ -134,6 +134,10 @@ fn long_command() -> impl Strategy<Value = String> {
         "read v",
         "f=$(cat s)",
         "$f",
+        // Redirects after a statement other than a simple command: the grammar
+        // hangs them on the whole list.
+        "export P=/tmp > out",
+        "[ -f x ] 2> err",
     ];
     const OPS: &[&str] = &[" | ", " && ", " || ", "; ", " |", "&&", ";"];
     prop::collection::vec(

@@ -99,7 +99,10 @@ pub(super) fn walk_split(source: &str, env: &Env<'_>, min_parts: usize) -> Optio
     let mut previous = None;
     for part in parts {
         let parsed = crate::parse::parse(&source[part.start..part.end]).ok()?;
-        if parsed.unrepaired || crate::parse::problem(&parsed).is_some() {
+        if parsed.unrepaired
+            || crate::parse::problem(&parsed).is_some()
+            || redirects_whole_list(&parsed.tree)
+        {
             return None;
         }
         let piped_stdin = previous == Some(Sep::Pipe);
@@ -113,6 +116,21 @@ pub(super) fn walk_split(source: &str, env: &Env<'_>, min_parts: usize) -> Optio
         previous = part.sep;
     }
     Some(walk_parts(&parsed_parts, source, env))
+}
+
+/// True when a part is a statement other than a simple command with redirects
+/// after it (`export P=x > f`, `[ -f x ] > f`). In a list or pipeline the whole
+/// parse hangs such redirects on the whole list, recorded before its commands and
+/// outside its pipeline; parsed alone, the part records them where it stands. The
+/// whole parse is the reference, so such a command is not split.
+fn redirects_whole_list(tree: &Tree) -> bool {
+    let root = tree.root_node();
+    let mut cursor = root.walk();
+    let found = root.named_children(&mut cursor).any(|statement| {
+        kind(statement) == "redirected_statement"
+            && field::child(statement, Field::Body).is_none_or(|body| kind(body) != "command")
+    });
+    found
 }
 
 /// Walks a command parsed part by part (see `split.rs`): each stage or list element
