@@ -121,6 +121,11 @@ fn the_fast_path_takes_the_common_agent_shapes() {
         "if true; then :; elif false; then ls; fi > out.txt",
         "cd src; for f in *.rs; do if grep -q unsafe $f; then echo $f; fi; done; cd ..",
         "bash -c 'for x in a b; do rm -f $x; done'",
+        // Tests: a unary file or string operator, `=`.
+        "if [ -f Cargo.toml ]; then cargo fmt --check; else echo none; fi",
+        "[ -d build ] && rm -rf build",
+        "[ \"$CI\" = true ] || exit 0",
+        "[ -z \"${HOME}\" ]; [ x = y ]",
     ] {
         assert!(took(command), "the fast path should take {command:?}");
     }
@@ -141,11 +146,29 @@ fn the_fast_path_takes_the_common_agent_shapes() {
         "until false; do ls; done",
         "case x in x) ls;; esac",
         "for ((i=0; i<3; i++)); do echo $i; done",
-        "if [ -f Cargo.toml ]; then cargo build; fi",
         "while true; do done",
         "if true; then ls; else fi",
         "for f in *; do echo $f",
         "for f in a; do echo $f done",
+        // Tests the lexer leaves to the parser: arithmetic comparisons, `==`, an
+        // option or descriptor test, one word, a glob, tilde or number operand, a
+        // redirect, a pipeline, brackets elsewhere, `[[`.
+        "[ $n -eq 1 ]",
+        "[ a == b ]",
+        "[ \"$CI\" != true ]",
+        "[ -v X ]",
+        "[ -t 1 ]",
+        "[ x ]",
+        "[ a = b* ]",
+        "[ -d ~/x ]",
+        "[ 1 = 1 ]",
+        "[ -f x ] 2>/dev/null",
+        "[ -f x ] | cat",
+        "[ -f x ] &",
+        "echo [ a ]",
+        "[[ -f x ]]",
+        "[ -f $(ls) ]",
+        "echo !=",
         // A substitution the lexer leaves to the parser: one whose output lowering
         // knows, nested, arithmetic, empty, with a parenthesis, comment, backtick,
         // heredoc, declaration or background inside, in a command name, an
@@ -197,7 +220,6 @@ fn the_fast_path_takes_the_common_agent_shapes() {
         "ls {a,b}x {}",
         "make; ./server &",
         "echo a\nls",
-        "[ -f x ] && ls",
         "ls>out",
         // A declaration the grammar reads with more than names and values: an
         // option, a number of its own shape, `+=`, a tilde, a redirect, a
@@ -317,6 +339,12 @@ fn lexer_soup() -> impl Strategy<Value = String> {
         "[",
         "]",
         "!",
+        "!=",
+        "=",
+        "-f",
+        "-eq",
+        "[ -f",
+        "a ]",
         "$(x)",
         "`x`",
         "\"a\\\"b\"",
@@ -793,6 +821,84 @@ fn compound_soup() -> impl Strategy<Value = String> {
         statement,
     )
         .prop_map(|(before, a, join, b)| format!("{before}{a}{join}{b}"))
+}
+
+/// Tests with operators and operands made to trip the lexer (arithmetic and
+/// pattern operators, numbers, globs, tildes, quotes, expansions, words that look
+/// like operators), alone, in lists, in `if`s and after other commands.
+fn test_soup() -> impl Strategy<Value = String> {
+    const OPERATORS: &[&str] = &[
+        "-f", "-d", "-e", "-n", "-z", "-x", "-L", "-s", "=", "!=", "==", "-eq", "-lt", "-v", "-t",
+        "-a", "-o", "!", "=~", "<", "-nt",
+    ];
+    const OPERANDS: &[&str] = &[
+        "x",
+        "Cargo.toml",
+        "src/a.rs",
+        "a\"b c\"",
+        "'q'$X",
+        "\"$CI\"",
+        "$HOME",
+        "\"${X}/a\"",
+        "''",
+        "\"\"",
+        "'a b'",
+        "1",
+        "-1",
+        "*.rs",
+        "~/x",
+        "a]",
+        "$(ls)",
+        "-f",
+        "=",
+        "(",
+        "\\x",
+        "/etc/passwd",
+        "~",
+        "$1",
+        "true",
+    ];
+    let operand = || prop::sample::select(OPERANDS);
+    let operator = || prop::sample::select(OPERATORS);
+    let words = prop_oneof![
+        // `[ OP X ]`, `[ X OP Y ]`, and any words.
+        2 => (operator(), operand()).prop_map(|(o, x)| format!("{o} {x}")),
+        2 => (operand(), operator(), operand()).prop_map(|(x, o, y)| format!("{x} {o} {y}")),
+        1 => prop::collection::vec(prop_oneof![operand(), operator()], 1..5)
+            .prop_map(|w| w.join(" ")),
+    ];
+    (
+        prop::sample::select(&["", "cd src; ", "if ", "ls && ", "! ", "x=1; ", ""][..]),
+        words,
+        prop_oneof![
+            6 => Just(" ]"),
+            1 => prop::sample::select(&["]", " ] 2>&1", " ] | cat", " ]]"][..]),
+        ],
+        prop::sample::select(
+            &[
+                "",
+                " && rm -rf $HOME",
+                "; ls",
+                " || exit 1",
+                "; then ls; fi",
+                " &",
+                "",
+            ][..],
+        ),
+    )
+        .prop_map(|(before, words, close, after)| {
+            let after = if before == "if " && !after.contains("then") {
+                "; then ls; else rm -rf /; fi"
+            } else {
+                after
+            };
+            format!("{before}[ {words}{close}{after}")
+        })
+}
+
+#[test]
+fn fast_and_tree_records_agree_on_tests() {
+    agree(test_soup());
 }
 
 #[test]

@@ -146,6 +146,11 @@ enum Token<'a> {
     Heredoc(Redirect, &'a str),
     /// A final `&`.
     Background,
+    /// `[` where a word starts, before a blank: opens a test (at its index).
+    TestOpen(usize),
+    /// `]` where a word starts, before a blank, an operator or the end: closes a
+    /// test (at its index).
+    TestClose(usize),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -190,7 +195,11 @@ pub fn commands(command: &str) -> Option<Statements> {
         }
     }
     let mut records = build(command, tokens)?;
-    if background && records.iter().any(|r| r.declaration || r.words.is_empty()) {
+    if background
+        && records
+            .iter()
+            .any(|r| r.declaration || r.test || r.words.is_empty())
+    {
         return None;
     }
     for record in &mut records {
@@ -345,6 +354,9 @@ pub struct Lexed {
     /// in `assignments` (a bare `NAME` with no value), the keyword alone in
     /// `words`, as lowering a `declaration_command` gives them.
     pub declaration: bool,
+    /// A test (`[ -f FILE ]`): its operands in `words`, as lowering a
+    /// `test_command` gives them.
+    pub test: bool,
     /// The `$(…)`, `<(…)` and `>(…)` in the words, in order: the walker walks
     /// their commands after the command's record, as it walks a
     /// `command_substitution` or `process_substitution` node among a command's
@@ -467,6 +479,18 @@ fn lex(src: &str) -> Option<Vec<Token<'_>>> {
                 let (redirect, next) = redirect(src, i, i, None)?;
                 tokens.push(Token::Redirect(redirect));
                 i = next;
+            }
+            b'[' if matches!(bytes.get(i + 1), Some(b' ' | b'\t')) => {
+                tokens.push(Token::TestOpen(i));
+                i += 1;
+            }
+            b']' if matches!(
+                bytes.get(i + 1),
+                None | Some(b' ' | b'\t' | b';' | b'&' | b'|')
+            ) =>
+            {
+                tokens.push(Token::TestClose(i));
+                i += 1;
             }
             b'0'..=b'9' => {
                 // `2>`, `2>&1`: a file descriptor glued to its operator.
@@ -740,6 +764,7 @@ impl Enclosed {
         let records = build(inside, lex(inside)?)?;
         if records.iter().any(|r| {
             r.declaration
+                || r.test
                 || r.words.is_empty()
                 || (!self.process && super::known_output::may_know(&r.words))
         }) {
@@ -871,6 +896,9 @@ fn command<'a>(
     {
         return declaration(source, tokens, in_pipeline);
     }
+    if let Some(Token::TestOpen(_)) = tokens.peek() {
+        return test(source, tokens, in_pipeline);
+    }
     for token in tokens {
         match token {
             Token::Word(w) => {
@@ -914,8 +942,13 @@ fn command<'a>(
                 }
                 redirects.push(r);
             }
-            // A heredoc's body is filled in before (`heredoc_body`).
-            Token::Separator(_) | Token::Background | Token::Heredoc(..) => return None,
+            // A heredoc's body is filled in before (`heredoc_body`); a test's
+            // brackets only open and close one (`test`).
+            Token::Separator(_)
+            | Token::Background
+            | Token::Heredoc(..)
+            | Token::TestOpen(_)
+            | Token::TestClose(_) => return None,
         }
     }
     if words.is_empty() {
@@ -945,7 +978,102 @@ fn command<'a>(
         piped_stdin,
         background: false,
         declaration: false,
+        test: false,
         substitutions,
+    })
+}
+
+/// `[ -f FILE ]`, `[ WORD = WORD ]`: the tests agents write
+/// most, as lowering a `test_command` gives them: a record of its own whose words
+/// are the operands. A unary operator that takes a number or an option name
+/// (`-t`, `-v`, `-o`, `-a`), the arithmetic comparisons (`-eq`: their operands
+/// are evaluated), `==` and `!=` (their right side a pattern to the grammar when
+/// unquoted), any other shape, an operand
+/// the grammar may read as something else (a number, a glob, a tilde, one that
+/// starts like an operator, a backslash) or holding a substitution, a test in a
+/// pipeline or with a redirect is not the lexer's.
+fn test<'a>(
+    source: &str,
+    mut tokens: impl Iterator<Item = Token<'a>>,
+    in_pipeline: bool,
+) -> Option<Lexed> {
+    let Some(Token::TestOpen(open)) = tokens.next() else {
+        return None;
+    };
+    if in_pipeline {
+        return None;
+    }
+    let mut words: smallvec::SmallVec<[LexWord<'a>; 3]> = smallvec::SmallVec::new();
+    let mut close = None;
+    for token in tokens {
+        match token {
+            Token::Word(w) if close.is_none() && words.len() < 3 => words.push(w),
+            Token::TestClose(at) if close.is_none() => close = Some(at),
+            _ => return None,
+        }
+    }
+    let close = close?;
+    let text = |w: &LexWord<'_>| &source[w.start..w.end];
+    let operand = |w: &LexWord<'_>| {
+        let text = text(w);
+        w.substitutions.is_empty()
+            && !text.starts_with(|c: char| c.is_ascii_digit() || matches!(c, '-' | '!' | '(' | '='))
+            && !text.contains(['*', '?', '~', '[', ']', '\\'])
+    };
+    let unary = |w: &LexWord<'_>| {
+        w.plain
+            && matches!(
+                text(w),
+                "-b" | "-c"
+                    | "-d"
+                    | "-e"
+                    | "-f"
+                    | "-g"
+                    | "-h"
+                    | "-k"
+                    | "-p"
+                    | "-r"
+                    | "-s"
+                    | "-u"
+                    | "-w"
+                    | "-x"
+                    | "-G"
+                    | "-L"
+                    | "-N"
+                    | "-O"
+                    | "-S"
+                    | "-z"
+                    | "-n"
+            )
+    };
+    let operands: smallvec::SmallVec<[LexWord<'a>; 2]> = match words.len() {
+        2 if unary(&words[0]) && operand(&words[1]) => words.into_iter().skip(1).collect(),
+        3 if words[1].plain
+            && text(&words[1]) == "="
+            && operand(&words[0])
+            && operand(&words[2]) =>
+        {
+            let mut words = words.into_iter();
+            let left = words.next()?;
+            words.next();
+            [left, words.next()?].into_iter().collect()
+        }
+        _ => return None,
+    };
+    Some(Lexed {
+        words: operands
+            .into_iter()
+            .map(|w| w.builder.finish(Span::new(w.start, w.end)))
+            .collect(),
+        assignments: Vec::new(),
+        redirects: Vec::new(),
+        span: Span::new(open, close + 1),
+        in_pipeline: false,
+        piped_stdin: false,
+        background: false,
+        declaration: false,
+        test: true,
+        substitutions: Vec::new(),
     })
 }
 
@@ -1050,6 +1178,7 @@ fn declaration<'a>(
         piped_stdin: false,
         background: false,
         declaration: true,
+        test: false,
         substitutions: Vec::new(),
     })
 }

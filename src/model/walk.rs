@@ -1804,6 +1804,15 @@ impl<'s> Walker<'s> {
                 background: base.background || command.background,
                 ..base.clone()
             };
+            if command.test {
+                // As the tree walk records a `test_command`: its operands as
+                // written.
+                let context = self.context(&frame, nesting);
+                let mut record = SimpleCommand::new(Origin::Test, command.span, context);
+                record.words = command.words;
+                self.push_record(record);
+                continue;
+            }
             // The lexer takes substitutions only in the words of a simple command:
             // walked after its record, as the tree's substitution children are.
             let substitutions = std::mem::take(&mut command.substitutions);
