@@ -126,11 +126,10 @@ pub(super) fn walk_split(source: &str, env: &Env<'_>, min_parts: usize) -> Optio
 fn redirects_whole_list(tree: &Tree) -> bool {
     let root = tree.root_node();
     let mut cursor = root.walk();
-    let found = root.named_children(&mut cursor).any(|statement| {
+    root.named_children(&mut cursor).any(|statement| {
         kind(statement) == "redirected_statement"
             && field::child(statement, Field::Body).is_none_or(|body| kind(body) != "command")
-    });
-    found
+    })
 }
 
 /// Walks a command parsed part by part (see `split.rs`): each stage or list element
