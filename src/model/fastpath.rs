@@ -8,20 +8,21 @@
 //! `$(…)` in an argument and `<(…)`/`>(…)` as an argument, holding such commands
 //! (`kill $(pgrep -f x)`, `eval "$(ssh-agent -s)"`, `diff <(sort a) <(sort b)`:
 //! walked after the command, in a substitution, unless lowering would know what a
-//! `$(…)` prints), and one command with a heredoc whose delimiter is quoted
-//! (`cat <<'EOF' > file`, the way agents write files: its body is literal text, so the
-//! lexer only has to find where it ends). For such commands the tree-sitter parse is
+//! `$(…)` prints), `[ -f FILE ]` and `[ A = B ]` tests, one-line `for`, `while` and
+//! `if` statements around such commands ([`compound`]), and one command with a
+//! heredoc whose delimiter is quoted (`cat <<'EOF' > file`, the way agents write
+//! files: its body is literal text, so the lexer only has to find where it ends). For such commands the tree-sitter parse is
 //! skipped: the lexer gives the walker what lowering the syntax nodes would give it
 //! (the words through the same [`PartsBuilder`] the tree path uses), and the walker's
 //! record step does the rest exactly as for a parsed command, nested scripts (`bash
 //! -c`, `| sh`) included; every rule still runs on the records.
 //!
-//! It returns "not mine" (`None`) for anything else — keywords, other heredocs, other
-//! substitutions, backticks, `((`, `[[`, other braces, parentheses, globs it cannot
-//! judge the same way, other newlines, any byte it does not know — and the full parse
-//! is always the reference: `tests/fastpath.rs` proves on the corpus, the fuzz seeds
-//! and generated commands that the fast path either bails or builds exactly the tree
-//! path's records.
+//! It returns "not mine" (`None`) for anything else — other keywords, other
+//! heredocs, other substitutions, backticks, `((`, `[[`, other braces, parentheses,
+//! globs it cannot judge the same way, other newlines, any byte it does not know —
+//! and the full parse is always the reference: `tests/fastpath.rs` proves on the
+//! corpus, the fuzz seeds and generated commands that the fast path either bails or
+//! builds exactly the tree path's records.
 
 mod compound;
 
@@ -205,7 +206,7 @@ pub fn commands(command: &str) -> Option<Statements> {
     for record in &mut records {
         record.background = background;
     }
-    Some(smallvec::smallvec![Statement::Commands(records)])
+    Some(Statements::from_buf([Statement::Commands(records)]))
 }
 
 /// Fills in the body of the command's heredoc (`<<'DELIM'` on the first line): the

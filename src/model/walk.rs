@@ -65,11 +65,16 @@ pub(super) fn walk(tree: &Tree, text: &str, source: &str, env: &Env<'_>) -> Walk
 /// depend on the words, which the lexer builds exactly as lowering does.
 pub(super) fn walk_lexed(statements: Statements, source: &str, env: &Env<'_>) -> Walked {
     let mut walker = Walker::new(source, env);
-    // One record per lexed command at least: room for them up front.
-    if let [Statement::Commands(lexed)] = statements.as_slice() {
-        walker.out.commands.reserve(lexed.len());
+    let mut statements = statements;
+    match statements.pop() {
+        // Most commands: one list of simple commands, with one record per lexed
+        // command at least (room for them up front).
+        Some(Statement::Commands(lexed)) if statements.is_empty() => {
+            walker.out.commands.reserve(lexed.len());
+            walker.lexed(lexed, &Frame::default(), 0);
+        }
+        last => walker.statements(statements.into_iter().chain(last), &Frame::default(), 0),
     }
-    walker.statements(statements, &Frame::default(), 0);
     walker.run_concurrent();
     walker.run_later();
     walker.out

@@ -104,8 +104,10 @@ pub(super) fn has_compound(source: &str, tokens: &[Token<'_>]) -> bool {
     for token in tokens {
         match token {
             Token::Word(w) => {
+                // The first byte first: most words are none of the three.
                 if command_start
                     && w.plain
+                    && matches!(source.as_bytes()[w.start], b'f' | b'w' | b'i')
                     && matches!(&source[w.start..w.end], "for" | "while" | "if")
                 {
                     return true;

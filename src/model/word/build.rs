@@ -101,6 +101,7 @@ impl PartsBuilder {
     }
 
     /// The word, with tilde splitting applied as [`build_word`] applies it.
+    #[inline]
     pub fn finish(self, span: Span) -> Word {
         let mut parts = self.0.parts;
         split_leading_tilde(&mut parts);
