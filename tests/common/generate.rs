@@ -394,7 +394,7 @@ fn repeat_flow() -> impl Strategy<Value = String> {
         pick(&["..", "/etc", "src", "~", "~/.ssh", "../..", "."]),
         pick(&["hostname", "lib.rs", "id_rsa", "a.txt", "passwd", "x"]),
         pick(&["cat", "ls", "wc -c", "touch"]),
-        0u8..12,
+        0u8..14,
     )
         .prop_map(|(target, name, user, how)| {
             let body = format!("{user} l/{name}; ln -sfn {target} l");
@@ -417,6 +417,14 @@ fn repeat_flow() -> impl Strategy<Value = String> {
                 2 => format!("for ((i=0; i<2; i++)); do {body}; done"),
                 3 => format!("f() {{ {user} l/{name}; }}; ln -s {target} l; f"),
                 4 => format!("f() {{ {body}; }}; f; f"),
+                // The shapes the fast lexer reads: a test inside a loop, whose
+                // second pass goes through the link the first made.
+                12 => format!(
+                    "for i in 1 2; do if [ -e l ]; then {user} l/{name}; fi; ln -sfn {target} l; done"
+                ),
+                13 => format!(
+                    "printf 'a\\nb\\n' > in.txt; while read -r x; do {body}; done < in.txt"
+                ),
                 _ => format!("p=a.txt; for i in 1 2; do {user} \"$p\"; p={target}/{name}; done"),
             }
         })
