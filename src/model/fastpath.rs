@@ -1117,7 +1117,12 @@ fn assignment(source: &str, w: &LexWord<'_>) -> Option<super::command::Assignmen
 /// (`-5`, `0x1F`, `2#101`, `5a`): the grammar may read a `number` of its own shape
 /// there, and marks the name numeric by it; the lexer leaves those to it.
 fn other_number(source: &str, value: &Word) -> bool {
-    let text = &source[value.span.start..value.span.end];
+    number_of_other_shape(&source[value.span.start..value.span.end])
+}
+
+/// True when `text` starts like a number but is not only digits: see
+/// [`other_number`] (a `for` loop's values are read the same way).
+fn number_of_other_shape(text: &str) -> bool {
     text.starts_with(|c: char| c.is_ascii_digit() || c == '-')
         && !text.bytes().all(|b| b.is_ascii_digit())
 }

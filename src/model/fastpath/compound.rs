@@ -16,7 +16,7 @@
 //! a value holding a substitution, a reserved word or a number of another shape
 //! (`-1`, `0x1F`), an empty list, nesting deeper than [`MAX_DEPTH`].
 
-use super::{Lexed, Sep, Token, build, is_reserved};
+use super::{Lexed, Sep, Token, build, is_reserved, number_of_other_shape};
 use crate::model::command::Redirect;
 use crate::model::word::Word;
 use crate::parse::SpanMap;
@@ -275,9 +275,10 @@ impl<'a> Reader<'a> {
                     let text = &self.source[w.start..w.end];
                     // A number of another shape is a `number` to the grammar, which
                     // makes the variable numeric.
-                    let other_number = text.starts_with(|c: char| c.is_ascii_digit() || c == '-')
-                        && !text.bytes().all(|b| b.is_ascii_digit());
-                    if !w.substitutions.is_empty() || is_reserved(text) || other_number {
+                    if !w.substitutions.is_empty()
+                        || is_reserved(text)
+                        || number_of_other_shape(text)
+                    {
                         return None;
                     }
                     numeric &= w.plain && text.bytes().all(|b| b.is_ascii_digit());
