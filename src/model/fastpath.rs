@@ -9,7 +9,8 @@
 //! (`kill $(pgrep -f x)`, `eval "$(ssh-agent -s)"`, `diff <(sort a) <(sort b)`:
 //! walked after the command, in a substitution, unless lowering would know what a
 //! `$(…)` prints), `[ -f FILE ]` and `[ A = B ]` tests, one-line `for`, `while` and
-//! `if` statements around such commands ([`compound`]), and one command with a
+//! `if` statements, `{ …; }` groups and `NAME() { …; }` functions around such
+//! commands ([`compound`]), and one command with a
 //! heredoc whose delimiter is quoted (`cat <<'EOF' > file`, the way agents write
 //! files: its body is literal text, so the lexer only has to find where it ends). For such commands the tree-sitter parse is
 //! skipped: the lexer gives the walker what lowering the syntax nodes would give it
@@ -18,7 +19,7 @@
 //! -c`, `| sh`) included; every rule still runs on the records.
 //!
 //! It returns "not mine" (`None`) for anything else — other keywords, other
-//! heredocs, other substitutions, backticks, `((`, `[[`, other braces, parentheses,
+//! heredocs, other substitutions, backticks, `((`, `[[`, other braces and parentheses,
 //! globs it cannot judge the same way, other newlines, any byte it does not know —
 //! and the full parse is always the reference: `tests/fastpath.rs` proves on the
 //! corpus, the fuzz seeds and generated commands that the fast path either bails or
@@ -152,6 +153,13 @@ enum Token<'a> {
     /// `]` where a word starts, before a blank, an operator or the end: closes a
     /// test (at its index).
     TestClose(usize),
+    /// `{` where a word starts, before a blank: opens a group (at its index).
+    GroupOpen(usize),
+    /// `}` where a word starts, before a blank, `;`, `&`, `|` or the end: closes a
+    /// group (at its index).
+    GroupClose(usize),
+    /// `NAME()`: a function's name, the `()` glued to it.
+    FunctionName(LexWord<'a>),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -493,6 +501,29 @@ fn lex(src: &str) -> Option<Vec<Token<'_>>> {
                 tokens.push(Token::TestClose(i));
                 i += 1;
             }
+            b'{' if matches!(bytes.get(i + 1), Some(b' ' | b'\t')) => {
+                tokens.push(Token::GroupOpen(i));
+                i += 1;
+            }
+            b'}' if matches!(
+                bytes.get(i + 1),
+                None | Some(b' ' | b'\t' | b';' | b'&' | b'|')
+            ) =>
+            {
+                tokens.push(Token::GroupClose(i));
+                i += 1;
+            }
+            // `NAME()`: the word before it, glued to it, names a function.
+            b'(' if bytes.get(i + 1) == Some(&b')') => {
+                let Some(Token::Word(name)) = tokens.pop() else {
+                    return None;
+                };
+                if name.end != i {
+                    return None;
+                }
+                tokens.push(Token::FunctionName(name));
+                i += 2;
+            }
             b'0'..=b'9' => {
                 // `2>`, `2>&1`: a file descriptor glued to its operator.
                 let digits = bytes[i..].iter().take_while(|b| b.is_ascii_digit()).count();
@@ -644,6 +675,8 @@ fn word(src: &str, start: usize) -> Option<(LexWord<'_>, usize)> {
             // `{}` (`find -exec rm {} +`, `xargs -I{}`): with no comma or `..`
             // inside, bash does not expand it. Any other brace is not ours.
             b'{' if bytes.get(i + 1) == Some(&b'}') => i += 2,
+            // `NAME()`: the name ends here (the lexer reads the `()`).
+            b'(' if i > start && bytes.get(i + 1) == Some(&b')') => break,
             _ if is_word_byte(b) => i += 1,
             _ => return None,
         }
@@ -949,7 +982,10 @@ fn command<'a>(
             | Token::Background
             | Token::Heredoc(..)
             | Token::TestOpen(_)
-            | Token::TestClose(_) => return None,
+            | Token::TestClose(_)
+            | Token::GroupOpen(_)
+            | Token::GroupClose(_)
+            | Token::FunctionName(_) => return None,
         }
     }
     if words.is_empty() {

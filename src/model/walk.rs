@@ -2007,11 +2007,25 @@ impl<'s> Walker<'s> {
         }
     }
 
-    /// A loop or an `if` the fast lexer read: its redirects as the tree walk
-    /// records a `redirected_statement` around one; an `if`'s lists in order; a
-    /// loop pass after pass, as [`Walker::loop_pass`] and [`Walker::end_pass`] walk
-    /// its node.
+    /// A compound statement the fast lexer read: its redirects as the tree walk
+    /// records a `redirected_statement` around one (a function's in its own
+    /// frame, as a `function_definition` holds them); an `if`'s or a group's lists
+    /// in order; a function's list in a scope of its own, then the definition,
+    /// as the walk of a `function_definition`; a loop pass after pass, as
+    /// [`Walker::loop_pass`] and [`Walker::end_pass`] walk its node.
     fn compound(&mut self, compound: Compound, frame: &Frame, nesting: u32) {
+        let function_frame;
+        let frame = match &compound.kind {
+            CompoundKind::Function { name, .. } => {
+                function_frame = Frame {
+                    function: Some(Rc::clone(name)),
+                    in_command: false,
+                    ..frame.clone()
+                };
+                &function_frame
+            }
+            _ => frame,
+        };
         if !compound.redirects.is_empty() {
             let trailing = Trailing {
                 redirects: compound.redirects,
@@ -2020,7 +2034,18 @@ impl<'s> Walker<'s> {
             self.bare(compound.redirected, Vec::new(), trailing, frame, nesting);
         }
         let variable = match compound.kind {
-            CompoundKind::If => return self.statements(compound.body, frame, nesting),
+            CompoundKind::If | CompoundKind::Group => {
+                return self.statements(compound.body, frame, nesting);
+            }
+            CompoundKind::Function {
+                name, text, map, ..
+            } => {
+                self.push_scope();
+                self.statements(compound.body, frame, nesting);
+                self.end_definition(&name, Some((text, map)));
+                self.pop_scope();
+                return;
+            }
             CompoundKind::While => None,
             CompoundKind::For {
                 variable,

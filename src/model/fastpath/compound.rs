@@ -1,7 +1,8 @@
-//! Compound statements on one line, the loops and tests agents write around their
-//! commands: `for NAME in WORDS; do LIST; done`, `while LIST; do LIST; done` and
-//! `if LIST; then LIST; [elif LIST; then LIST;]… [else LIST;] fi`, nested, with
-//! redirects after `done` or `fi` (`while read -r l; do …; done < list.txt`).
+//! Compound statements on one line, the loops, tests, groups and functions agents
+//! write around their commands: `for NAME in WORDS; do LIST; done`, `while LIST; do
+//! LIST; done`, `if LIST; then LIST; [elif LIST; then LIST;]… [else LIST;] fi`, `{
+//! LIST; }` and `NAME() { LIST; }`, nested, with redirects after `done`, `fi` or `}`
+//! (`while read -r l; do …; done < list.txt`).
 //!
 //! The lexer's tokens are read here into [`Statement`]s: runs of simple commands
 //! between the keywords go to the list builder as any command does, so every
@@ -14,13 +15,16 @@
 //! `||` list, in the background or glued to words after its end; `until`, `case`,
 //! `select`, C-style `for ((…))`, `for NAME; do` and `for NAME in; do` (no values),
 //! a value holding a substitution, a reserved word or a number of another shape
-//! (`-1`, `0x1F`), an empty list, nesting deeper than [`MAX_DEPTH`].
+//! (`-1`, `0x1F`), an empty list, nesting deeper than [`MAX_DEPTH`]; a function
+//! written `function NAME`, `NAME ()` or with a body other than `{ LIST; }`, whose
+//! name is not a plain identifier, or with more than one redirect.
 
 use super::{Lexed, Sep, Token, build, is_reserved, number_of_other_shape};
 use crate::model::command::Redirect;
 use crate::model::word::Word;
 use crate::parse::SpanMap;
 use crate::verdict::Span;
+use std::rc::Rc;
 
 /// Compound statements inside one another, at most.
 const MAX_DEPTH: u32 = 8;
@@ -30,23 +34,25 @@ const MAX_DEPTH: u32 = 8;
 pub enum Statement {
     /// Simple commands in pipelines and `&&`/`||`/`;` lists (`a | b && c; d`).
     Commands(Vec<Lexed>),
-    /// A loop or an `if`.
+    /// A loop, an `if`, a group or a function definition.
     Compound(Box<Compound>),
 }
 
-/// A loop or an `if`: what the walker needs of the grammar's node.
+/// A loop, an `if`, a group or a function definition: what the walker needs of the
+/// grammar's node.
 #[derive(Clone, Debug)]
 pub struct Compound {
     /// Which statement.
     pub kind: CompoundKind,
     /// What runs, in the order the walk reaches it: a `while`'s condition, then its
-    /// body; an `if`'s conditions and branches in the order written.
+    /// body; an `if`'s conditions and branches in the order written; a group's or
+    /// a function's list.
     pub body: Vec<Statement>,
-    /// From the keyword to `done` or `fi`.
+    /// From the keyword (or the function's name) to `done`, `fi` or `}`.
     pub span: Span,
     /// Its length in the text it was read from: what one more pass walks again.
     pub length: usize,
-    /// Redirects after `done` or `fi`.
+    /// Redirects after `done`, `fi` or `}`.
     pub redirects: Vec<Redirect>,
     /// The statement with its redirects.
     pub redirected: Span,
@@ -69,6 +75,20 @@ pub enum CompoundKind {
         /// grammar, which make the variable numeric.
         numeric: bool,
     },
+    /// `{ LIST; }`: its list, run in the shell that reads it.
+    Group,
+    /// `NAME() { LIST; }`: defines NAME. Its list is walked where it is defined,
+    /// and its text again at every call (see `definitions.rs`).
+    Function {
+        /// The function's name.
+        name: Rc<str>,
+        /// The text between the braces: what a call runs.
+        text: Rc<str>,
+        /// Where that text is in the text the lexer read.
+        inner: Span,
+        /// Where that text is in the whole command.
+        map: SpanMap,
+    },
 }
 
 impl Statement {
@@ -85,10 +105,18 @@ impl Statement {
                 for redirect in &mut compound.redirects {
                     super::place_redirect(redirect, map);
                 }
-                if let CompoundKind::For { values, .. } = &mut compound.kind {
-                    for value in values {
-                        place(&mut value.span);
+                match &mut compound.kind {
+                    CompoundKind::For { values, .. } => {
+                        for value in values {
+                            place(&mut value.span);
+                        }
                     }
+                    CompoundKind::Function {
+                        inner, map: body, ..
+                    } => {
+                        *body = map.within(inner.start, inner.end);
+                    }
+                    CompoundKind::If | CompoundKind::While | CompoundKind::Group => {}
                 }
                 let body = std::mem::take(&mut compound.body);
                 compound.body = body.into_iter().map(|s| s.placed(map)).collect();
@@ -98,11 +126,13 @@ impl Statement {
     }
 }
 
-/// True when the tokens hold a compound statement's keyword where a command starts.
+/// True when the tokens hold a compound statement's keyword where a command starts,
+/// or a brace or function name anywhere (the reader refuses them out of place).
 pub(super) fn has_compound(source: &str, tokens: &[Token<'_>]) -> bool {
     let mut command_start = true;
     for token in tokens {
         match token {
+            Token::GroupOpen(_) | Token::FunctionName(_) => return true,
             Token::Word(w) => {
                 // The first byte first: most words are none of the three.
                 if command_start
@@ -157,6 +187,9 @@ impl<'a> Reader<'a> {
                 Some(Token::Word(w)) if command_start && w.plain => {
                     Some(&self.source[w.start..w.end])
                 }
+                Some(Token::GroupOpen(_)) if command_start => Some("{"),
+                Some(Token::GroupClose(_)) if command_start => Some("}"),
+                Some(Token::FunctionName(_)) if command_start => Some("()"),
                 None if ends.is_empty() => {
                     if !run.is_empty() {
                         statements.push(Statement::Commands(build(self.source, run)?));
@@ -179,12 +212,14 @@ impl<'a> Reader<'a> {
                         }
                         statements.push(Statement::Commands(build(self.source, run)?));
                     }
-                    if let Some(Token::Word(w)) = self.tokens.next() {
-                        self.last_end = w.end;
+                    match self.tokens.next() {
+                        Some(Token::Word(w)) => self.last_end = w.end,
+                        Some(Token::GroupClose(at)) => self.last_end = at + 1,
+                        _ => {}
                     }
                     return Some((statements, Some(end)));
                 }
-                Some(keyword @ ("for" | "while" | "if")) => {
+                Some(keyword @ ("for" | "while" | "if" | "{" | "()")) => {
                     // Only after `;` or at the start: not in a pipeline or `&&` list.
                     match run.last() {
                         None => {}
@@ -213,17 +248,26 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// The compound statement that starts with `keyword` (the next token), up to
-    /// its `done` or `fi` and the redirects after it.
+    /// The compound statement that starts with `keyword` (the next token; `()`
+    /// for a function's name), up to its `done`, `fi` or `}` and the redirects
+    /// after it.
     fn compound(&mut self, keyword: &str) -> Option<Compound> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             return None;
         }
-        let Some(Token::Word(first)) = self.tokens.next() else {
-            return None;
+        let (start, name) = match self.tokens.next()? {
+            Token::Word(first) => (first.start, None),
+            Token::GroupOpen(at) => (at, None),
+            Token::FunctionName(name) => {
+                let text = &self.source[name.start..name.end];
+                if !name.plain || !crate::model::scope::is_name(text) || is_reserved(text) {
+                    return None;
+                }
+                (name.start, Some(text))
+            }
+            _ => return None,
         };
-        let start = first.start;
         let (kind, body) = match keyword {
             "for" => self.for_loop()?,
             "while" => {
@@ -231,6 +275,8 @@ impl<'a> Reader<'a> {
                 body.extend(self.list(&["done"])?.0);
                 (CompoundKind::While, body)
             }
+            "{" => (CompoundKind::Group, self.list(&["}"])?.0),
+            "()" => self.function(name?)?,
             _ => (CompoundKind::If, self.if_lists()?),
         };
         // The keyword that ended it was the last token read: its end is the
@@ -245,6 +291,11 @@ impl<'a> Reader<'a> {
             };
             redirected_end = redirect.span.end;
             redirects.push(redirect);
+        }
+        // The grammar gives a function one redirect of its own and hangs more on a
+        // statement around it, recorded before the definition.
+        if name.is_some() && redirects.len() > 1 {
+            return None;
         }
         self.depth -= 1;
         Some(Compound {
@@ -297,6 +348,24 @@ impl<'a> Reader<'a> {
             variable: variable.to_string(),
             values,
             numeric,
+        };
+        Some((kind, body))
+    }
+
+    /// `{ LIST; }` after a function's name: the kind and the body. The text
+    /// between the braces is kept for the calls.
+    fn function(&mut self, name: &str) -> Option<(CompoundKind, Vec<Statement>)> {
+        let Some(Token::GroupOpen(open)) = self.tokens.next() else {
+            return None;
+        };
+        let (body, _) = self.list(&["}"])?;
+        // The `}` was the last token read.
+        let inner = Span::new(open + 1, self.last_end - 1);
+        let kind = CompoundKind::Function {
+            name: Rc::from(name),
+            text: Rc::from(self.source.get(inner.start..inner.end)?),
+            inner,
+            map: SpanMap::identity(self.source.len()).within(inner.start, inner.end),
         };
         Some((kind, body))
     }
