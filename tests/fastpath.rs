@@ -126,6 +126,14 @@ fn the_fast_path_takes_the_common_agent_shapes() {
         "[ -d build ] && rm -rf build",
         "[ \"$CI\" = true ] || exit 0",
         "[ -z \"${HOME}\" ]; [ x = y ]",
+        // Groups and functions: the body walked where it is defined and again at
+        // every call.
+        "{ echo a; echo b; } > out.txt",
+        "{ ls; echo done; }",
+        "f() { cd src; cargo build; cd ..; }; f; f",
+        "build() { mkdir -p build && cd build && cmake ..; }; build; ls",
+        "f(){ ls; } > out.log; f",
+        "f() { g() { rm -rf /; }; }; f; g",
     ] {
         assert!(took(command), "the fast path should take {command:?}");
     }
@@ -150,6 +158,24 @@ fn the_fast_path_takes_the_common_agent_shapes() {
         "if true; then ls; else fi",
         "for f in *; do echo $f",
         "for f in a; do echo $f done",
+        // Groups and functions the lexer leaves to the parser: in a pipeline, a
+        // list or the background, `}` not where a command starts, no `;` before
+        // it, `function NAME`, a blank before `()`, a name that is no identifier,
+        // a body other than a group, an array.
+        "{ ls; } | sort",
+        "ls && { ls; }",
+        "{ sleep 1; ls; } &",
+        "{ echo }; }",
+        "{ ls }",
+        "{ls; }",
+        "function f { ls; }",
+        "f () { ls; }",
+        "my-f() { ls; }",
+        "if() { ls; }",
+        "f() ( ls )",
+        "f() { ls; } x",
+        "a=() ls",
+        "echo f() { ls; }",
         // Tests the lexer leaves to the parser: arithmetic comparisons, `==`, an
         // option or descriptor test, one word, a glob, tilde or number operand, a
         // redirect, a pipeline, brackets elsewhere, `[[`.
@@ -700,9 +726,11 @@ fn heredoc_soup() -> impl Strategy<Value = String> {
         })
 }
 
-/// Loops and `if`s on one line, nested at random, around commands whose effects a
-/// later pass sees (a variable set after it is run, a link made after a path
-/// through it is read, the directory changed), with values, conditions and
+/// Loops, `if`s, groups and functions on one line, nested at random, around
+/// commands whose effects a later pass or call sees (a variable set after it is
+/// run, a link made after a path through it is read, the directory changed; a
+/// function called twice, never, or named like the program it shadows), with
+/// values, conditions and
 /// redirects made to trip the lexer (numbers of the grammar's other shapes,
 /// substitutions, reserved words, quoted keywords), joined by `;` and by what the
 /// lexer must refuse around a compound (`&&`, `|`, `&`).
@@ -743,7 +771,10 @@ fn compound_soup() -> impl Strategy<Value = String> {
         "then",
         "echo $((N))",
         "cat <<'EOF'",
-        "{ ls; }",
+        "{ ls }",
+        "echo }",
+        "f () { ls; }",
+        "function g { ls; }",
         "$c",
         "$P/run",
         "./$f",
@@ -790,8 +821,8 @@ fn compound_soup() -> impl Strategy<Value = String> {
         });
     let statement = leaf.prop_recursive(3, 12, 3, move |inner| {
         (
-            0..6usize,
-            prop::sample::select(&["f", "i", "c", "line", "f", "i", "1x"][..]),
+            0..9usize,
+            prop::sample::select(&["f", "i", "c", "line", "f", "i", "1x", "cd", "ls"][..]),
             prop::collection::vec(values.clone(), 1..3),
             inner.clone(),
             inner.clone(),
@@ -809,6 +840,13 @@ fn compound_soup() -> impl Strategy<Value = String> {
                     (3, None) => format!("while {b}; do {a}; done"),
                     (4, _) if name == "1x" => format!("for f; do {a}; done"),
                     (4, _) => format!("until {a}; do {b}; done"),
+                    // Groups, and functions called after they are defined (or
+                    // twice, or never): the call walks the body from its state.
+                    (5, _) => format!("{{ {a}; {b}; }}"),
+                    (6, None) => format!("{name}() {{ {a}; }}; {b}; {name}"),
+                    (6, Some(c)) => format!("{name}() {{ {a}; }}; {name}; {c}; {name}"),
+                    (7, Some(c)) => format!("{name}(){{ {a}; {name}2() {{ {b}; }}; }}; {c}"),
+                    (7, None) => format!("{name}() {{ {a}; }}"),
                     _ => format!("{a}; {b}"),
                 };
                 format!("{text}{after}")
