@@ -134,6 +134,8 @@ fn the_fast_path_takes_the_common_agent_shapes() {
         "build() { mkdir -p build && cd build && cmake ..; }; build; ls",
         "f(){ ls; } > out.log; f",
         "f() { g() { rm -rf /; }; }; f; g",
+        // Positional parameters, as `sh -c '…' _ ARG` and functions read them.
+        "f() { rm -rf \"$1\"; }; f /",
     ] {
         assert!(took(command), "the fast path should take {command:?}");
     }
@@ -176,6 +178,9 @@ fn the_fast_path_takes_the_common_agent_shapes() {
         "f() { ls; } x",
         "a=() ls",
         "echo f() { ls; }",
+        // Positional parameters of more than one digit, or braced.
+        "echo $10",
+        "echo ${1}",
         // Tests the lexer leaves to the parser: arithmetic comparisons, `==`, an
         // option or descriptor test, one word, a glob, tilde or number operand, a
         // redirect, a pipeline, brackets elsewhere, `[[`.
@@ -323,6 +328,15 @@ fn lexer_soup() -> impl Strategy<Value = String> {
         "$X",
         "${Y}",
         "$1",
+        // Positional parameters: one digit to bash, glued name bytes to the
+        // grammar.
+        "\"$1\"",
+        "$0",
+        "$10",
+        "$1x",
+        "${1}",
+        "\"$2$1\"",
+        "$1/x",
         "$@",
         "\\x",
         "\\ ",
@@ -738,6 +752,8 @@ fn compound_soup() -> impl Strategy<Value = String> {
     const SIMPLE: &[&str] = &[
         "echo $f",
         "rm -rf $f",
+        "rm -rf \"$1\"",
+        "cd $1",
         "cat l/shadow",
         "ln -s /etc l",
         "c=reboot",
@@ -844,7 +860,7 @@ fn compound_soup() -> impl Strategy<Value = String> {
                     // twice, or never): the call walks the body from its state.
                     (5, _) => format!("{{ {a}; {b}; }}"),
                     (6, None) => format!("{name}() {{ {a}; }}; {b}; {name}"),
-                    (6, Some(c)) => format!("{name}() {{ {a}; }}; {name}; {c}; {name}"),
+                    (6, Some(c)) => format!("{name}() {{ {a}; }}; {name}; {c}; {name} / x"),
                     (7, Some(c)) => format!("{name}(){{ {a}; {name}2() {{ {b}; }}; }}; {c}"),
                     (7, None) => format!("{name}() {{ {a}; }}"),
                     _ => format!("{a}; {b}"),

@@ -815,7 +815,9 @@ impl Enclosed {
     }
 }
 
-/// `$NAME` or `${NAME}` at `at`: the name and the index after it.
+/// `$NAME`, `${NAME}` or a positional parameter `$1`…`$9` at `at`: the name and
+/// the index after it. A digit glued to more name bytes (`$10`, `$1x`: one digit
+/// to bash, more to the grammar) or braced (`${10}`) is not the lexer's.
 fn variable_name(src: &str, at: usize) -> Option<(&str, usize)> {
     let bytes = src.as_bytes();
     let braced = bytes.get(at + 1) == Some(&b'{');
@@ -824,6 +826,9 @@ fn variable_name(src: &str, at: usize) -> Option<(&str, usize)> {
         .iter()
         .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
         .count();
+    if len == 1 && !braced && bytes[from].is_ascii_digit() {
+        return Some((&src[from..=from], from + 1));
+    }
     if len == 0 || bytes[from].is_ascii_digit() {
         return None;
     }
