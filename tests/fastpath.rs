@@ -126,6 +126,8 @@ fn the_fast_path_takes_the_common_agent_shapes() {
         "[ -d build ] && rm -rf build",
         "[ \"$CI\" = true ] || exit 0",
         "[ -z \"${HOME}\" ]; [ x = y ]",
+        "[[ -f .env.local ]] || echo 'X=1' >> .env.local",
+        "if [[ -d src ]]; then ls src; fi",
         // Groups and functions: the body walked where it is defined and again at
         // every call.
         "{ echo a; echo b; } > out.txt",
@@ -197,7 +199,10 @@ fn the_fast_path_takes_the_common_agent_shapes() {
         "[ -f x ] | cat",
         "[ -f x ] &",
         "echo [ a ]",
-        "[[ -f x ]]",
+        "[[ a = b ]]",
+        "[[ -f x && -r x ]]",
+        "[[ -f x ]",
+        "[ -f x ]]",
         "[ -f $(ls) ]",
         "echo !=",
         // A substitution the lexer leaves to the parser: one whose output lowering
@@ -877,9 +882,10 @@ fn compound_soup() -> impl Strategy<Value = String> {
         .prop_map(|(before, a, join, b)| format!("{before}{a}{join}{b}"))
 }
 
-/// Tests with operators and operands made to trip the lexer (arithmetic and
-/// pattern operators, numbers, globs, tildes, quotes, expansions, words that look
-/// like operators), alone, in lists, in `if`s and after other commands.
+/// `[ … ]` and `[[ … ]]` tests with operators and operands made to trip the lexer
+/// (arithmetic and pattern operators, numbers, globs, tildes, quotes, expansions,
+/// words that look like operators; brackets that do not match), alone, in lists,
+/// in `if`s and after other commands.
 fn test_soup() -> impl Strategy<Value = String> {
     const OPERATORS: &[&str] = &[
         "-f", "-d", "-e", "-n", "-z", "-x", "-L", "-s", "=", "!=", "==", "-eq", "-lt", "-v", "-t",
@@ -923,10 +929,12 @@ fn test_soup() -> impl Strategy<Value = String> {
     ];
     (
         prop::sample::select(&["", "cd src; ", "if ", "ls && ", "! ", "x=1; ", ""][..]),
+        // `[[ … ]]` mostly closed as it opened, sometimes not.
+        prop_oneof![3 => Just("["), 2 => Just("[[")],
         words,
         prop_oneof![
             6 => Just(" ]"),
-            1 => prop::sample::select(&["]", " ] 2>&1", " ] | cat", " ]]"][..]),
+            1 => prop::sample::select(&["]", " ] 2>&1", " ] | cat", " ]]", "]]", " ] ]"][..]),
         ],
         prop::sample::select(
             &[
@@ -940,13 +948,18 @@ fn test_soup() -> impl Strategy<Value = String> {
             ][..],
         ),
     )
-        .prop_map(|(before, words, close, after)| {
+        .prop_map(|(before, open, words, close, after)| {
             let after = if before == "if " && !after.contains("then") {
                 "; then ls; else rm -rf /; fi"
             } else {
                 after
             };
-            format!("{before}[ {words}{close}{after}")
+            let close = if open == "[[" && close == " ]" {
+                " ]]"
+            } else {
+                close
+            };
+            format!("{before}{open} {words}{close}{after}")
         })
 }
 

@@ -148,10 +148,11 @@ enum Token<'a> {
     Heredoc(Redirect, &'a str),
     /// A final `&`.
     Background,
-    /// `[` where a word starts, before a blank: opens a test (at its index).
+    /// `[` or `[[` where a word starts, before a blank: opens a test (at its
+    /// index).
     TestOpen(usize),
-    /// `]` where a word starts, before a blank, an operator or the end: closes a
-    /// test (at its index).
+    /// `]` or `]]` where a word starts, before a blank, an operator or the end:
+    /// closes a test (at its index).
     TestClose(usize),
     /// `{` where a word starts, before a blank: opens a group (at its index).
     GroupOpen(usize),
@@ -492,6 +493,21 @@ fn lex(src: &str) -> Option<Vec<Token<'_>>> {
             b'[' if matches!(bytes.get(i + 1), Some(b' ' | b'\t')) => {
                 tokens.push(Token::TestOpen(i));
                 i += 1;
+            }
+            b'[' if bytes.get(i + 1) == Some(&b'[')
+                && matches!(bytes.get(i + 2), Some(b' ' | b'\t')) =>
+            {
+                tokens.push(Token::TestOpen(i));
+                i += 2;
+            }
+            b']' if bytes.get(i + 1) == Some(&b']')
+                && matches!(
+                    bytes.get(i + 2),
+                    None | Some(b' ' | b'\t' | b';' | b'&' | b'|')
+                ) =>
+            {
+                tokens.push(Token::TestClose(i));
+                i += 2;
             }
             b']' if matches!(
                 bytes.get(i + 1),
@@ -1025,9 +1041,10 @@ fn command<'a>(
     })
 }
 
-/// `[ -f FILE ]`, `[ WORD = WORD ]`: the tests agents write
+/// `[ -f FILE ]`, `[ WORD = WORD ]`, `[[ -f FILE ]]`: the tests agents write
 /// most, as lowering a `test_command` gives them: a record of its own whose words
-/// are the operands. A unary operator that takes a number or an option name
+/// are the operands. In `[[ … ]]` only a unary operator (the right side of `=`
+/// is a pattern there, `&&` an operator). A unary operator that takes a number or an option name
 /// (`-t`, `-v`, `-o`, `-a`), the arithmetic comparisons (`-eq`: their operands
 /// are evaluated), `==` and `!=` (their right side a pattern to the grammar when
 /// unquoted), any other shape, an operand
@@ -1055,6 +1072,11 @@ fn test<'a>(
         }
     }
     let close = close?;
+    // `[[` closes with `]]`, `[` with `]`; a `[[` test takes one operator.
+    let double = source[open..].starts_with("[[");
+    if double != source[close..].starts_with("]]") || double && words.len() != 2 {
+        return None;
+    }
     let text = |w: &LexWord<'_>| &source[w.start..w.end];
     let operand = |w: &LexWord<'_>| {
         let text = text(w);
@@ -1109,7 +1131,7 @@ fn test<'a>(
             .collect(),
         assignments: Vec::new(),
         redirects: Vec::new(),
-        span: Span::new(open, close + 1),
+        span: Span::new(open, close + 1 + usize::from(double)),
         in_pipeline: false,
         piped_stdin: false,
         background: false,
