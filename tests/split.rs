@@ -138,6 +138,7 @@ fn long_command() -> impl Strategy<Value = String> {
         // hangs them on the whole list.
         "export P=/tmp > out",
         "[ -f x ] 2> err",
+        "- x=~/a",
     ];
     const OPS: &[&str] = &[" | ", " && ", " || ", "; ", " |", "&&", ";"];
     prop::collection::vec(

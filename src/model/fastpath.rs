@@ -683,6 +683,12 @@ fn word(src: &str, start: usize) -> Option<(LexWord<'_>, usize)> {
             }
             b'$' => {
                 let (name, next) = variable_name(src, i)?;
+                // After a `=` (an assignment, or a word that looks like one) the
+                // grammar may read an unquoted `$1` as a number of its own
+                // (`P=a$1$2 ls` runs `$2` to it).
+                if name.as_bytes()[0].is_ascii_digit() && src[start..i].contains('=') {
+                    return None;
+                }
                 flush(&mut builder, src, run, i, &mut lead);
                 builder.variable(name, false);
                 i = next;
@@ -1022,8 +1028,11 @@ fn command<'a>(
             return None;
         }
     }
-    // The grammar drops a lone `-` before a redirect (`echo - 2>&1`).
-    if !redirects.is_empty() && words.iter().any(|w| w.value() == Some("-")) {
+    // The grammar drops a lone `-` before a redirect (`echo - 2>&1`), and as a
+    // command's name before a word with a `=` (`- x=~/a` is an assignment to it).
+    if (!redirects.is_empty() || words.first().and_then(Word::value) == Some("-"))
+        && words.iter().any(|w| w.value() == Some("-"))
+    {
         return None;
     }
     let span = Span::new(start?, end);

@@ -103,6 +103,12 @@ pub(super) fn walk_split(source: &str, env: &Env<'_>, min_parts: usize) -> Optio
     let mut parsed_parts = Vec::with_capacity(parts.len());
     let mut previous = None;
     for part in parts {
+        // A command named like an option (`ls |- x=~/a`): the grammar reads a lone
+        // `-` by its context (dropped before an assignment in a pipeline, a name
+        // alone), so such a part parsed alone may differ from the whole parse.
+        if source[part.start..part.end].trim_start().starts_with('-') {
+            return None;
+        }
         let parsed = crate::parse::parse(&source[part.start..part.end]).ok()?;
         if parsed.unrepaired
             || crate::parse::problem(&parsed).is_some()
