@@ -136,6 +136,9 @@ fn the_fast_path_takes_the_common_agent_shapes() {
         "build() { mkdir -p build && cd build && cmake ..; }; build; ls",
         "f(){ ls; } > out.log; f",
         "f() { g() { rm -rf /; }; }; f; g",
+        // Subshells, the way agents change directory for one command.
+        "(cd src && cargo build) > build.log; ls",
+        "(for x in a b; do cd $x; done); ls",
         // Positional parameters, as `sh -c '…' _ ARG` and functions read them.
         "f() { rm -rf \"$1\"; }; f /",
     ] {
@@ -180,9 +183,24 @@ fn the_fast_path_takes_the_common_agent_shapes() {
         "f() { ls; } x",
         "a=() ls",
         "echo f() { ls; }",
-        // Positional parameters of more than one digit, or braced.
+        // Subshells in a pipeline, a list or the background, unclosed, empty,
+        // with a trailing operator; `((`.
+        "(ls) | cat",
+        "(ls) && ls",
+        "(ls) &",
+        "(ls",
+        "echo a)",
+        "( )",
+        "(ls |)",
+        "((i++))",
+        // A subshell's pipeline of three stages with a redirect and no `;` (the
+        // grammar nests its last two stages).
+        "( a | b | c > f )",
+        // Positional parameters of more than one digit, braced, or after a `=`
+        // (the grammar may read them as numbers of their own).
         "echo $10",
         "echo ${1}",
+        "P=a$1$2 ls",
         // Tests the lexer leaves to the parser: arithmetic comparisons, `==`, an
         // option or descriptor test, one word, a glob, tilde or number operand, a
         // redirect, a pipeline, brackets elsewhere, `[[`.
@@ -745,7 +763,7 @@ fn heredoc_soup() -> impl Strategy<Value = String> {
         })
 }
 
-/// Loops, `if`s, groups and functions on one line, nested at random, around
+/// Loops, `if`s, groups, subshells and functions on one line, nested at random, around
 /// commands whose effects a later pass or call sees (a variable set after it is
 /// run, a link made after a path through it is read, the directory changed; a
 /// function called twice, never, or named like the program it shadows), with
@@ -842,7 +860,7 @@ fn compound_soup() -> impl Strategy<Value = String> {
         });
     let statement = leaf.prop_recursive(3, 12, 3, move |inner| {
         (
-            0..9usize,
+            0..11usize,
             prop::sample::select(&["f", "i", "c", "line", "f", "i", "1x", "cd", "ls"][..]),
             prop::collection::vec(values.clone(), 1..3),
             inner.clone(),
@@ -868,6 +886,9 @@ fn compound_soup() -> impl Strategy<Value = String> {
                     (6, Some(c)) => format!("{name}() {{ {a}; }}; {name}; {c}; {name} / x"),
                     (7, Some(c)) => format!("{name}(){{ {a}; {name}2() {{ {b}; }}; }}; {c}"),
                     (7, None) => format!("{name}() {{ {a}; }}"),
+                    // Subshells: what they change stays inside.
+                    (8, _) => format!("({a}; {b})"),
+                    (9, _) => format!("( {a} ); {b}"),
                     _ => format!("{a}; {b}"),
                 };
                 format!("{text}{after}")

@@ -9,8 +9,8 @@
 //! (`kill $(pgrep -f x)`, `eval "$(ssh-agent -s)"`, `diff <(sort a) <(sort b)`:
 //! walked after the command, in a substitution, unless lowering would know what a
 //! `$(…)` prints), `[ -f FILE ]` and `[ A = B ]` tests, one-line `for`, `while` and
-//! `if` statements, `{ …; }` groups and `NAME() { …; }` functions around such
-//! commands ([`compound`]), and one command with a
+//! `if` statements, `{ …; }` groups, `( … )` subshells and `NAME() { …; }`
+//! functions around such commands ([`compound`]), and one command with a
 //! heredoc whose delimiter is quoted (`cat <<'EOF' > file`, the way agents write
 //! files: its body is literal text, so the lexer only has to find where it ends). For such commands the tree-sitter parse is
 //! skipped: the lexer gives the walker what lowering the syntax nodes would give it
@@ -161,6 +161,10 @@ enum Token<'a> {
     GroupClose(usize),
     /// `NAME()`: a function's name, the `()` glued to it.
     FunctionName(LexWord<'a>),
+    /// `(` where a word starts, not `((`: opens a subshell (at its index).
+    SubshellOpen(usize),
+    /// `)`: closes a subshell (at its index).
+    SubshellClose(usize),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -540,6 +544,14 @@ fn lex(src: &str) -> Option<Vec<Token<'_>>> {
                 tokens.push(Token::FunctionName(name));
                 i += 2;
             }
+            b'(' if bytes.get(i + 1) != Some(&b'(') => {
+                tokens.push(Token::SubshellOpen(i));
+                i += 1;
+            }
+            b')' => {
+                tokens.push(Token::SubshellClose(i));
+                i += 1;
+            }
             b'0'..=b'9' => {
                 // `2>`, `2>&1`: a file descriptor glued to its operator.
                 let digits = bytes[i..].iter().take_while(|b| b.is_ascii_digit()).count();
@@ -697,8 +709,10 @@ fn word(src: &str, start: usize) -> Option<(LexWord<'_>, usize)> {
             // `{}` (`find -exec rm {} +`, `xargs -I{}`): with no comma or `..`
             // inside, bash does not expand it. Any other brace is not ours.
             b'{' if bytes.get(i + 1) == Some(&b'}') => i += 2,
-            // `NAME()`: the name ends here (the lexer reads the `()`).
+            // `NAME()`: the name ends here (the lexer reads the `()`); so does a
+            // word before the `)` that closes a subshell.
             b'(' if i > start && bytes.get(i + 1) == Some(&b')') => break,
+            b')' => break,
             _ if is_word_byte(b) => i += 1,
             _ => return None,
         }
@@ -1012,7 +1026,9 @@ fn command<'a>(
             | Token::TestClose(_)
             | Token::GroupOpen(_)
             | Token::GroupClose(_)
-            | Token::FunctionName(_) => return None,
+            | Token::FunctionName(_)
+            | Token::SubshellOpen(_)
+            | Token::SubshellClose(_) => return None,
         }
     }
     if words.is_empty() {

@@ -2016,7 +2016,8 @@ impl<'s> Walker<'s> {
     /// A compound statement the fast lexer read: its redirects as the tree walk
     /// records a `redirected_statement` around one (a function's in its own
     /// frame, as a `function_definition` holds them); an `if`'s or a group's lists
-    /// in order; a function's list in a scope of its own, then the definition,
+    /// in order; a subshell's in a scope of its own; a function's list in a scope
+    /// of its own, then the definition,
     /// as the walk of a `function_definition`; a loop pass after pass, as
     /// [`Walker::loop_pass`] and [`Walker::end_pass`] walk its node.
     fn compound(&mut self, compound: Compound, frame: &Frame, nesting: u32) {
@@ -2042,6 +2043,12 @@ impl<'s> Walker<'s> {
         let variable = match compound.kind {
             CompoundKind::If | CompoundKind::Group => {
                 return self.statements(compound.body, frame, nesting);
+            }
+            CompoundKind::Subshell => {
+                self.push_scope();
+                self.statements(compound.body, frame, nesting);
+                self.pop_scope();
+                return;
             }
             CompoundKind::Function {
                 name, text, map, ..

@@ -1,8 +1,9 @@
 //! Compound statements on one line, the loops, tests, groups and functions agents
 //! write around their commands: `for NAME in WORDS; do LIST; done`, `while LIST; do
 //! LIST; done`, `if LIST; then LIST; [elif LIST; then LIST;]… [else LIST;] fi`, `{
-//! LIST; }` and `NAME() { LIST; }`, nested, with redirects after `done`, `fi` or `}`
-//! (`while read -r l; do …; done < list.txt`).
+//! LIST; }`, `( LIST )` and `NAME() { LIST; }`, nested, with redirects after
+//! `done`, `fi`, `}` or `)` (`while read -r l; do …; done < list.txt`, `(cd src &&
+//! make) > build.log`).
 //!
 //! The lexer's tokens are read here into [`Statement`]s: runs of simple commands
 //! between the keywords go to the list builder as any command does, so every
@@ -77,6 +78,8 @@ pub enum CompoundKind {
     },
     /// `{ LIST; }`: its list, run in the shell that reads it.
     Group,
+    /// `( LIST )`: its list, run in a subshell (a scope of its own).
+    Subshell,
     /// `NAME() { LIST; }`: defines NAME. Its list is walked where it is defined,
     /// and its text again at every call (see `definitions.rs`).
     Function {
@@ -116,7 +119,10 @@ impl Statement {
                     } => {
                         *body = map.within(inner.start, inner.end);
                     }
-                    CompoundKind::If | CompoundKind::While | CompoundKind::Group => {}
+                    CompoundKind::If
+                    | CompoundKind::While
+                    | CompoundKind::Group
+                    | CompoundKind::Subshell => {}
                 }
                 let body = std::mem::take(&mut compound.body);
                 compound.body = body.into_iter().map(|s| s.placed(map)).collect();
@@ -132,7 +138,7 @@ pub(super) fn has_compound(source: &str, tokens: &[Token<'_>]) -> bool {
     let mut command_start = true;
     for token in tokens {
         match token {
-            Token::GroupOpen(_) | Token::FunctionName(_) => return true,
+            Token::GroupOpen(_) | Token::FunctionName(_) | Token::SubshellOpen(_) => return true,
             Token::Word(w) => {
                 // The first byte first: most words are none of the three.
                 if command_start
@@ -190,6 +196,9 @@ impl<'a> Reader<'a> {
                 Some(Token::GroupOpen(_)) if command_start => Some("{"),
                 Some(Token::GroupClose(_)) if command_start => Some("}"),
                 Some(Token::FunctionName(_)) if command_start => Some("()"),
+                Some(Token::SubshellOpen(_)) if command_start => Some("("),
+                // A subshell's `)` needs no `;` before it.
+                Some(Token::SubshellClose(_)) => Some(")"),
                 None if ends.is_empty() => {
                     if !run.is_empty() {
                         statements.push(Statement::Commands(build(self.source, run)?));
@@ -201,25 +210,41 @@ impl<'a> Reader<'a> {
             };
             match keyword {
                 Some(end) if ends.contains(&end) => {
-                    // `LIST; done`: the list before the keyword ends with `;`.
+                    // `LIST; done`: the list before the keyword ends with `;`
+                    // (before a subshell's `)`, a command may end it too).
                     if run.is_empty() {
                         if !ended || statements.is_empty() {
                             return None;
                         }
                     } else {
-                        if !matches!(run.last(), Some(Token::Separator(Sep::Semi))) {
+                        // Without the `;`, the grammar nests a pipeline of three
+                        // or more stages with a redirect at its end (`( a | b | c
+                        // > f )` as `a | (b | c > f)`): not ours.
+                        let closed = match run.last() {
+                            Some(Token::Separator(sep)) => *sep == Sep::Semi,
+                            _ => {
+                                end == ")"
+                                    && !(run.iter().any(|t| matches!(t, Token::Redirect(_)))
+                                        && run
+                                            .iter()
+                                            .any(|t| matches!(t, Token::Separator(Sep::Pipe))))
+                            }
+                        };
+                        if !closed {
                             return None;
                         }
                         statements.push(Statement::Commands(build(self.source, run)?));
                     }
                     match self.tokens.next() {
                         Some(Token::Word(w)) => self.last_end = w.end,
-                        Some(Token::GroupClose(at)) => self.last_end = at + 1,
+                        Some(Token::GroupClose(at) | Token::SubshellClose(at)) => {
+                            self.last_end = at + 1;
+                        }
                         _ => {}
                     }
                     return Some((statements, Some(end)));
                 }
-                Some(keyword @ ("for" | "while" | "if" | "{" | "()")) => {
+                Some(keyword @ ("for" | "while" | "if" | "{" | "(" | "()")) => {
                     // Only after `;` or at the start: not in a pipeline or `&&` list.
                     match run.last() {
                         None => {}
@@ -236,6 +261,8 @@ impl<'a> Reader<'a> {
                             self.tokens.next();
                             ended = true;
                         }
+                        // `(cd src; for …; done)`: the `)` ends it as a `;` would.
+                        Some(Token::SubshellClose(_)) if ends.contains(&")") => ended = true,
                         None => ended = false,
                         Some(_) => return None,
                     }
@@ -258,7 +285,7 @@ impl<'a> Reader<'a> {
         }
         let (start, name) = match self.tokens.next()? {
             Token::Word(first) => (first.start, None),
-            Token::GroupOpen(at) => (at, None),
+            Token::GroupOpen(at) | Token::SubshellOpen(at) => (at, None),
             Token::FunctionName(name) => {
                 let text = &self.source[name.start..name.end];
                 if !name.plain || !crate::model::scope::is_name(text) || is_reserved(text) {
@@ -276,6 +303,7 @@ impl<'a> Reader<'a> {
                 (CompoundKind::While, body)
             }
             "{" => (CompoundKind::Group, self.list(&["}"])?.0),
+            "(" => (CompoundKind::Subshell, self.list(&[")"])?.0),
             "()" => self.function(name?)?,
             _ => (CompoundKind::If, self.if_lists()?),
         };
