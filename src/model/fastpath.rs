@@ -504,20 +504,11 @@ fn lex(src: &str) -> Option<Vec<Token<'_>>> {
                 tokens.push(Token::TestOpen(i));
                 i += 2;
             }
-            b']' if bytes.get(i + 1) == Some(&b']')
-                && matches!(
-                    bytes.get(i + 2),
-                    None | Some(b' ' | b'\t' | b';' | b'&' | b'|')
-                ) =>
-            {
+            b']' if bytes.get(i + 1) == Some(&b']') && closes(bytes.get(i + 2)) => {
                 tokens.push(Token::TestClose(i));
                 i += 2;
             }
-            b']' if matches!(
-                bytes.get(i + 1),
-                None | Some(b' ' | b'\t' | b';' | b'&' | b'|')
-            ) =>
-            {
+            b']' if closes(bytes.get(i + 1)) => {
                 tokens.push(Token::TestClose(i));
                 i += 1;
             }
@@ -525,11 +516,7 @@ fn lex(src: &str) -> Option<Vec<Token<'_>>> {
                 tokens.push(Token::GroupOpen(i));
                 i += 1;
             }
-            b'}' if matches!(
-                bytes.get(i + 1),
-                None | Some(b' ' | b'\t' | b';' | b'&' | b'|')
-            ) =>
-            {
+            b'}' if closes(bytes.get(i + 1)) => {
                 tokens.push(Token::GroupClose(i));
                 i += 1;
             }
@@ -574,6 +561,12 @@ fn lex(src: &str) -> Option<Vec<Token<'_>>> {
         }
     }
     Some(tokens)
+}
+
+/// True when the byte after a closing `]`, `]]` or `}` lets it stand alone: a
+/// blank, an operator or the end.
+fn closes(next: Option<&u8>) -> bool {
+    matches!(next, None | Some(b' ' | b'\t' | b';' | b'&' | b'|'))
 }
 
 /// A redirect starting at `start` (its fd, if any), with its operator at `op`.
