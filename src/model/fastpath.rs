@@ -1039,8 +1039,8 @@ fn command<'a>(
     }
     // The grammar drops a lone `-` before a redirect (`echo - 2>&1`), and as a
     // command's name before a word with a `=` (`- x=~/a` is an assignment to it).
-    if (!redirects.is_empty() || words.first().and_then(Word::value) == Some("-"))
-        && words.iter().any(|w| w.value() == Some("-"))
+    if words.first().and_then(Word::value) == Some("-")
+        || !redirects.is_empty() && words.iter().any(|w| w.value() == Some("-"))
     {
         return None;
     }

@@ -2017,9 +2017,9 @@ impl<'s> Walker<'s> {
     /// records a `redirected_statement` around one (a function's in its own
     /// frame, as a `function_definition` holds them); an `if`'s or a group's lists
     /// in order; a subshell's in a scope of its own; a function's list in a scope
-    /// of its own, then the definition,
-    /// as the walk of a `function_definition`; a loop pass after pass, as
-    /// [`Walker::loop_pass`] and [`Walker::end_pass`] walk its node.
+    /// of its own, then the definition, as the walk of a `function_definition`; a
+    /// loop pass after pass, as [`Walker::loop_pass`] and [`Walker::end_pass`] walk
+    /// its node.
     fn compound(&mut self, compound: Compound, frame: &Frame, nesting: u32) {
         let function_frame;
         let frame = match &compound.kind {

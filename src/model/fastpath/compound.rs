@@ -157,6 +157,17 @@ pub(super) fn has_compound(source: &str, tokens: &[Token<'_>]) -> bool {
     false
 }
 
+/// True when the tokens hold a pipe and a redirect. Before a subshell's `)` with no
+/// `;`, the grammar nests the last stages of such a pipeline when it has three or
+/// more (`( a | b | c > f )` as `a | (b | c > f)`); the reader leaves any of them
+/// to it.
+fn redirected_pipeline(tokens: &[Token<'_>]) -> bool {
+    tokens.iter().any(|t| matches!(t, Token::Redirect(_)))
+        && tokens
+            .iter()
+            .any(|t| matches!(t, Token::Separator(Sep::Pipe)))
+}
+
 /// The statements of a whole command whose tokens hold a compound statement.
 pub(super) fn statements(source: &str, tokens: Vec<Token<'_>>) -> Option<Vec<Statement>> {
     let mut reader = Reader {
@@ -217,18 +228,9 @@ impl<'a> Reader<'a> {
                             return None;
                         }
                     } else {
-                        // Without the `;`, the grammar nests a pipeline of three
-                        // or more stages with a redirect at its end (`( a | b | c
-                        // > f )` as `a | (b | c > f)`): not ours.
                         let closed = match run.last() {
                             Some(Token::Separator(sep)) => *sep == Sep::Semi,
-                            _ => {
-                                end == ")"
-                                    && !(run.iter().any(|t| matches!(t, Token::Redirect(_)))
-                                        && run
-                                            .iter()
-                                            .any(|t| matches!(t, Token::Separator(Sep::Pipe))))
-                            }
+                            _ => end == ")" && !redirected_pipeline(&run),
                         };
                         if !closed {
                             return None;
