@@ -394,7 +394,7 @@ fn repeat_flow() -> impl Strategy<Value = String> {
         pick(&["..", "/etc", "src", "~", "~/.ssh", "../..", "."]),
         pick(&["hostname", "lib.rs", "id_rsa", "a.txt", "passwd", "x"]),
         pick(&["cat", "ls", "wc -c", "touch"]),
-        0u8..14,
+        0u8..16,
     )
         .prop_map(|(target, name, user, how)| {
             let body = format!("{user} l/{name}; ln -sfn {target} l");
@@ -425,6 +425,13 @@ fn repeat_flow() -> impl Strategy<Value = String> {
                 13 => format!(
                     "printf 'a\\nb\\n' > in.txt; while read -r x; do {body}; done < in.txt"
                 ),
+                // A function reading its argument under a `[[ ]]` test, whose
+                // second call goes through the link the first made; a subshell's
+                // `cd` that stays inside it, a group's link that does not.
+                14 => format!(
+                    "f() {{ [[ -e \"$1\" ]] && {user} \"$1\"/{name}; ln -sfn {target} l; }}; f l; f l"
+                ),
+                15 => format!("(cd {target} && ls); {{ ln -sfn {target} l; }}; {user} l/{name}"),
                 _ => format!("p=a.txt; for i in 1 2; do {user} \"$p\"; p={target}/{name}; done"),
             }
         })
