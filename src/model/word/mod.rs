@@ -146,14 +146,25 @@ impl Word {
     }
 
     fn compute_static_value(&self) -> StaticValue {
+        // One pass over the unquoted bytes for glob characters and a `{` (the
+        // brace test proper runs only where there is one).
+        let mut brace = false;
         for part in &self.parts {
             match part {
-                Part::Literal(text) if has_glob_chars(text) => return StaticValue::None,
-                Part::Literal(_) | Part::Quoted(_) => {}
+                Part::Literal(text) => {
+                    for b in text.bytes() {
+                        match b {
+                            b'*' | b'?' | b'[' => return StaticValue::None,
+                            b'{' => brace = true,
+                            _ => {}
+                        }
+                    }
+                }
+                Part::Quoted(_) => {}
                 _ => return StaticValue::None,
             }
         }
-        if self.has_brace_expansion() {
+        if brace && self.has_brace_expansion() {
             return StaticValue::None;
         }
         if self.parts.len() == 1 {
@@ -306,5 +317,6 @@ impl Word {
 }
 
 fn has_glob_chars(text: &str) -> bool {
-    text.contains(['*', '?', '['])
+    // A byte scan: a `char` set sets up a searcher for every word.
+    text.bytes().any(|b| matches!(b, b'*' | b'?' | b'['))
 }
