@@ -1190,6 +1190,12 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
 /// replaces it). Read here, not as a catalogue subcommand: the script name is an
 /// operand any word can fill, and `npm run $SCRIPT` names no subcommand.
 fn lists_script_environment(cmd: &SimpleCommand, cx: &Checker) -> bool {
+    // The program's name first (the invocation's, as it names it): reading the
+    // words costs more, and this rule asks it of every command.
+    let program = cx.entry(cmd).map_or(cx.base_name(cmd), |e| Some(e.name));
+    if !matches!(program, Some("npm" | "yarn")) {
+        return false;
+    }
     cx.invocation(cmd).is_some_and(|inv| {
         matches!(inv.program, "npm" | "yarn")
             && matches!(inv.subcommands.as_slice(), ["run" | "run-script"])
