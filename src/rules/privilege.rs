@@ -151,12 +151,13 @@ fn privileged_options(cmd: &SimpleCommand, cx: &mut Checker) {
     for (name, words, program) in programs_with_words(cmd) {
         let Some(entry) = entry_named(cmd, cx, name, program)
             .filter(|e| !e.has(Fact::Privilege))
-            .filter(|e| e.flag_fact_mask != 0 || !e.subcommands.is_empty())
+            // Only a subcommand's or a flag's fact can make the use privileged.
+            .filter(|e| e.tree_has(Fact::Privilege) || e.flag_may_add(Fact::Privilege))
         else {
             continue;
         };
-        // The program's use is the one every check reads (its words can add facts:
-        // the filter above).
+        // The program's use is the one every check reads (its words can add the
+        // fact: the filter above).
         let usage = match program.then(|| cx.usage(cmd)).flatten() {
             Some(usage) => usage,
             None => {
