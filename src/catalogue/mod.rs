@@ -820,6 +820,14 @@ impl Entry {
         self.flag_fact_mask & fact.bit() != 0
     }
 
+    /// True when some use of the program can have the fact: the entry, a
+    /// subcommand or a flag gives it ([`Entry::tree_has`] or
+    /// [`Entry::flag_may_add`]), the facts a [`usage`] collects. False: no
+    /// reading of the words can find it, so they need not be read.
+    pub fn use_may_have(&self, fact: Fact) -> bool {
+        (self.fact_mask | self.flag_fact_mask) & fact.bit() != 0
+    }
+
     /// The role of an option's value, when the option takes one. `-o` and
     /// `--output` are looked up as spelled (an `=value` part is ignored).
     pub fn option_role(&self, option: &str) -> Option<Role> {
@@ -1736,6 +1744,29 @@ mod tests {
         }
         assert!(lookup("git").unwrap().flag_may_add(Fact::DeletesFiles));
         assert!(!lookup("ls").unwrap().flag_may_add(Fact::DeletesFiles));
+    }
+
+    #[test]
+    fn a_use_may_have_the_facts_its_entry_subcommands_and_flags_give() {
+        fn gives(entry: &Entry, fact: Fact) -> bool {
+            entry.facts.contains(&fact)
+                || entry.flag_facts.iter().any(|f| f.facts.contains(&fact))
+                || entry.subcommands.iter().any(|s| gives(s, fact))
+        }
+        for entry in entries() {
+            for fact in Fact::ALL {
+                assert_eq!(
+                    entry.use_may_have(*fact),
+                    gives(entry, *fact),
+                    "{} {fact:?}",
+                    entry.name
+                );
+            }
+        }
+        let git = lookup("git").unwrap();
+        // A flag's fact (`git clean -f`) and a subcommand's (`git remote add`).
+        assert!(git.use_may_have(Fact::DeletesFiles) && git.use_may_have(Fact::PointsRemote));
+        assert!(!lookup("ls").unwrap().use_may_have(Fact::DeletesFiles));
     }
 
     #[test]

@@ -145,9 +145,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let Some(entry) = cx.entry(cmd) else {
         return;
     };
-    let marked =
-        entry.flag_may_add(Fact::PrintsCredentials) || entry.tree_has(Fact::PrintsCredentials);
-    if !marked {
+    if !entry.use_may_have(Fact::PrintsCredentials) {
         return;
     }
     let Some(inv) = cx.invocation(cmd) else {

@@ -1197,8 +1197,7 @@ fn lists_script_environment(cmd: &SimpleCommand, cx: &Checker) -> bool {
         return false;
     }
     cx.invocation(cmd).is_some_and(|inv| {
-        matches!(inv.program, "npm" | "yarn")
-            && matches!(inv.subcommands.as_slice(), ["run" | "run-script"])
+        matches!(inv.subcommands.as_slice(), ["run" | "run-script"])
             && inv.operands().next().and_then(Word::value) == Some("env")
     })
 }

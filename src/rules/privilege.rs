@@ -152,7 +152,7 @@ fn privileged_options(cmd: &SimpleCommand, cx: &mut Checker) {
         let Some(entry) = entry_named(cmd, cx, name, program)
             .filter(|e| !e.has(Fact::Privilege))
             // Only a subcommand's or a flag's fact can make the use privileged.
-            .filter(|e| e.tree_has(Fact::Privilege) || e.flag_may_add(Fact::Privilege))
+            .filter(|e| e.use_may_have(Fact::Privilege))
         else {
             continue;
         };

@@ -149,7 +149,7 @@ fn writes_input_names(cmd: &SimpleCommand, cx: &Checker) -> bool {
     let Some(entry) = cx.entry(cmd) else {
         return false;
     };
-    (entry.tree_has(Fact::WritesInputNames) || entry.flag_may_add(Fact::WritesInputNames))
+    entry.use_may_have(Fact::WritesInputNames)
         && cx
             .usage(cmd)
             .is_some_and(|u| u.has(Fact::WritesInputNames) && !u.has(Fact::ReadOnly))

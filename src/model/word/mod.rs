@@ -153,11 +153,10 @@ impl Word {
             match part {
                 Part::Literal(text) => {
                     for b in text.bytes() {
-                        match b {
-                            b'*' | b'?' | b'[' => return StaticValue::None,
-                            b'{' => brace = true,
-                            _ => {}
+                        if is_glob_byte(b) {
+                            return StaticValue::None;
                         }
+                        brace |= b == b'{';
                     }
                 }
                 Part::Quoted(_) => {}
@@ -218,7 +217,7 @@ impl Word {
         for part in &self.parts {
             match part {
                 Part::Literal(text) => {
-                    if let Some(cut) = text.find(['*', '?', '[', '{']) {
+                    if let Some(cut) = text.bytes().position(|b| is_glob_byte(b) || b == b'{') {
                         out.push_str(&text[..cut]);
                         return out;
                     }
@@ -318,5 +317,10 @@ impl Word {
 
 fn has_glob_chars(text: &str) -> bool {
     // A byte scan: a `char` set sets up a searcher for every word.
-    text.bytes().any(|b| matches!(b, b'*' | b'?' | b'['))
+    text.bytes().any(is_glob_byte)
+}
+
+/// `*`, `?` or `[`: a byte that makes an unquoted word a glob pattern.
+fn is_glob_byte(b: u8) -> bool {
+    matches!(b, b'*' | b'?' | b'[')
 }
