@@ -50,24 +50,14 @@ pub fn is_assignment(word: &str) -> bool {
 /// The reading depends only on the entry and the words, and the checks of one
 /// command ask for the same one several times: the last few readings on this
 /// thread are kept (`memo`) and given again.
-pub fn classify(entry: &Entry, args: &[Option<&str>]) -> Vec<Arg> {
-    if let Some(found) = memo::recall(entry, args) {
-        return found.to_vec();
-    }
-    let out = fresh_reading(entry, args);
-    memo::keep(entry, args, &out);
-    out
-}
-
-/// [`classify`], shared with the memo of recent readings: a caller that only reads
-/// the list gets the kept one without a copy (the checks of one command read the
-/// same words with the same entry several times over).
-pub fn classify_shared(entry: &Entry, args: &[Option<&str>]) -> Rc<Vec<Arg>> {
+/// The list is shared with the memo: a caller only reads it, and most readings
+/// are recalled, not worked out, so a recalled one costs no copy.
+pub fn classify(entry: &Entry, args: &[Option<&str>]) -> Rc<Vec<Arg>> {
     if let Some(found) = memo::recall(entry, args) {
         return found;
     }
     let out = Rc::new(fresh_reading(entry, args));
-    memo::keep_shared(entry, args, Rc::clone(&out));
+    memo::keep(entry, args, Rc::clone(&out));
     out
 }
 
@@ -513,21 +503,9 @@ mod memo {
         })
     }
 
-    /// Keeps `out` as the reading of `words` with `entry`, in place of the oldest
-    /// (in the slot's own list when no caller holds it any more).
-    pub(super) fn keep(entry: &Entry, words: &[Option<&str>], out: &[Arg]) {
-        keep_with(entry, words, |kept| match Rc::get_mut(kept) {
-            Some(list) => {
-                list.clear();
-                list.extend_from_slice(out);
-            }
-            None => *kept = Rc::new(out.to_vec()),
-        });
-    }
-
     /// Keeps the shared `out` as the reading of `words` with `entry`, in place of
     /// the oldest.
-    pub(super) fn keep_shared(entry: &Entry, words: &[Option<&str>], out: Rc<Vec<Arg>>) {
+    pub(super) fn keep(entry: &Entry, words: &[Option<&str>], out: Rc<Vec<Arg>>) {
         keep_with(entry, words, |kept| *kept = out);
     }
 
@@ -573,7 +551,7 @@ mod tests {
     fn roles(program: &str, args: &[&str]) -> Vec<(usize, &'static str)> {
         let words: Vec<Option<&str>> = args.iter().map(|a| Some(*a)).collect();
         classify(lookup(program).unwrap(), &words)
-            .into_iter()
+            .iter()
             .map(|a| (a.index, a.role.as_str()))
             .collect()
     }
@@ -594,25 +572,21 @@ mod tests {
     fn a_shared_reading_is_the_reading_and_is_never_changed_under_its_holder() {
         let cp = lookup("cp").unwrap();
         let words = [Some("-r"), Some("a"), Some("dest")];
-        let held = classify_shared(cp, &words);
-        assert_eq!(*held, classify(cp, &words));
+        let held = classify(cp, &words);
+        assert_eq!(*held, fresh_reading(cp, &words));
         // Asked again, the memo gives the list it keeps, not a copy.
-        assert!(Rc::ptr_eq(&held, &classify_shared(cp, &words)));
-        // Other readings take every slot in turn, the held one's too, through
-        // both ways of keeping: the held list stays as it was.
+        assert!(Rc::ptr_eq(&held, &classify(cp, &words)));
+        // Other readings take every slot in turn, the held one's too: the held
+        // list stays as it was.
         let before = held.to_vec();
         for n in 0..12 {
             let other = [Some("x"), Some(if n % 2 == 0 { "y" } else { "z" })];
             let name = format!("f{n}");
             let other = [other[0], other[1], Some(name.as_str())];
-            if n % 3 == 0 {
-                classify_shared(cp, &other);
-            } else {
-                classify(cp, &other);
-            }
+            classify(cp, &other);
         }
         assert_eq!(*held, before);
-        assert_eq!(*classify_shared(cp, &words), before);
+        assert_eq!(*classify(cp, &words), before);
     }
 
     #[test]

@@ -28,7 +28,7 @@ pub(crate) mod schema;
 mod usage;
 mod user;
 
-pub use args::{Arg, Values, classify, classify_shared, is_assignment};
+pub use args::{Arg, Values, classify, is_assignment};
 pub use explain::describe;
 pub use usage::{
     RUN_TIME_PART, Usage, changes_what_it_does, dynamic_subcommand, flags_change_what_it_does,

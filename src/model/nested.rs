@@ -197,7 +197,7 @@ fn substituted_code(name: &str, args: &[Word], out: &mut Vec<ScriptText>) {
     // is read as bash passes it: the option with a `/dev/fd/N` name.
     let passed = stand_ins(args, as_passed);
     let values = values_or(args, &passed);
-    for arg in crate::catalogue::classify(entry, &values) {
+    for &arg in crate::catalogue::classify(entry, &values).iter() {
         if let Some(word) = args.get(arg.index)
             && arg.role == Role::PathExec
             && substituted(word)
@@ -347,7 +347,7 @@ fn catalogue_scripts(
     let prefixes = stand_ins(args, option_prefix);
     let values = values_or(args, &prefixes);
     let roles = crate::catalogue::classify(entry, &values);
-    for arg in &roles {
+    for arg in roles.iter() {
         let Some(word) = args.get(arg.index) else {
             continue;
         };

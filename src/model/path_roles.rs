@@ -139,7 +139,7 @@ fn wrapper_paths(cmd: &SimpleCommand) -> Vec<PathUse<'_>> {
         };
         let own = super::wrapper_words::own_words(cmd, k);
         let values: Values = own.iter().map(Word::value).collect();
-        for arg in catalogue::classify(entry, &values) {
+        for &arg in catalogue::classify(entry, &values).iter() {
             let access = match arg.role {
                 ArgRole::PathWrite | ArgRole::PathDelete => Access::Write,
                 ArgRole::Metadata => Access::Metadata,
@@ -282,7 +282,7 @@ pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse<'_>> {
     // xzf A` reaches here as `tar -xzf A`, see `model/old_style.rs`).
     let values: Values = args.iter().map(Word::value).collect();
     // Shared with the memo of recent readings: the checks read the same words.
-    let reading = entry.map(|e| catalogue::classify_shared(e, &values));
+    let reading = entry.map(|e| catalogue::classify(e, &values));
     let roles: &[catalogue::Arg] = reading.as_deref().map_or(&[], Vec::as_slice);
     // `docker run -v .:/w alpine cat /w/.env`: the container's command names
     // host paths below a bind mount's destination.

@@ -30,7 +30,8 @@ pub(crate) fn settings_use<'c>(
     while !leaf.subcommands.is_empty() {
         let values: Values = rest.iter().map(Word::value).collect();
         let first = catalogue::classify(leaf, &values)
-            .into_iter()
+            .iter()
+            .copied()
             .find(|a| !a.option_value)
             .map(|a| a.index);
         let Some((at, sub)) = first.and_then(|at| {
@@ -66,7 +67,8 @@ pub(crate) fn settings_written<'c>(
 ) -> Vec<(&'c Word, Option<&'c Word>)> {
     let values: Values = rest.iter().map(Word::value).collect();
     let operands: Vec<&Word> = catalogue::classify(leaf, &values)
-        .into_iter()
+        .iter()
+        .copied()
         .filter(|a| !a.option_value)
         .filter_map(|a| rest.get(a.index))
         .collect();

@@ -126,7 +126,7 @@ pub(crate) fn writes(record: &SimpleCommand, home: Option<&str>) -> Vec<Write> {
     {
         let args: Values = record.args().iter().map(|w| w.value()).collect();
         let append = catalogue::usage(entry, &args).has(Fact::Appends);
-        for arg in catalogue::classify(entry, &args) {
+        for &arg in catalogue::classify(entry, &args).iter() {
             if arg.role == Role::PathWrite
                 && !arg.option_value
                 && let Some(name) = args[arg.index]
@@ -218,7 +218,7 @@ pub(super) fn code_files(record: &SimpleCommand) -> Vec<CodeFile<'_>> {
     };
     let args = record.args();
     let values: Values = args.iter().map(Word::value).collect();
-    for arg in catalogue::classify(entry, &values) {
+    for &arg in catalogue::classify(entry, &values).iter() {
         let Some(word) = args.get(arg.index) else {
             continue;
         };

@@ -646,7 +646,7 @@ fn options_run_within(
         .filter(|w| !w.is_empty())
         .collect();
     let values: Values = words.iter().map(|w| Some(*w)).collect();
-    for arg in catalogue::classify(entry, &values) {
+    for &arg in catalogue::classify(entry, &values).iter() {
         let Some(word) = words.get(arg.index) else {
             continue;
         };

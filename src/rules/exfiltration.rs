@@ -93,7 +93,8 @@ fn push_remote<'c>(inv: &Invocation<'c>) -> Option<(&'c Word, usize)> {
     let leaf = inv.leaf?;
     let values: Values = inv.rest.iter().map(Word::value).collect();
     crate::catalogue::classify(leaf, &values)
-        .into_iter()
+        .iter()
+        .copied()
         .find(|a| a.role == Role::Url)
         .and_then(|a| Some((inv.rest.get(a.index)?, a.offset)))
 }
@@ -168,7 +169,8 @@ fn sent(inv: &Invocation, leaf: &'static Entry, cmd: &SimpleCommand, cx: &mut Ch
     }
     let values: Values = inv.rest.iter().map(Word::value).collect();
     let files: Vec<&Word> = crate::catalogue::classify(leaf, &values)
-        .into_iter()
+        .iter()
+        .copied()
         .filter(|a| !a.option_value && a.role == Role::PathRead)
         .filter_map(|a| inv.rest.get(a.index))
         .collect();
@@ -248,7 +250,7 @@ fn upload(entry: &Entry, cmd: &SimpleCommand, cx: &mut Checker) {
         );
         return;
     }
-    for arg in crate::catalogue::classify(entry, &values) {
+    for &arg in crate::catalogue::classify(entry, &values).iter() {
         if arg.role != Role::Data {
             continue;
         }
@@ -281,7 +283,8 @@ fn copy_to_host(inv: &Invocation, entry: &Entry, cx: &mut Checker) {
     let args = inv.rest;
     let values: Values = args.iter().map(Word::value).collect();
     let operands: Vec<usize> = crate::catalogue::classify(entry, &values)
-        .into_iter()
+        .iter()
+        .copied()
         .filter(|a| !a.option_value && matches!(a.role, Role::PathRead | Role::PathWrite))
         .map(|a| a.index)
         .collect();
@@ -331,7 +334,8 @@ pub fn check_sequence(commands: &[SimpleCommand], cx: &mut Checker) {
         if leaf.has(Fact::PointsRemote) {
             let values: Values = inv.rest.iter().map(Word::value).collect();
             let operands: Vec<_> = crate::catalogue::classify(leaf, &values)
-                .into_iter()
+                .iter()
+                .copied()
                 .filter(|a| !a.option_value)
                 .collect();
             let name = operands

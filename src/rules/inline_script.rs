@@ -74,7 +74,7 @@ pub fn inline_code<'c>(
     // -e CODE`, `perl -MData::Dumper -e CODE`): the code option may come after it.
     let values: Values = args.iter().map(Word::value).collect();
     let classified = catalogue::classify(entry, &values);
-    for &arg in &classified {
+    for &arg in classified.iter() {
         let Some(word) = args.get(arg.index) else {
             break;
         };
@@ -97,7 +97,8 @@ pub fn inline_code<'c>(
             let rest = args.get(arg.index + 1..).unwrap_or_default();
             let values: Values = rest.iter().map(Word::value).collect();
             return catalogue::classify(module, &values)
-                .into_iter()
+                .iter()
+                .copied()
                 .find(|a| matches!(a.role, Role::Code(_)))
                 .and_then(|a| {
                     let word = rest.get(a.index)?;
@@ -368,7 +369,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     if let (Some(entry), Some(analyser)) = (entry, language.and_then(analyser)) {
         let args = cmd.args();
         let values: Values = args.iter().map(Word::value).collect();
-        for arg in catalogue::classify(entry, &values) {
+        for &arg in catalogue::classify(entry, &values).iter() {
             let code = arg.role == Role::Code(analyser.language)
                 || (analyser.any_operand && !arg.option_value);
             if !code {
@@ -545,7 +546,8 @@ fn command_language_option<'c>(
     let args = cmd.args();
     let values: Values = args.iter().map(Word::value).collect();
     catalogue::classify(entry, &values)
-        .into_iter()
+        .iter()
+        .copied()
         .find_map(|arg| match arg.role {
             Role::Code(lang) if !JUDGED_BY_CONTENT.contains(&lang) => {
                 Some((lang, args.get(arg.index)?))

@@ -62,7 +62,7 @@ impl<'c> Invocation<'c> {
             let values: Values = cmd.args().iter().map(Word::value).collect();
             catalogue::classify(e, &values)
         });
-        Invocation::of_roles(cmd, entry, roles.as_deref().unwrap_or_default())
+        Invocation::of_roles(cmd, entry, roles.as_deref().map_or(&[], Vec::as_slice))
     }
 
     /// Reads `cmd` with `entry` and `roles`, its arguments as

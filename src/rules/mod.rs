@@ -514,7 +514,7 @@ impl<'a> Checker<'a> {
         let work = || match self.entry(cmd) {
             Some(entry) => {
                 let values: Values = cmd.args().iter().map(Word::value).collect();
-                catalogue::classify_shared(entry, &values)
+                catalogue::classify(entry, &values)
             }
             None => NO_ARGS.with(Rc::clone),
         };

@@ -123,7 +123,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             cx.args(cmd)
         } else {
             let values: Values = args.iter().map(Word::value).collect();
-            catalogue::classify_shared(e, &values)
+            catalogue::classify(e, &values)
         };
         if let Some(arg) = readings.iter().copied().find(|a| {
             a.role == Role::Remote
@@ -162,7 +162,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     // interface unless a `remote` value (`--bind 127.0.0.1`) binds it here.
     if let Some(server) = entry.filter(|e| e.has(Fact::Listens)) {
         let words: Values = args.iter().map(Word::value).collect();
-        let bound_here = catalogue::classify(server, &words).into_iter().any(|a| {
+        let bound_here = catalogue::classify(server, &words).iter().copied().any(|a| {
             a.role == Role::Remote
                 && words
                     .get(a.index)
@@ -188,7 +188,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let words: Values = args.iter().map(Word::value).collect();
     let readings = match entry.filter(|e| !e.subcommands.is_empty()) {
         Some(_) if own => cx.args(cmd),
-        Some(e) => catalogue::classify_shared(e, &words),
+        Some(e) => catalogue::classify(e, &words),
         None => super::NO_ARGS.with(std::rc::Rc::clone),
     };
     let chain = invocation::chain(entry, args, &readings);
@@ -535,7 +535,7 @@ fn fetch_settings(entry: &'static catalogue::Entry, args: &[Word]) -> Option<(St
     if settings {
         // Only an option's value is a setting for this run: an operand is one a
         // settings command writes (`git config KEY V`, judged by BG217).
-        for arg in catalogue::classify(entry, &words) {
+        for &arg in catalogue::classify(entry, &words).iter() {
             if arg.role != Role::Config || !arg.option_value {
                 continue;
             }

@@ -1014,7 +1014,7 @@ fn package_source(inv: &Invocation, cmd: &SimpleCommand, cx: &mut Checker) {
         return;
     };
     let values: Values = inv.rest.iter().map(Word::value).collect();
-    for arg in crate::catalogue::classify(leaf, &values) {
+    for &arg in crate::catalogue::classify(leaf, &values).iter() {
         if arg.role != Role::Package {
             continue;
         }

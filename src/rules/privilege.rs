@@ -118,7 +118,8 @@ fn attached_processes(cmd: &SimpleCommand, cx: &mut Checker) {
         // An option's value is a process (`-p 1`); an operand is one when it is a
         // number or only known at run time (`gdb prog 1234`, not `gdb prog core`).
         let Some(target) = catalogue::classify(entry, &values)
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|a| a.role == Role::Process)
             .filter_map(|a| Some((a, words.get(a.index)?)))
             .find(|(a, w)| {

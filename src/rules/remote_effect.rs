@@ -449,7 +449,8 @@ const DESTRUCTIVE_VERBS: &[&str] = &[
 /// deletes without `WHERE`; SQL only known at run time counts.
 fn sql_destroys(call: &Call) -> bool {
     crate::catalogue::classify(call.entry, call.args)
-        .into_iter()
+        .iter()
+        .copied()
         .filter(|a| a.role == Role::Code("sql"))
         .any(|a| match call.args.get(a.index).copied().flatten() {
             None => true,
