@@ -221,6 +221,12 @@ fn fact_mask(spec: &Spec) -> u64 {
         .fold(own, |m, (_, sub)| m | fact_mask(sub))
 }
 
+/// True when the entry or one of its subcommands lists an effect.
+fn effects_below(spec: &Spec) -> bool {
+    spec.effects.as_ref().is_some_and(|e| !e.is_empty())
+        || spec.subcommands.iter().any(|(_, sub)| effects_below(sub))
+}
+
 /// The roles an entry and its subcommands use: every place (`all`), and the words of
 /// a command only (`words`: options, operands, modes; not settings keys).
 #[derive(Clone, Copy, Default)]
@@ -387,11 +393,12 @@ fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, Mask
          config_keys: {config_keys}, env_keys: {env_keys}, flag_facts: {flag_facts}, flag_fact_mask: {flag_mask}, subcommands: {subcommands}, role_mask: {all}, \
          word_role_mask: {words}, fact_mask: {facts_mask}, \
          in_place: &{in_place:?}, mode_options: {mode_options}, old_style_flags: {old_style}, \
-         embedded_commands: {embedded}, effects: {effects}, key_facts: {key_facts}, \
+         embedded_commands: {embedded}, effects: {effects}, effects_below: {effects_below}, key_facts: {key_facts}, \
          config_files: &{config_files:?} }}",
         assignments = spec.assignments.unwrap_or(false),
         clustering = spec.clustering.unwrap_or(true),
         after = spec.options_after_operands.unwrap_or(true),
+        effects_below = effects_below(spec),
         global = spec.global_options.unwrap_or(false),
         flag_mask = flag_fact_mask(spec),
         all = masks.all,

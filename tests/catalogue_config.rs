@@ -324,7 +324,15 @@ fn a_user_effect_asks_with_its_suggestion() {
         [[programs.git.subcommands.tag.effects]]\n\
         flags = [\"-f|--force\"]\n\
         what = \"replaces a tag\"\n\
-        suggestion = \"keep the tag\"\n";
+        suggestion = \"keep the tag\"\n\
+        [programs.shipit]\n\
+        summary = \"the team's release tool\"\n\
+        [programs.shipit.subcommands.ship]\n\
+        summary = \"ships a release\"\n\
+        [[programs.shipit.subcommands.ship.effects]]\n\
+        words = [\"prod\"]\n\
+        what = \"ships to production\"\n\
+        suggestion = \"ship to staging first\"\n";
     let gate = gate("effects", config).expect("gate");
     let verdict = gate.check("deploy --region eu prod");
     assert_eq!(verdict.decision, Decision::Ask, "{verdict:?}");
@@ -343,6 +351,9 @@ fn a_user_effect_asks_with_its_suggestion() {
     assert!(gate.check("git tag -f v1").has_rule("BG210"));
     assert!(!gate.check("git tag v2").has_rule("BG210"));
     assert!(gate.check("git reset --hard").has_rule("BG210"));
+    // An effect only a subcommand of a user's program lists.
+    assert!(gate.check("shipit ship prod").has_rule("BG210"));
+    assert!(!gate.check("shipit ship dev").has_rule("BG210"));
     // Without the config, the built-in catalogue has no such effect.
     let plain = Gate::builder().root(".").build().expect("gate");
     assert!(!plain.check("git tag -f v1").has_rule("BG210"));

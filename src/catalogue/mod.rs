@@ -764,6 +764,10 @@ pub struct Entry {
     pub embedded_commands: &'static [EmbeddedCommand],
     /// Operations of this entry that act remotely or cannot be undone.
     pub effects: &'static [EffectSpec],
+    /// True when the entry or one of its subcommands lists an effect, computed
+    /// when the entry is built: the cheap check before reading a command's words
+    /// for one (`git` has them, under `push`; `ls` has none).
+    pub effects_below: bool,
     /// Facts a settings key adds when the use sets it (`registry`: changes where
     /// packages come from); `flags` holds the key patterns, matched as
     /// [`Entry::config_key_role`] matches.
@@ -1767,6 +1771,26 @@ mod tests {
         // A flag's fact (`git clean -f`) and a subcommand's (`git remote add`).
         assert!(git.use_may_have(Fact::DeletesFiles) && git.use_may_have(Fact::PointsRemote));
         assert!(!lookup("ls").unwrap().use_may_have(Fact::DeletesFiles));
+    }
+
+    #[test]
+    fn an_entry_has_effects_below_when_it_or_a_subcommand_lists_one() {
+        fn lists(entry: &Entry) -> bool {
+            !entry.effects.is_empty() || entry.subcommands.iter().any(lists)
+        }
+        fn check(entry: &Entry) {
+            assert_eq!(entry.effects_below, lists(entry), "{}", entry.name);
+            entry.subcommands.iter().for_each(check);
+        }
+        entries().iter().for_each(check);
+        assert!(lookup("git").unwrap().effects_below);
+        // Some programs list effects under their subcommands only.
+        assert!(
+            entries()
+                .iter()
+                .any(|e| e.effects.is_empty() && e.effects_below)
+        );
+        assert!(!lookup("ls").unwrap().effects_below);
     }
 
     #[test]

@@ -449,6 +449,7 @@ fn merge(name: &str, base: Option<&'static Entry>, spec: &Spec) -> Result<Entry,
             Some(list) => Vec::leak(list.iter().map(effect).collect()),
             None => base.map_or(&[], |b| b.effects),
         },
+        effects_below: false,
         key_facts: match &spec.key_facts {
             Some(list) => Vec::leak(
                 list.iter()
@@ -469,6 +470,8 @@ fn merge(name: &str, base: Option<&'static Entry>, spec: &Spec) -> Result<Entry,
     entry.role_mask = role_mask(&entry);
     entry.fact_mask = fact_mask(&entry);
     entry.flag_fact_mask = flag_fact_mask(&entry);
+    entry.effects_below =
+        !entry.effects.is_empty() || entry.subcommands.iter().any(|s| s.effects_below);
     Ok(entry)
 }
 

@@ -20,7 +20,6 @@ use crate::declare_rule;
 use crate::model::command::SimpleCommand;
 use crate::model::word::Word;
 use crate::rules::Checker;
-use crate::rules::invocation::any_entry;
 use crate::verdict::Span;
 
 declare_rule! {
@@ -250,7 +249,7 @@ fn first_operand(entry: &Entry, args: &[Option<&str>], from: usize) -> Option<us
 /// level above it (an effect's own words may name what the catalogue does not
 /// describe as a subcommand: `git reflog expire`). `entry` is the program's.
 fn effect_of(cmd: &SimpleCommand, entry: &'static Entry) -> Option<(&'static EffectSpec, bool)> {
-    if !any_entry(entry, &|e: &Entry| !e.effects.is_empty()) {
+    if !entry.effects_below {
         return None;
     }
     let args: Values = cmd.args().iter().map(Word::value).collect();
@@ -297,7 +296,7 @@ pub fn may_act_remotely(program: &str) -> bool {
         entry.name == "rsync"
             || entry.tree_has(Fact::Network)
             || entry.tree_has(Fact::FetchesRemoteCode)
-            || any_entry(entry, &|e: &Entry| !e.effects.is_empty())
+            || entry.effects_below
     })
 }
 
