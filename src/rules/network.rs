@@ -162,18 +162,15 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     // interface unless a `remote` value (`--bind 127.0.0.1`) binds it here.
     if let Some(server) = entry.filter(|e| e.has(Fact::Listens)) {
         let words: Values = args.iter().map(Word::value).collect();
-        let bound_here = catalogue::classify(server, &words)
-            .iter()
-            .copied()
-            .any(|a| {
-                a.role == Role::Remote
-                    && words
-                        .get(a.index)
-                        .copied()
-                        .flatten()
-                        .and_then(|w| w.get(a.offset..))
-                        .is_some_and(is_loopback)
-            });
+        let bound_here = catalogue::classify(server, &words).iter().copied().any(|a| {
+            a.role == Role::Remote
+                && words
+                    .get(a.index)
+                    .copied()
+                    .flatten()
+                    .and_then(|w| w.get(a.offset..))
+                    .is_some_and(is_loopback)
+        });
         if !bound_here {
             cx.report(
                 &NETWORK_TOOL,
@@ -189,29 +186,18 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     // `uv tool run` (the deepest subcommand the words name, options before it
     // read with the program's table: `npm -g install`, `pnpm -C x dlx`).
     let words: Values = args.iter().map(Word::value).collect();
-    // The program's own words: the checker's invocation has read this chain.
-    let (sub, depth, after, first) = match cx.invocation(cmd).filter(|_| own) {
-        Some(inv) => {
-            let sub = inv.leaf.filter(|_| !inv.subcommands.is_empty());
-            let after = args.len() - inv.rest.len();
-            (
-                sub,
-                inv.subcommands.len(),
-                after,
-                inv.subcommands.first().copied(),
-            )
-        }
-        None => {
-            let readings = match entry.filter(|e| !e.subcommands.is_empty()) {
-                Some(e) => catalogue::classify(e, &words),
-                None => super::NO_ARGS.with(std::rc::Rc::clone),
-            };
-            let chain = invocation::chain(entry, args, &readings);
-            let sub = chain.leaf.filter(|_| !chain.subcommands.is_empty());
-            let first = chain.subcommands.first().copied();
-            (sub, chain.subcommands.len(), chain.after, first)
-        }
+    let readings = match entry.filter(|e| !e.subcommands.is_empty()) {
+        Some(_) if own => cx.args(cmd),
+        Some(e) => catalogue::classify(e, &words),
+        None => super::NO_ARGS.with(std::rc::Rc::clone),
     };
+    let chain = invocation::chain(entry, args, &readings);
+    let sub = (!chain.subcommands.is_empty())
+        .then_some(chain.leaf)
+        .flatten();
+    let depth = chain.subcommands.len();
+    let after = chain.after;
+    let first = chain.subcommands.first().copied();
     // On the stack: most commands have a few words.
     let values: smallvec::SmallVec<[&str; 8]> =
         args.iter().map(|w| w.value().unwrap_or("\u{1}")).collect();
