@@ -162,15 +162,18 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     // interface unless a `remote` value (`--bind 127.0.0.1`) binds it here.
     if let Some(server) = entry.filter(|e| e.has(Fact::Listens)) {
         let words: Values = args.iter().map(Word::value).collect();
-        let bound_here = catalogue::classify(server, &words).iter().copied().any(|a| {
-            a.role == Role::Remote
-                && words
-                    .get(a.index)
-                    .copied()
-                    .flatten()
-                    .and_then(|w| w.get(a.offset..))
-                    .is_some_and(is_loopback)
-        });
+        let bound_here = catalogue::classify(server, &words)
+            .iter()
+            .copied()
+            .any(|a| {
+                a.role == Role::Remote
+                    && words
+                        .get(a.index)
+                        .copied()
+                        .flatten()
+                        .and_then(|w| w.get(a.offset..))
+                        .is_some_and(is_loopback)
+            });
         if !bound_here {
             cx.report(
                 &NETWORK_TOOL,
