@@ -25,8 +25,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .nth(1)
         .unwrap_or_else(|| "benches/agent-commands.json".to_string());
     let text = std::fs::read_to_string(&file).map_err(|e| format!("{file}: {e}"))?;
-    let commands: Vec<String> =
-        serde_json::from_str(&text).map_err(|e| format!("{file}: not a JSON array of strings: {e}"))?;
+    let commands: Vec<String> = serde_json::from_str(&text)
+        .map_err(|e| format!("{file}: not a JSON array of strings: {e}"))?;
     let root = std::env::temp_dir().join("bashgate-bench-root");
     std::fs::create_dir_all(&root)?;
     let gate = bashgate::Gate::builder().root(root).build()?;
