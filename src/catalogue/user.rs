@@ -470,8 +470,7 @@ fn merge(name: &str, base: Option<&'static Entry>, spec: &Spec) -> Result<Entry,
     entry.role_mask = role_mask(&entry);
     entry.fact_mask = fact_mask(&entry);
     entry.flag_fact_mask = flag_fact_mask(&entry);
-    entry.effects_below =
-        !entry.effects.is_empty() || entry.subcommands.iter().any(|s| s.effects_below);
+    entry.effects_below = effects_below(&entry);
     Ok(entry)
 }
 
@@ -509,6 +508,12 @@ fn flag_fact_mask(entry: &Entry) -> u64 {
         .subcommands
         .iter()
         .fold(own, |m, s| m | s.flag_fact_mask)
+}
+
+/// True when the entry or one of its subcommands lists an effect
+/// ([`Entry::effects_below`]).
+fn effects_below(entry: &Entry) -> bool {
+    !entry.effects.is_empty() || entry.subcommands.iter().any(|s| s.effects_below)
 }
 
 /// The mask of every fact the entry and its subcommands have.
