@@ -9,16 +9,86 @@ use super::command::SimpleCommand;
 use super::path_roles::path_uses;
 use super::paths::normalize_lexically;
 use super::word::Word;
+use crate::catalogue::{self, Role};
 use std::path::{Path, PathBuf};
 
 /// Most folder entries read when looking for names that start with `-`.
 const MAX_SCAN: usize = 4096;
 
-/// The files or folders `record` creates whose names start with `-` (`touch -- -rf`,
-/// `> -e`, `mkdir -- --x`), resolved from `cwd` (`None`: the working directory is
-/// unknown, so where the name is is too).
+/// A cheap test before [`created_dash_name`] (the walker runs it for every
+/// command): false only where that finds nothing. A name that starts with `-`
+/// comes from a redirect to it (`> -e`), from an operand that cannot be an option
+/// (after `--`, or with a folder: `./-x`, `cp sub/-x .`), or, when the program may
+/// write a path by the catalogue's roles, from an option's value: glued (`-o-x`,
+/// `--output=-x`, `of=-x`, `-o:-x`) or the word after an option (`sort -o -x`).
+pub fn may_create(record: &SimpleCommand) -> bool {
+    if record
+        .redirects
+        .iter()
+        .any(|r| r.writes() && r.target.as_ref().and_then(Word::value).is_some_and(dashed))
+    {
+        return true;
+    }
+    let mut after_option = false;
+    let mut option_value = false;
+    for value in record.words.iter().skip(1).map(Word::value) {
+        let Some(value) = value else {
+            after_option = false;
+            continue;
+        };
+        // A byte scan: a substring search costs more than these short words.
+        let bytes = value.as_bytes();
+        if value == "--" || bytes.windows(2).any(|w| w == b"/-") {
+            return true;
+        }
+        let option = bytes.first() == Some(&b'-');
+        option_value |= bytes.windows(2).any(|w| w == b"=-" || w == b":-")
+            || option && (after_option || value.trim_start_matches('-').contains('-'));
+        after_option = option;
+    }
+    option_value && may_write(record)
+}
+
+/// True when `record` may write a path through its words: a wrapper (`flock`),
+/// or a program whose catalogue entry has a role that writes (an operand, an
+/// option's value, a settings key) or a bind mount, in it or a subcommand. A
+/// program the catalogue does not know writes nothing the model knows.
+fn may_write(record: &SimpleCommand) -> bool {
+    const WRITES: [Role; 4] = [
+        Role::PathWrite,
+        Role::PathDelete,
+        Role::PathWriteOrPipe,
+        Role::Mount,
+    ];
+    !record.wrappers.is_empty()
+        || record.shadowed
+        || record
+            .program_str()
+            .and_then(catalogue::lookup)
+            .is_some_and(|entry| entry.mentions(&WRITES))
+}
+
+/// True when the last name of the path `value` starts with `-` (or may: a
+/// superset, `a/-x/..` included).
+fn dashed(value: &str) -> bool {
+    value.starts_with('-') || value.as_bytes().windows(2).any(|w| w == b"/-")
+}
+
+/// The files or folders `record` creates whose names start with `-`, resolved from
+/// `cwd` (`None`: the working directory is unknown, so where the name is is too):
+/// a path it writes with such a name (`touch -- -rf`, `> -e`, `mkdir -- --x`, `sort
+/// -o -x`), and in each path it writes, the last name of an operand that is not an
+/// option (after `--`, or with a folder), as a copy, move or link into a folder
+/// names its entry (`cp sub/-x .`, `ln -s /x/-y dir`). The second is a superset:
+/// a written path that is a file, not a folder, gives a name in no folder.
 pub fn created_dash_name(record: &SimpleCommand, cwd: Option<&Path>) -> Vec<Option<PathBuf>> {
     let mut out = Vec::new();
+    let place = |path: &Path| match (path.is_absolute(), cwd) {
+        (true, _) => Some(normalize_lexically(path)),
+        (false, Some(cwd)) => Some(normalize_lexically(&cwd.join(path))),
+        (false, None) => None,
+    };
+    let sources = operand_names(record);
     for usage in path_uses(record) {
         if !usage.access.writes() {
             continue;
@@ -27,20 +97,40 @@ pub fn created_dash_name(record: &SimpleCommand, cwd: Option<&Path>) -> Vec<Opti
             continue;
         };
         let path = Path::new(value);
-        let dashed = path
+        let named = path
             .file_name()
             .and_then(|n| n.to_str())
             .is_some_and(|n| n.starts_with('-'));
-        if !dashed {
-            continue;
+        if named {
+            out.push(place(path));
         }
-        out.push(match (path.is_absolute(), cwd) {
-            (true, _) => Some(normalize_lexically(path)),
-            (false, Some(cwd)) => Some(normalize_lexically(&cwd.join(path))),
-            (false, None) => None,
-        });
+        for name in &sources {
+            out.push(place(&path.join(name)));
+        }
     }
     out
+}
+
+/// The last names that start with `-` of `record`'s operands that cannot be
+/// options: after `--`, or with a folder (`sub/-x`).
+fn operand_names(record: &SimpleCommand) -> Vec<&str> {
+    let mut after_dashes = false;
+    let mut names = Vec::new();
+    for value in record.args().iter().filter_map(Word::value) {
+        if value == "--" && !after_dashes {
+            after_dashes = true;
+            continue;
+        }
+        if !(after_dashes || value.contains('/')) {
+            continue;
+        }
+        if let Some(name) = Path::new(value).file_name().and_then(|n| n.to_str())
+            && name.starts_with('-')
+        {
+            names.push(name);
+        }
+    }
+    names
 }
 
 /// Why the glob `word`, an argument in the folder `cwd`, may expand to a name that
@@ -96,9 +186,80 @@ fn leading_pattern(word: &Word) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::leading_pattern;
+    use super::{created_dash_name, leading_pattern, may_create};
+    use crate::model::paths::Resolver;
     use crate::model::word::{Part, Word};
+    use crate::model::{Env, build};
     use crate::verdict::Span;
+    use std::path::{Path, PathBuf};
+
+    /// The cheap test's answer and the names the first command of `source` makes
+    /// in `/project`.
+    fn made(source: &str) -> (bool, Vec<Option<PathBuf>>) {
+        let resolver = Resolver::new(Some("/home/u".into()), Default::default());
+        let env = Env {
+            cwd: Path::new("/project"),
+            resolver: &resolver,
+            max_nesting: 4,
+            fast_path: false,
+        };
+        let model = build(source, &env);
+        let record = model.commands.first().expect("one command");
+        let cwd = Path::new("/project");
+        (may_create(record), created_dash_name(record, Some(cwd)))
+    }
+
+    #[test]
+    fn names_made_by_option_values_and_copies_into_folders_are_found() {
+        for (source, name) in [
+            ("touch -- -rf", "/project/-rf"),
+            ("echo x > -e", "/project/-e"),
+            ("sort -o -n a.txt", "/project/-n"),
+            ("sort -o-n a.txt", "/project/-n"),
+            ("sort --output=--x a.txt", "/project/--x"),
+            ("dd if=a.txt of=-n", "/project/-n"),
+            ("cp sub/-rf .", "/project/-rf"),
+            ("mv sub/-rf ./", "/project/-rf"),
+            ("cp -t . sub/-rf", "/project/-rf"),
+            ("ln -s /x/-rf .", "/project/-rf"),
+            ("cp -- -rf out/", "/project/out/-rf"),
+        ] {
+            let (cheap, names) = made(source);
+            assert!(cheap, "the cheap test passes `{source}`");
+            assert!(
+                names.contains(&Some(PathBuf::from(name))),
+                "`{source}` makes {name}: {names:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_cheap_test_passes_every_command_that_makes_such_a_name() {
+        // Look-alikes included: the test may pass more than it must, never less.
+        for source in [
+            "sort -o sorted.txt a.txt",
+            "sort -o -n a.txt",
+            "gcc -o -x main.c",
+            "cp a.txt -- -x",
+            "cp sub/-x new.txt",
+            "cargo test --release --no-fail-fast 2>&1",
+            "ls -la -h > out.txt",
+            "git log --oneline -5",
+            "mkdir -p out/-x",
+            "dd if=a of=-b",
+        ] {
+            let (cheap, names) = made(source);
+            assert!(cheap || names.is_empty(), "`{source}` makes {names:?}");
+        }
+        // What the walker spares the full reading of.
+        for source in [
+            "cargo test --release 2>&1",
+            "ls -la > out.txt",
+            "git status",
+        ] {
+            assert!(!made(source).0, "`{source}`");
+        }
+    }
 
     fn literal(t: &str) -> Word {
         Word::new(vec![Part::Literal(t.into())], Span::default(), false)

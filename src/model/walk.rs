@@ -1115,7 +1115,7 @@ impl<'s> Walker<'s> {
         builtin_assignments::through_namerefs(&mut record, self.scope());
         self.scope_mut().track_vars(&record);
         builtin_assignments::note(&mut record, self.scope());
-        if may_create_dash_name(&record) {
+        if dash_names::may_create(&record) {
             let cwd = self.scope().path_of(".", self.env.cwd);
             let created = dash_names::created_dash_name(&record, cwd.as_deref());
             repeat::add_dash_named(&mut self.dash_named, created);
@@ -2281,19 +2281,6 @@ fn alias_names(words: &[Word], program: Option<usize>) -> Vec<Option<String>> {
             Some(name.to_string())
         })
         .collect()
-}
-
-/// A cheap test before [`dash_names::created_dash_name`]: only a write redirect, or an
-/// operand after `--` or with a folder (`./-x`), can create a name starting with
-/// `-` (any other such word is an option).
-fn may_create_dash_name(record: &SimpleCommand) -> bool {
-    record.redirects.iter().any(|r| r.writes())
-        || record
-            .words
-            .iter()
-            .filter_map(Word::value)
-            // A byte scan: a substring search costs more than these short words.
-            .any(|v| v == "--" || v.as_bytes().windows(2).any(|w| w == b"/-"))
 }
 
 /// The origin name of records that stand for code reaching arithmetic evaluation.

@@ -10,8 +10,9 @@ declare_rule! {
     /// ## What it does
     /// Asks when an unquoted glob passed to a program can expand to a name that
     /// starts with `-`: the command created such a file earlier (`touch --
-    /// --checkpoint-action=exec=x`, `> -e`, `echo > '-rf'`), or the folder the glob
-    /// matches in already holds one (one `readdir`). A `--` before the glob ends the
+    /// --checkpoint-action=exec=x`, `> -e`, `echo > '-rf'`, an option's value as
+    /// in `sort -o -rf`, a copy into the folder as in `cp sub/-rf .`), or the
+    /// folder the glob matches in already holds one (one `readdir`). A `--` before the glob ends the
     /// program's options, and programs whose arguments are only text (`echo`) are
     /// left alone.
     ///
@@ -24,6 +25,7 @@ declare_rule! {
     /// ## Example
     /// - `touch -- -n; wc -l *` → ask
     /// - `touch -- --checkpoint-action=exec=sh; tar cf a.tar *` → ask
+    /// - `sort -o --checkpoint-action=exec=sh a.txt; tar cf a.tar *` → ask
     /// - `touch -- -n; wc -l src/*` → allow: the expansions start with `src/`
     pub static OPTION_GLOB = {
         code: "BG213",

@@ -437,17 +437,23 @@ fn repeat_flow() -> impl Strategy<Value = String> {
         })
 }
 
-/// Files named like options, then a glob a program receives.
+/// Files named like options, then a glob a program receives. The file is made by
+/// an operand, a redirect, an option's value (separate, glued to a short option,
+/// after `--output=`) or a copy into the folder, which names it after its source.
 fn option_glob() -> impl Strategy<Value = String> {
     (
         pick(&["-n", "-l", "--help", "-rf", "--version"]),
-        0u8..3,
+        0u8..7,
         pick(&["wc -l", "cat", "ls", "head -n1", "grep x"]),
     )
         .prop_map(|(name, how, user)| {
             let make = match how {
                 0 => format!("touch -- {name}"),
                 1 => format!("echo x > ./{name}"),
+                2 => format!("sort -o {name} /dev/null"),
+                3 => format!("sort -o{name} /dev/null"),
+                4 => format!("sort --output={name} /dev/null"),
+                5 => format!("mkdir -p d && touch d/{name} && cp d/{name} ."),
                 _ => format!("printf x > {}", single_quote(&name)),
             };
             format!("{make}; {user} *")
