@@ -176,10 +176,10 @@ pub struct Context {
     /// directory: loop variables over static relative words without `..`
     /// (`for f in src/*.rs`).
     pub confined: Vec<String>,
-    /// Files the command created before this point whose names start with `-`
-    /// (`None`: in a folder only known at run time), which a glob can pass to a
-    /// program as options.
-    pub dash_named: Vec<Option<PathBuf>>,
+    /// Files the command created before this point whose names start with `-`,
+    /// or folders where it made names only the run knows, which a glob can pass
+    /// to a program as options.
+    pub dash_named: Vec<super::dash_names::DashName>,
     /// An earlier command widened what globs match (`shopt -s dotglob`,
     /// `GLOBIGNORE=…`, see `model/glob_options.rs`): a glob here may match names
     /// starting with `.`, in any case, at any depth.

@@ -9,8 +9,20 @@ use super::command::SimpleCommand;
 use super::path_roles::path_uses;
 use super::paths::normalize_lexically;
 use super::word::Word;
-use crate::catalogue::{self, Role};
+use crate::catalogue::{self, Entry, Fact, Role, Values};
 use std::path::{Path, PathBuf};
+
+/// A name that starts with `-` a command makes, as far as the walker knows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DashName {
+    /// This file or folder (`touch -- -rf` in `/p`: `/p/-rf`).
+    At(PathBuf),
+    /// Names only the run knows, in this folder (`cp d/* out/`: in `out`).
+    In(PathBuf),
+    /// Names and places the walker cannot tell: the working folder is unknown,
+    /// or what the input holds says (`tar -x`, `unzip`).
+    Unknown,
+}
 
 /// Most folder entries read when looking for names that start with `-`.
 const MAX_SCAN: usize = 4096;
@@ -19,8 +31,11 @@ const MAX_SCAN: usize = 4096;
 /// command): false only where that finds nothing. A name that starts with `-`
 /// comes from a redirect to it (`> -e`), from an operand that cannot be an option
 /// (after `--`, or with a folder: `./-x`, `cp sub/-x .`), or, when the program may
-/// write a path by the catalogue's roles, from an option's value: glued (`-o-x`,
-/// `--output=-x`, `of=-x`, `-o:-x`) or the word after an option (`sort -o -x`).
+/// write a path by the catalogue's roles, from an option's value (glued: `-o-x`,
+/// `--output=-x`, `of=-x`, `-o:-x`; or the word after an option: `sort -o -x`)
+/// or from a source whose names only the run knows (`cp "$F" .`, `cp d/* .`,
+/// `cp -r d/. .`); and from a program that writes the names its input holds
+/// (`tar -x`, `unzip`).
 pub fn may_create(record: &SimpleCommand) -> bool {
     if record
         .redirects
@@ -30,9 +45,10 @@ pub fn may_create(record: &SimpleCommand) -> bool {
         return true;
     }
     let mut after_option = false;
-    let mut option_value = false;
+    let mut named_by_run = false;
     for value in record.words.iter().skip(1).map(Word::value) {
         let Some(value) = value else {
+            named_by_run = true;
             after_option = false;
             continue;
         };
@@ -42,31 +58,52 @@ pub fn may_create(record: &SimpleCommand) -> bool {
             return true;
         }
         let option = bytes.first() == Some(&b'-');
-        option_value |= bytes.windows(2).any(|w| w == b"=-" || w == b":-")
-            || option && (after_option || value.trim_start_matches('-').contains('-'));
+        named_by_run |= bytes.windows(2).any(|w| w == b"=-" || w == b":-")
+            || option && (after_option || value.trim_start_matches('-').contains('-'))
+            || bytes.ends_with(b"/.");
         after_option = option;
     }
-    option_value && may_write(record)
+    if record.words.len() < 2 {
+        return false;
+    }
+    if !record.wrappers.is_empty() || record.shadowed {
+        return named_by_run;
+    }
+    record
+        .program_str()
+        .and_then(catalogue::lookup)
+        .is_some_and(|entry| {
+            named_by_run && entry.mentions(&WRITES) || may_write_input_names(entry, record.args())
+        })
 }
 
-/// True when `record` may write a path through its words: a wrapper (`flock`),
-/// or a program whose catalogue entry has a role that writes (an operand, an
-/// option's value, a settings key) or a bind mount, in it or a subcommand. A
-/// program the catalogue does not know writes nothing the model knows.
-fn may_write(record: &SimpleCommand) -> bool {
-    const WRITES: [Role; 4] = [
-        Role::PathWrite,
-        Role::PathDelete,
-        Role::PathWriteOrPipe,
-        Role::Mount,
-    ];
-    !record.wrappers.is_empty()
-        || record.shadowed
-        || record
-            .program_str()
-            .and_then(catalogue::lookup)
-            .is_some_and(|entry| entry.mentions(&WRITES))
+/// True when some use of `entry` with `args` may write the names its input holds:
+/// the entry's masks, and for a subcommand named first (`git apply`, not `git
+/// status`) that subcommand's.
+fn may_write_input_names(entry: &Entry, args: &[Word]) -> bool {
+    if !entry.use_may_have(Fact::WritesInputNames) {
+        return false;
+    }
+    if entry.subcommands.is_empty() || entry.has(Fact::WritesInputNames) {
+        return true;
+    }
+    match args.first().and_then(Word::value) {
+        Some(name) if !name.starts_with('-') => entry
+            .subcommand(name)
+            .is_none_or(|sub| sub.use_may_have(Fact::WritesInputNames)),
+        // An option before the subcommand, or a word only known at run time.
+        _ => true,
+    }
 }
+
+/// The roles by which a program writes a path (an operand, an option's value, a
+/// settings key) or lets what it runs write one (a bind mount).
+const WRITES: [Role; 4] = [
+    Role::PathWrite,
+    Role::PathDelete,
+    Role::PathWriteOrPipe,
+    Role::Mount,
+];
 
 /// True when the last name of the path `value` starts with `-` (or may: a
 /// superset, `a/-x/..` included).
@@ -75,25 +112,36 @@ fn dashed(value: &str) -> bool {
 }
 
 /// The files or folders `record` creates whose names start with `-`, resolved from
-/// `cwd` (`None`: the working directory is unknown, so where the name is is too):
-/// a path it writes with such a name (`touch -- -rf`, `> -e`, `mkdir -- --x`, `sort
-/// -o -x`), and in each path it writes, the last name of an operand that is not an
-/// option (after `--`, or with a folder), as a copy, move or link into a folder
-/// names its entry (`cp sub/-x .`, `ln -s /x/-y dir`). The second is a superset:
-/// a written path that is a file, not a folder, gives a name in no folder.
-pub fn created_dash_name(record: &SimpleCommand, cwd: Option<&Path>) -> Vec<Option<PathBuf>> {
+/// `cwd` (`None`: where is unknown — the working directory is, or the name is
+/// only known at run time): a path it writes with such a name (`touch -- -rf`, `>
+/// -e`, `mkdir -- --x`, `sort -o -x`); in each path it writes, the last name of an
+/// operand that is not an option (after `--`, or with a folder), as a copy, move
+/// or link into a folder names its entry (`cp sub/-x .`, `ln -s /x/-y dir`; a
+/// superset: a written path that is a file gives a name in no folder); and
+/// anything, anywhere, when the names come from the run: a copy of a source only
+/// known then (`cp "$F" .`, `cp d/* .`, `cp -r d/. .`), or a program that writes
+/// the names its input holds (`tar -x`, `unzip`, `git apply`).
+pub fn created_dash_name(record: &SimpleCommand, cwd: Option<&Path>) -> Vec<DashName> {
     let mut out = Vec::new();
+    if writes_input_names(record) {
+        out.push(DashName::Unknown);
+    }
     let place = |path: &Path| match (path.is_absolute(), cwd) {
         (true, _) => Some(normalize_lexically(path)),
         (false, Some(cwd)) => Some(normalize_lexically(&cwd.join(path))),
         (false, None) => None,
     };
-    let sources = operand_names(record);
+    let at = |path: &Path| place(path).map_or(DashName::Unknown, DashName::At);
+    let (sources, run_named) = operand_names(record);
+    let unknown_copied = run_named && copies_into_folder(record);
     for usage in path_uses(record) {
         if !usage.access.writes() {
             continue;
         }
         let Some(value) = usage.word.value() else {
+            if unknown_copied {
+                out.push(DashName::Unknown);
+            }
             continue;
         };
         let path = Path::new(value);
@@ -102,25 +150,67 @@ pub fn created_dash_name(record: &SimpleCommand, cwd: Option<&Path>) -> Vec<Opti
             .and_then(|n| n.to_str())
             .is_some_and(|n| n.starts_with('-'));
         if named {
-            out.push(place(path));
+            out.push(at(path));
         }
         for name in &sources {
-            out.push(place(&path.join(name)));
+            out.push(at(&path.join(name)));
+        }
+        if unknown_copied {
+            out.push(place(path).map_or(DashName::Unknown, DashName::In));
         }
     }
     out
 }
 
+/// True when `record` copies, moves or links its operands into a folder its last
+/// operand names, as the catalogue reads its words (`cp`, `mv`, `ln`, `install`,
+/// `rsync`, `git mv`: their `last` operand role is `path-write`).
+fn copies_into_folder(record: &SimpleCommand) -> bool {
+    let Some(entry) = record.program_str().and_then(catalogue::lookup) else {
+        return false;
+    };
+    let values: Values = record.args().iter().map(Word::value).collect();
+    let usage = catalogue::usage(entry, &values);
+    usage.subcommand.unwrap_or(entry).last == Some(Role::PathWrite)
+}
+
+/// True when `record` writes the files its input names (`tar -x`, `unzip`, `git
+/// apply`: the catalogue's `writes-input-names`), and no read-only flag says
+/// otherwise (`tar -t`).
+fn writes_input_names(record: &SimpleCommand) -> bool {
+    if record.shadowed {
+        return false;
+    }
+    let Some(entry) = record
+        .program_str()
+        .and_then(catalogue::lookup)
+        .filter(|e| e.use_may_have(Fact::WritesInputNames))
+    else {
+        return false;
+    };
+    let values: Values = record.args().iter().map(Word::value).collect();
+    let usage = catalogue::usage(entry, &values);
+    usage.has(Fact::WritesInputNames) && !usage.has(Fact::ReadOnly)
+}
+
 /// The last names that start with `-` of `record`'s operands that cannot be
-/// options: after `--`, or with a folder (`sub/-x`).
-fn operand_names(record: &SimpleCommand) -> Vec<&str> {
+/// options (after `--`, or with a folder: `sub/-x`), and whether an operand's
+/// names are only known at run time: a word only known then or a glob (`"$F"`,
+/// `d/*`), or a folder's contents (`d/.`).
+fn operand_names(record: &SimpleCommand) -> (Vec<&str>, bool) {
     let mut after_dashes = false;
     let mut names = Vec::new();
-    for value in record.args().iter().filter_map(Word::value) {
+    let mut run_named = false;
+    for word in record.args() {
+        let Some(value) = word.value() else {
+            run_named = true;
+            continue;
+        };
         if value == "--" && !after_dashes {
             after_dashes = true;
             continue;
         }
+        run_named |= value.ends_with("/.");
         if !(after_dashes || value.contains('/')) {
             continue;
         }
@@ -130,29 +220,38 @@ fn operand_names(record: &SimpleCommand) -> Vec<&str> {
             names.push(name);
         }
     }
-    names
+    (names, run_named)
 }
 
 /// Why the glob `word`, an argument in the folder `cwd`, may expand to a name that
 /// starts with `-`: its first component is a pattern that can match such a name,
 /// and `created` (such names the command made; `None` where unknown) or the folder
 /// itself holds one. `None` when it cannot.
-pub fn option_glob(word: &Word, cwd: Option<&Path>, created: &[Option<PathBuf>]) -> Option<String> {
+pub fn option_glob(word: &Word, cwd: Option<&Path>, created: &[DashName]) -> Option<String> {
     let pattern = leading_pattern(word)?;
     // Compiled only when a name that starts with `-` gets past a cheap test.
     let mut glob = super::name_glob::NameGlob::new(&pattern);
     let made_here = created.iter().find_map(|c| match (c, cwd) {
-        (Some(path), Some(cwd)) => {
+        (DashName::At(path), Some(cwd)) => {
             let name = path.file_name()?.to_str()?;
-            (path.parent() == Some(cwd) && glob.matches(name.as_ref())).then(|| name.to_string())
+            (path.parent() == Some(cwd) && glob.matches(name.as_ref())).then(|| {
+                format!(
+                    "`{pattern}` can expand to `{name}`, made by this command, which the program reads as an option"
+                )
+            })
         }
+        // Names only the run knows: any may match.
+        (DashName::In(folder), Some(cwd)) if folder != cwd => None,
+        (DashName::In(_), _) | (DashName::Unknown, _) => Some(format!(
+            "`{pattern}` can expand to names this command makes that only the run knows (an archive's, a copy's), which the program may read as options"
+        )),
         // A name made where the gate cannot tell, or a glob run where it cannot.
-        _ => Some("-…".to_string()),
+        (DashName::At(_), None) => Some(format!(
+            "`{pattern}` can expand to a name like an option this command makes, in a folder the gate cannot tell"
+        )),
     });
-    if let Some(name) = made_here {
-        return Some(format!(
-            "`{pattern}` can expand to `{name}`, made by this command, which the program reads as an option"
-        ));
+    if made_here.is_some() {
+        return made_here;
     }
     let cwd = cwd?;
     for (n, entry) in std::fs::read_dir(cwd).ok()?.enumerate() {
@@ -186,7 +285,7 @@ fn leading_pattern(word: &Word) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{created_dash_name, leading_pattern, may_create};
+    use super::{DashName, created_dash_name, leading_pattern, may_create};
     use crate::model::paths::Resolver;
     use crate::model::word::{Part, Word};
     use crate::model::{Env, build};
@@ -195,7 +294,7 @@ mod tests {
 
     /// The cheap test's answer and the names the first command of `source` makes
     /// in `/project`.
-    fn made(source: &str) -> (bool, Vec<Option<PathBuf>>) {
+    fn made(source: &str) -> (bool, Vec<DashName>) {
         let resolver = Resolver::new(Some("/home/u".into()), Default::default());
         let env = Env {
             cwd: Path::new("/project"),
@@ -227,9 +326,36 @@ mod tests {
             let (cheap, names) = made(source);
             assert!(cheap, "the cheap test passes `{source}`");
             assert!(
-                names.contains(&Some(PathBuf::from(name))),
+                names.contains(&DashName::At(PathBuf::from(name))),
                 "`{source}` makes {name}: {names:?}"
             );
+        }
+    }
+
+    #[test]
+    fn names_only_the_run_knows_are_kept_with_their_folder() {
+        for (source, name) in [
+            ("tar xf a.tar", DashName::Unknown),
+            ("unzip -o a.zip", DashName::Unknown),
+            ("cp d/* out/", DashName::In(PathBuf::from("/project/out"))),
+            ("cp -r d/. .", DashName::In(PathBuf::from("/project"))),
+            ("mv \"$F\" .", DashName::In(PathBuf::from("/project"))),
+        ] {
+            let (cheap, names) = made(source);
+            assert!(cheap, "the cheap test passes `{source}`");
+            assert!(
+                names.contains(&name),
+                "`{source}` makes {name:?}: {names:?}"
+            );
+        }
+        // Listing an archive, making one, deleting or sorting by a glob: no name.
+        for source in [
+            "tar tf a.tar",
+            "tar cf a.tar src",
+            "rm -f *.o",
+            "sort -o out.txt *.txt",
+        ] {
+            assert_eq!(made(source).1, Vec::new(), "`{source}`");
         }
     }
 
@@ -247,6 +373,11 @@ mod tests {
             "git log --oneline -5",
             "mkdir -p out/-x",
             "dd if=a of=-b",
+            "tar xf a.tar",
+            "git apply x.patch",
+            "git -C sub apply x.patch",
+            "cp *.txt out/",
+            "rm -f *.o",
         ] {
             let (cheap, names) = made(source);
             assert!(cheap || names.is_empty(), "`{source}` makes {names:?}");

@@ -17,10 +17,10 @@
 //! A trap's text is such a body too: set now, run at the end of the command (or
 //! on a signal, at any point after): the walker walks it again at the end.
 
+use super::dash_names::DashName;
 use super::links::Link;
 use super::scope::Scope;
 use super::written;
-use std::path::PathBuf;
 
 /// Passes over a loop's body before what keeps changing is widened: the first,
 /// and one from what it left (which sees every value the body assigns once).
@@ -53,7 +53,7 @@ pub(super) struct Mark {
     /// Links made so far, in the order that decides which one a path goes through.
     pub links: Vec<Link>,
     /// Files named like options created so far.
-    pub dash_named: Vec<Option<PathBuf>>,
+    pub dash_named: Vec<DashName>,
 }
 
 /// The walker's state, borrowed: what a [`Mark`] is taken of and compared with.
@@ -65,7 +65,7 @@ pub(super) struct State<'a> {
     /// Links made so far.
     pub links: &'a [Link],
     /// Files named like options created so far.
-    pub dash_named: &'a [Option<PathBuf>],
+    pub dash_named: &'a [DashName],
 }
 
 impl Mark {
@@ -99,7 +99,7 @@ pub(super) fn add_links(links: &mut Vec<Link>, made: Vec<Link>) {
 }
 
 /// Adds files named like options, once each.
-pub(super) fn add_dash_named(names: &mut Vec<Option<PathBuf>>, made: Vec<Option<PathBuf>>) {
+pub(super) fn add_dash_named(names: &mut Vec<DashName>, made: Vec<DashName>) {
     for name in made {
         if !names.contains(&name) {
             names.push(name);

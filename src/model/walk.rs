@@ -249,7 +249,7 @@ struct Walker<'s> {
     links: Vec<links::Link>,
     /// Files named like options created so far (files outlive the subshell that
     /// made them, so this is not scoped).
-    dash_named: Vec<Option<std::path::PathBuf>>,
+    dash_named: Vec<dash_names::DashName>,
     /// A command so far widened what globs match (not scoped: fail closed).
     relaxed_globs: bool,
     /// Bytes walked again so far (see `repeat.rs`).

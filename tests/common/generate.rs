@@ -439,11 +439,12 @@ fn repeat_flow() -> impl Strategy<Value = String> {
 
 /// Files named like options, then a glob a program receives. The file is made by
 /// an operand, a redirect, an option's value (separate, glued to a short option,
-/// after `--output=`) or a copy into the folder, which names it after its source.
+/// after `--output=`) or a copy into the folder, which names it after its source
+/// (named, globbed, or a folder's contents).
 fn option_glob() -> impl Strategy<Value = String> {
     (
         pick(&["-n", "-l", "--help", "-rf", "--version"]),
-        0u8..7,
+        0u8..9,
         pick(&["wc -l", "cat", "ls", "head -n1", "grep x"]),
     )
         .prop_map(|(name, how, user)| {
@@ -454,6 +455,8 @@ fn option_glob() -> impl Strategy<Value = String> {
                 3 => format!("sort -o{name} /dev/null"),
                 4 => format!("sort --output={name} /dev/null"),
                 5 => format!("mkdir -p d && touch d/{name} && cp d/{name} ."),
+                6 => format!("mkdir -p d && touch d/{name} && cp d/* ."),
+                7 => format!("mkdir -p d && touch d/{name} && cp -r d/. ."),
                 _ => format!("printf x > {}", single_quote(&name)),
             };
             format!("{make}; {user} *")
