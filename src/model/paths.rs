@@ -400,8 +400,10 @@ pub struct GlobScan {
 /// `bases` (the root and allowed folders): where the symlinks it can match lead,
 /// when that is outside the base, and which paths it can match are `sensitive`.
 /// Reads the folder of the first component with a glob character, one `readdir`
-/// without `stat`s; a name matched there is joined with the rest of the word
-/// (`*/.env`: every folder's `.env`). As bash globs, a name starting with `.`
+/// without `stat`s (and, for a folder other than `cwd`, one `realpath`: a folder
+/// reached through a link that leads outside counts as such a link); a name
+/// matched there is joined with the rest of the word (`*/.env`: every folder's
+/// `.env`). As bash globs, a name starting with `.`
 /// matches only a pattern starting with `.`. A folder too large to scan, or with
 /// too many such links, adds `/` (anywhere) to the targets. Empty for words with
 /// dynamic parts or quoted glob characters, and for `~/…` and `$HOME/…` globs (not
@@ -459,6 +461,14 @@ fn scan_glob(
     // The matcher is compiled only when a name gets past its cheap test.
     let mut glob = name_glob(pattern, relaxed);
     let mut found = GlobScan::default();
+    // The folder itself may be reached through a link (`keys/*`, `keys` leading
+    // to ~/.ssh): what the glob matches is where that leads.
+    if Some(dir.as_path()) != cwd
+        && let Ok(real) = std::fs::canonicalize(&dir)
+        && !bases.iter().any(|b| real.starts_with(b))
+    {
+        found.link_targets.push(real.join(pattern).join(rest));
+    }
     let mut budget = MAX_GLOB_SCAN;
     // `**/.env` with globstar: `**` is any number of folders, none included.
     let globstar = relaxed && pattern == "**" && !rest.as_os_str().is_empty();
