@@ -5,6 +5,7 @@
 use super::word::Word;
 use crate::verdict::Span;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 /// Standard system binary folders: a program named by a path in one of these is the
 /// same program as its basename (`/bin/rm` is `rm`). Any other path is a different
@@ -156,6 +157,19 @@ pub struct Heredoc {
 }
 
 /// Where a command stands in the script.
+/// A name that starts with `-` a command makes, as far as the walker knows it
+/// (see `model/dash_names.rs`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DashName {
+    /// This file or folder (`touch -- -rf` in `/p`: `/p/-rf`).
+    At(PathBuf),
+    /// Names only the run knows, in this folder (`cp d/* out/`: in `out`).
+    In(PathBuf),
+    /// Names and places the walker cannot tell: the working folder is unknown,
+    /// or what the input holds says (`tar -x`, `unzip`).
+    Unknown,
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Context {
     /// How many nested scripts (`bash -c`, `eval`, heredoc into a shell) deep.
@@ -176,10 +190,14 @@ pub struct Context {
     /// directory: loop variables over static relative words without `..`
     /// (`for f in src/*.rs`).
     pub confined: Vec<String>,
+    /// The loop variables among `confined`, each with the words of its loop
+    /// (`for f in .env src/*`): the variable takes each of their values, one per
+    /// pass, and a path or option check judges those words in its place.
+    pub loop_values: Vec<(String, Rc<[Word]>)>,
     /// Files the command created before this point whose names start with `-`,
     /// or folders where it made names only the run knows, which a glob can pass
     /// to a program as options.
-    pub dash_named: Vec<super::dash_names::DashName>,
+    pub dash_named: Vec<DashName>,
     /// An earlier command widened what globs match (`shopt -s dotglob`,
     /// `GLOBIGNORE=…`, see `model/glob_options.rs`): a glob here may match names
     /// starting with `.`, in any case, at any depth.

@@ -5,24 +5,13 @@
 //! [`option_glob`] says whether a glob word may expand to one, from those notes or
 //! from one `readdir` of the folder it matches in.
 
+pub use super::command::DashName;
 use super::command::SimpleCommand;
 use super::path_roles::path_uses;
 use super::paths::normalize_lexically;
 use super::word::Word;
 use crate::catalogue::{self, Entry, Fact, Role, Values};
-use std::path::{Path, PathBuf};
-
-/// A name that starts with `-` a command makes, as far as the walker knows it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum DashName {
-    /// This file or folder (`touch -- -rf` in `/p`: `/p/-rf`).
-    At(PathBuf),
-    /// Names only the run knows, in this folder (`cp d/* out/`: in `out`).
-    In(PathBuf),
-    /// Names and places the walker cannot tell: the working folder is unknown,
-    /// or what the input holds says (`tar -x`, `unzip`).
-    Unknown,
-}
+use std::path::Path;
 
 /// Most folder entries read when looking for names that start with `-`.
 const MAX_SCAN: usize = 4096;

@@ -22,6 +22,7 @@ mod glob_options;
 mod input_arguments;
 mod known_output;
 mod links;
+pub mod loop_values;
 mod lower;
 mod mounted_paths;
 mod mounts;

@@ -172,8 +172,31 @@ fn wrapper_paths(cmd: &SimpleCommand) -> Vec<PathUse<'_>> {
     uses
 }
 
-/// The paths a command names, in order.
+/// The paths a command names, in order; then, for a confined loop variable among
+/// them, the loop's words in its place (see `model/loop_values.rs`).
 pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse<'_>> {
+    let mut uses = written_out(cmd);
+    if cmd.context.loop_values.is_empty() {
+        return uses;
+    }
+    // `for f in .env; do cat "$f"; done` reads `.env`: each loop word in its
+    // variable's place is a use too, judged as if written out.
+    let mut placed = Vec::new();
+    for usage in &uses {
+        for word in super::loop_values::in_place_of(&usage.word, &cmd.context.loop_values) {
+            placed.push(PathUse {
+                word: Cow::Owned(word),
+                access: usage.access,
+                role: usage.role,
+            });
+        }
+    }
+    uses.extend(placed);
+    uses
+}
+
+/// [`path_uses`] of the words as written, loop variables left in them.
+fn written_out(cmd: &SimpleCommand) -> Vec<PathUse<'_>> {
     let mut uses = Vec::new();
     for redirect in &cmd.redirects {
         if redirect.is_fd_duplication() || redirect.heredoc.is_some() || redirect.operator == "<<<"

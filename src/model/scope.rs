@@ -13,6 +13,7 @@ use super::word::{Part, Word};
 use super::wrappers;
 use crate::catalogue::Fact;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 /// One scope: the working directory and the script's variables.
 #[derive(Clone, Debug, Default)]
@@ -30,6 +31,8 @@ pub(crate) struct Scope {
     ifs_changed: bool,
     /// Unknown variables proven relative paths below the working directory.
     confined: Vec<String>,
+    /// Confined loop variables, with the words of their loop.
+    loop_values: Vec<(String, Rc<[Word]>)>,
     /// Unknown variables proven numbers (`n=$(nproc)`, `for i in 1 2 3`).
     numeric: Vec<String>,
     /// Namerefs (`declare -n r=PATH`): assigning `r` assigns `PATH`.
@@ -49,6 +52,7 @@ impl Scope {
             self.ifs_changed = true;
         }
         self.confined.retain(|n| n != name);
+        self.loop_values.retain(|(n, _)| n != name);
         self.numeric.retain(|n| n != name);
         match name.split_once('[') {
             None => {
@@ -131,6 +135,7 @@ impl Scope {
             && same_vars(self, other)
             && same_vars(other, self)
             && same_set(&self.confined, &other.confined)
+            && same_set(&self.loop_values, &other.loop_values)
             && same_set(&self.numeric, &other.numeric)
             && same_set(&self.namerefs, &other.namerefs)
             && same_set(&self.integers, &other.integers)
@@ -264,6 +269,18 @@ impl Scope {
     /// The variables marked by [`Scope::confine`].
     pub fn confined(&self) -> &[String] {
         &self.confined
+    }
+
+    /// Notes that the confined variable `name` takes the value of each of
+    /// `words`, one per pass of its loop.
+    pub fn bind_loop_values(&mut self, name: &str, words: Rc<[Word]>) {
+        self.loop_values.retain(|(n, _)| n != name);
+        self.loop_values.push((name.to_string(), words));
+    }
+
+    /// The variables noted by [`Scope::bind_loop_values`], with their words.
+    pub fn loop_values(&self) -> &[(String, Rc<[Word]>)] {
+        &self.loop_values
     }
 
     /// True when the script set `name` to a value that word splitting may cut into

@@ -916,9 +916,10 @@ impl<'s> Walker<'s> {
             return None;
         }
         let name = field::child(node, Field::Variable)?;
+        let words = self.loop_words(node, src);
         Some(LoopVariable {
             name: Rc::from(src.slice(name)),
-            confined: self.loop_confined(node, src),
+            confined: confined_values(&words).then(|| Rc::from(words)),
             numeric: loop_numeric(node, src),
         })
     }
@@ -1100,6 +1101,7 @@ impl<'s> Walker<'s> {
             function: frame.function.as_deref().map(str::to_string),
             cwd: self.scope().cwd.clone(),
             confined: self.scope().confined().to_vec(),
+            loop_values: self.scope().loop_values().to_vec(),
             dash_named: self.dash_named.clone(),
             relaxed_globs: self.relaxed_globs,
             splitting: Vec::new(),
@@ -1984,17 +1986,14 @@ impl<'s> Walker<'s> {
         effects
     }
 
-    /// `for NAME in WORDS`: every word is static text or a glob naming relative paths
-    /// with no `..` (and no pattern that could match `..`), so NAME stays below the
-    /// working directory.
-    fn loop_confined(&mut self, node: Node, src: Source) -> bool {
+    /// The words of `for NAME in WORDS`, as the loop starts (none for `for f; do`,
+    /// which loops over the positional parameters).
+    fn loop_words(&mut self, node: Node, src: Source) -> Vec<Word> {
         let values = field::children(node, Field::Value);
         if values.is_empty() {
-            // `for f; do` loops over the positional parameters.
-            return false;
+            return Vec::new();
         }
-        let words = lower::words(&values, src, top(&self.scopes), &mut Vec::new());
-        confined_values(&words)
+        lower::words(&values, src, top(&self.scopes), &mut Vec::new())
     }
 
     /// Walks what the fast lexer read: lists of simple commands, and compound
@@ -2072,7 +2071,7 @@ impl<'s> Walker<'s> {
                     .collect();
                 Some(LoopVariable {
                     name: Rc::from(variable),
-                    confined: confined_values(&words),
+                    confined: confined_values(&words).then(|| Rc::from(words)),
                     numeric,
                 })
             }
@@ -2309,7 +2308,9 @@ fn numeric_value(node: Node, src: Source) -> bool {
 struct LoopVariable {
     /// Its name.
     name: Rc<str>,
-    confined: bool,
+    /// The loop's words, when every value they give is a relative path below the
+    /// working directory.
+    confined: Option<Rc<[Word]>>,
     numeric: bool,
 }
 
@@ -2353,8 +2354,9 @@ fn enter_pass(scope: &mut Scope, variable: Option<&LoopVariable>) {
     };
     let name = &*variable.name;
     scope.set_var(name, None);
-    if variable.confined {
+    if let Some(words) = &variable.confined {
         scope.confine(name);
+        scope.bind_loop_values(name, Rc::clone(words));
     }
     if variable.numeric {
         scope.mark_numeric(name);

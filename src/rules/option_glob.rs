@@ -4,6 +4,7 @@ use crate::catalogue::Fact;
 use crate::declare_rule;
 use crate::model::command::{Origin, SimpleCommand};
 use crate::model::dash_names::option_glob;
+use crate::model::word::Part;
 use crate::rules::Checker;
 
 declare_rule! {
@@ -26,6 +27,8 @@ declare_rule! {
     /// - `touch -- -n; wc -l *` → ask
     /// - `touch -- --checkpoint-action=exec=sh; tar cf a.tar *` → ask
     /// - `sort -o --checkpoint-action=exec=sh a.txt; tar cf a.tar *` → ask
+    /// - `touch -- -n; for f in *; do wc -l "$f"; done` → ask: the loop passes the
+    ///   glob's names one at a time
     /// - `touch -- -n; wc -l src/*` → allow: the expansions start with `src/`
     pub static OPTION_GLOB = {
         code: "BG213",
@@ -51,11 +54,25 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         return;
     }
     let cwd = cx.paths.cwd_of(&cmd.context.cwd, cx.cwd);
+    let created = &cmd.context.dash_named;
     for word in cmd.args() {
         if word.value() == Some("--") {
             return;
         }
-        if let Some(reason) = option_glob(word, cwd, &cmd.context.dash_named) {
+        let reason = option_glob(word, cwd, created).or_else(|| {
+            // `for f in *; do wc -l "$f"; done` passes the names one at a time.
+            let Some(Part::Variable { name, .. }) = word.parts.first() else {
+                return None;
+            };
+            let (_, values) = cmd.context.loop_values.iter().find(|(n, _)| n == name)?;
+            let reason = values
+                .iter()
+                .find_map(|value| option_glob(value, cwd, created))?;
+            Some(format!(
+                "`${name}` takes the names of a loop's glob: {reason}"
+            ))
+        });
+        if let Some(reason) = reason {
             cx.report(&OPTION_GLOB, word.span, reason);
             return;
         }

@@ -321,12 +321,13 @@ pub fn redirect_placements() -> impl Strategy<Value = Vec<String>> {
 }
 
 /// A path carried by a value the gate computes: a known substitution, `read` from a
-/// here-string, `printf -v`, an array element, `+=`; then used by a program that
-/// reads or writes it.
+/// here-string, `printf -v`, an array element, `+=`, a `for` loop's word (alone,
+/// after another, or as a glob's folder); then used by a program that reads or
+/// writes it.
 fn value_flow() -> impl Strategy<Value = String> {
     (
         pick(PATHS),
-        0u8..7,
+        0u8..10,
         pick(&["cat", "head -n1", "ls", "touch", "wc -c"]),
     )
         .prop_map(|(path, how, user)| {
@@ -338,6 +339,9 @@ fn value_flow() -> impl Strategy<Value = String> {
                 3 => format!("F=x; printf -vF %s {path}"),
                 4 => format!("a=(x {path}); F=${{a[1]}}"),
                 5 => format!("F=$(dirname {path}/x)"),
+                7 => return format!("for F in {path}; do {user} \"$F\"; done"),
+                8 => return format!("for F in a.txt {path}; do {user} $F; done"),
+                9 => return format!("for F in {path}/*; do {user} \"$F\"; done"),
                 _ => format!("F=; F+={path}"),
             };
             format!("{value}; {user} \"$F\"")
@@ -440,14 +444,16 @@ fn repeat_flow() -> impl Strategy<Value = String> {
 /// Files named like options, then a glob a program receives. The file is made by
 /// an operand, a redirect, an option's value (separate, glued to a short option,
 /// after `--output=`) or a copy into the folder, which names it after its source
-/// (named, globbed, or a folder's contents).
+/// (named, globbed, or a folder's contents). The glob reaches the program whole
+/// or name by name through a loop's variable, quoted or not.
 fn option_glob() -> impl Strategy<Value = String> {
     (
         pick(&["-n", "-l", "--help", "-rf", "--version"]),
         0u8..9,
         pick(&["wc -l", "cat", "ls", "head -n1", "grep x"]),
+        0u8..3,
     )
-        .prop_map(|(name, how, user)| {
+        .prop_map(|(name, how, user, pass)| {
             let make = match how {
                 0 => format!("touch -- {name}"),
                 1 => format!("echo x > ./{name}"),
@@ -459,7 +465,11 @@ fn option_glob() -> impl Strategy<Value = String> {
                 7 => format!("mkdir -p d && touch d/{name} && cp -r d/. ."),
                 _ => format!("printf x > {}", single_quote(&name)),
             };
-            format!("{make}; {user} *")
+            match pass {
+                0 => format!("{make}; {user} *"),
+                1 => format!("{make}; for f in *; do {user} \"$f\"; done"),
+                _ => format!("{make}; for f in *; do {user} $f; done"),
+            }
         })
 }
 
