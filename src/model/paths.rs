@@ -467,7 +467,11 @@ fn scan_glob(
         && let Ok(real) = std::fs::canonicalize(&dir)
         && !bases.iter().any(|b| real.starts_with(b))
     {
-        found.link_targets.push(real.join(pattern).join(rest));
+        let mut matched = real.join(pattern);
+        if !rest.as_os_str().is_empty() {
+            matched.push(rest);
+        }
+        found.link_targets.push(matched);
     }
     let mut budget = MAX_GLOB_SCAN;
     // `**/.env` with globstar: `**` is any number of folders, none included.
