@@ -275,23 +275,15 @@ fn leading_pattern(word: &Word) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::{DashName, created_dash_name, leading_pattern, may_create};
-    use crate::model::paths::Resolver;
+    use crate::model::built_in_project;
     use crate::model::word::{Part, Word};
-    use crate::model::{Env, build};
     use crate::verdict::Span;
     use std::path::{Path, PathBuf};
 
     /// The cheap test's answer and the names the first command of `source` makes
     /// in `/project`.
     fn made(source: &str) -> (bool, Vec<DashName>) {
-        let resolver = Resolver::new(Some("/home/u".into()), Default::default());
-        let env = Env {
-            cwd: Path::new("/project"),
-            resolver: &resolver,
-            max_nesting: 4,
-            fast_path: false,
-        };
-        let model = build(source, &env);
+        let model = built_in_project(source);
         let record = model.commands.first().expect("one command");
         let cwd = Path::new("/project");
         (may_create(record), created_dash_name(record, Some(cwd)))

@@ -77,6 +77,20 @@ pub struct Model {
     pub problems: Vec<Problem>,
 }
 
+/// The model of `source` run in `/project`, with `/home/u` as home, for the
+/// model's unit tests.
+#[cfg(test)]
+pub(crate) fn built_in_project(source: &str) -> Model {
+    let resolver = paths::Resolver::new(Some("/home/u".into()), Default::default());
+    let env = Env {
+        cwd: std::path::Path::new("/project"),
+        resolver: &resolver,
+        max_nesting: 4,
+        fast_path: false,
+    };
+    build(source, &env)
+}
+
 /// Builds the model of `source`.
 pub fn build(source: &str, env: &Env<'_>) -> Model {
     if env.fast_path

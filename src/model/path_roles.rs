@@ -850,24 +850,38 @@ fn mode_values(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Env, build, paths::Resolver};
-    use std::path::Path;
+    use crate::model::built_in_project;
 
     /// The path uses of the first command of `source`, as (text, access).
     fn uses_of(source: &str) -> Vec<(String, Access)> {
-        let resolver = Resolver::new(Some("/home/u".into()), Default::default());
-        let env = Env {
-            cwd: Path::new("/project"),
-            resolver: &resolver,
-            max_nesting: 4,
-            fast_path: false,
-        };
-        let model = build(source, &env);
+        let model = built_in_project(source);
         let cmd = model.commands.first().expect("one command");
         path_uses(cmd)
             .into_iter()
             .map(|u| (u.word.value().unwrap_or("?").to_string(), u.access))
             .collect()
+    }
+
+    #[test]
+    fn a_confined_loop_variable_names_each_of_the_loops_words() {
+        let uses = uses_of("for f in .env a.txt; do cat \"$f\"; done");
+        assert!(
+            uses.contains(&(".env".to_string(), Access::Read)),
+            "{uses:?}"
+        );
+        assert!(
+            uses.contains(&("a.txt".to_string(), Access::Read)),
+            "{uses:?}"
+        );
+        let written = uses_of("for f in a.txt; do echo x > \"out/$f\"; done");
+        assert!(
+            written.contains(&("out/a.txt".to_string(), Access::Write)),
+            "{written:?}"
+        );
+        // Not confined (an absolute word): the variable stays unknown, no word
+        // stands in for it.
+        let unknown = uses_of("for f in /etc/passwd; do cat \"$f\"; done");
+        assert_eq!(unknown, [("?".to_string(), Access::Read)]);
     }
 
     fn access_of(source: &str, path: &str) -> Option<Access> {
