@@ -33,7 +33,10 @@ pub fn may_create(record: &SimpleCommand) -> bool {
     {
         return true;
     }
+    // A value that starts with `-` (glued, or the word after an option), and a
+    // source whose names only the run knows.
     let mut after_option = false;
+    let mut dashed_value = false;
     let mut named_by_run = false;
     for value in record.words.iter().skip(1).map(Word::value) {
         let Some(value) = value else {
@@ -41,28 +44,39 @@ pub fn may_create(record: &SimpleCommand) -> bool {
             after_option = false;
             continue;
         };
-        // A byte scan: a substring search costs more than these short words.
-        let bytes = value.as_bytes();
-        if value == "--" || bytes.windows(2).any(|w| w == b"/-") {
+        if value == "--" {
             return true;
         }
+        let bytes = value.as_bytes();
         let option = bytes.first() == Some(&b'-');
-        named_by_run |= bytes.windows(2).any(|w| w == b"=-" || w == b":-")
-            || option && (after_option || value.trim_start_matches('-').contains('-'))
-            || bytes.ends_with(b"/.");
+        // One pass over the bytes, at each `-` after the first byte: after a `/`
+        // it names a file (`./-x`), after `=` or `:` it starts a value (`of=-x`,
+        // `-o:-x`), after another byte of an option a glued value (`-o-x`).
+        for pair in bytes.windows(2).filter(|w| w[1] == b'-') {
+            match pair[0] {
+                b'/' => return true,
+                b'=' | b':' => dashed_value = true,
+                b'-' => {}
+                _ => dashed_value |= option,
+            }
+        }
+        dashed_value |= option && after_option;
+        named_by_run |= bytes.ends_with(b"/.");
         after_option = option;
     }
     if record.words.len() < 2 {
         return false;
     }
     if !record.wrappers.is_empty() || record.shadowed {
-        return named_by_run;
+        return dashed_value || named_by_run;
     }
     record
         .program_str()
         .and_then(catalogue::lookup)
         .is_some_and(|entry| {
-            named_by_run && entry.mentions(&WRITES) || may_write_input_names(entry, record.args())
+            dashed_value && entry.mentions(&WRITES)
+                || named_by_run && copies_into_folder(entry, record)
+                || may_write_input_names(entry, record.args())
         })
 }
 
@@ -111,10 +125,12 @@ fn dashed(value: &str) -> bool {
 /// known then (`cp "$F" .`, `cp d/* .`, `cp -r d/. .`), or a program that writes
 /// the names its input holds (`tar -x`, `unzip`, `git apply`).
 pub fn created_dash_name(record: &SimpleCommand, cwd: Option<&Path>) -> Vec<DashName> {
-    let mut out = Vec::new();
+    // Names from an archive or a patch may be anything, anywhere: nothing else
+    // the command makes adds to that.
     if writes_input_names(record) {
-        out.push(DashName::Unknown);
+        return vec![DashName::Unknown];
     }
+    let mut out = Vec::new();
     let place = |path: &Path| match (path.is_absolute(), cwd) {
         (true, _) => Some(normalize_lexically(path)),
         (false, Some(cwd)) => Some(normalize_lexically(&cwd.join(path))),
@@ -122,7 +138,12 @@ pub fn created_dash_name(record: &SimpleCommand, cwd: Option<&Path>) -> Vec<Dash
     };
     let at = |path: &Path| place(path).map_or(DashName::Unknown, DashName::At);
     let (sources, run_named) = operand_names(record);
-    let unknown_copied = run_named && copies_into_folder(record);
+    let unknown_copied = run_named
+        && !record.shadowed
+        && record
+            .program_str()
+            .and_then(catalogue::lookup)
+            .is_some_and(|entry| copies_into_folder(entry, record));
     for usage in path_uses(record) {
         if !usage.access.writes() {
             continue;
@@ -137,7 +158,7 @@ pub fn created_dash_name(record: &SimpleCommand, cwd: Option<&Path>) -> Vec<Dash
         let named = path
             .file_name()
             .and_then(|n| n.to_str())
-            .is_some_and(|n| n.starts_with('-'));
+            .is_some_and(like_option);
         if named {
             out.push(at(path));
         }
@@ -154,10 +175,10 @@ pub fn created_dash_name(record: &SimpleCommand, cwd: Option<&Path>) -> Vec<Dash
 /// True when `record` copies, moves or links its operands into a folder its last
 /// operand names, as the catalogue reads its words (`cp`, `mv`, `ln`, `install`,
 /// `rsync`, `git mv`: their `last` operand role is `path-write`).
-fn copies_into_folder(record: &SimpleCommand) -> bool {
-    let Some(entry) = record.program_str().and_then(catalogue::lookup) else {
-        return false;
-    };
+fn copies_into_folder(entry: &'static Entry, record: &SimpleCommand) -> bool {
+    if entry.subcommands.is_empty() {
+        return entry.last == Some(Role::PathWrite);
+    }
     let values: Values = record.args().iter().map(Word::value).collect();
     let usage = catalogue::usage(entry, &values);
     usage.subcommand.unwrap_or(entry).last == Some(Role::PathWrite)
@@ -182,6 +203,12 @@ fn writes_input_names(record: &SimpleCommand) -> bool {
     usage.has(Fact::WritesInputNames) && !usage.has(Fact::ReadOnly)
 }
 
+/// True for a name a program reads as an option: it starts with `-` and is more
+/// than that (`-` alone is standard input or output, as in `wget -O -`).
+fn like_option(name: &str) -> bool {
+    name.len() > 1 && name.starts_with('-')
+}
+
 /// The last names that start with `-` of `record`'s operands that cannot be
 /// options (after `--`, or with a folder: `sub/-x`), and whether an operand's
 /// names are only known at run time: a word only known then or a glob (`"$F"`,
@@ -204,7 +231,7 @@ fn operand_names(record: &SimpleCommand) -> (Vec<&str>, bool) {
             continue;
         }
         if let Some(name) = Path::new(value).file_name().and_then(|n| n.to_str())
-            && name.starts_with('-')
+            && like_option(name)
         {
             names.push(name);
         }
@@ -329,12 +356,15 @@ mod tests {
                 "`{source}` makes {name:?}: {names:?}"
             );
         }
-        // Listing an archive, making one, deleting or sorting by a glob: no name.
+        // Listing an archive, making one, deleting or sorting by a glob, writing
+        // to standard output: no name.
         for source in [
             "tar tf a.tar",
             "tar cf a.tar src",
             "rm -f *.o",
             "sort -o out.txt *.txt",
+            "wget -qO- https://example.com/x",
+            "sort -o - a.txt",
         ] {
             assert_eq!(made(source).1, Vec::new(), "`{source}`");
         }
