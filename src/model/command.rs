@@ -156,7 +156,6 @@ pub struct Heredoc {
     pub span: Span,
 }
 
-/// Where a command stands in the script.
 /// A name that starts with `-` a command makes, as far as the walker knows it
 /// (see `model/dash_names.rs`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -170,6 +169,7 @@ pub enum DashName {
     Unknown,
 }
 
+/// Where a command stands in the script.
 #[derive(Clone, Debug, Default)]
 pub struct Context {
     /// How many nested scripts (`bash -c`, `eval`, heredoc into a shell) deep.
@@ -188,12 +188,10 @@ pub struct Context {
     pub cwd: Cwd,
     /// Variables whose value is unknown but proven a relative path below the working
     /// directory: loop variables over static relative words without `..`
-    /// (`for f in src/*.rs`).
-    pub confined: Vec<String>,
-    /// The loop variables among `confined`, each with the words of its loop
-    /// (`for f in .env src/*`): the variable takes each of their values, one per
-    /// pass, and a path or option check judges those words in its place.
-    pub loop_values: Vec<(String, Rc<[Word]>)>,
+    /// (`for f in src/*.rs`), each with the words of its loop: the variable takes
+    /// each of their values, one per pass, and a path or option check judges
+    /// those words in its place (see `model/loop_values.rs`).
+    pub confined: Vec<(String, Rc<[Word]>)>,
     /// Files the command created before this point whose names start with `-`,
     /// or folders where it made names only the run knows, which a glob can pass
     /// to a program as options.
@@ -207,6 +205,13 @@ pub struct Context {
     /// time: `read N`, `N=$(cat f)`) and that this command's words expand unquoted
     /// after the start of a word: `--name=x$N` may be `--name=x --privileged`.
     pub splitting: Vec<String>,
+}
+
+impl Context {
+    /// True when `name` is a confined loop variable here ([`Context::confined`]).
+    pub fn is_confined(&self, name: &str) -> bool {
+        self.confined.iter().any(|(n, _)| n == name)
+    }
 }
 
 /// The working directory as far as the walker can tell.

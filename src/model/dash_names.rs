@@ -125,9 +125,14 @@ fn dashed(value: &str) -> bool {
 /// known then (`cp "$F" .`, `cp d/* .`, `cp -r d/. .`), or a program that writes
 /// the names its input holds (`tar -x`, `unzip`, `git apply`).
 pub fn created_dash_name(record: &SimpleCommand, cwd: Option<&Path>) -> Vec<DashName> {
+    // A function or alias of the program's name is not the program.
+    let entry = record
+        .program_str()
+        .and_then(catalogue::lookup)
+        .filter(|_| !record.shadowed);
     // Names from an archive or a patch may be anything, anywhere: nothing else
     // the command makes adds to that.
-    if writes_input_names(record) {
+    if entry.is_some_and(|e| writes_input_names(e, record)) {
         return vec![DashName::Unknown];
     }
     let mut out = Vec::new();
@@ -138,12 +143,7 @@ pub fn created_dash_name(record: &SimpleCommand, cwd: Option<&Path>) -> Vec<Dash
     };
     let at = |path: &Path| place(path).map_or(DashName::Unknown, DashName::At);
     let (sources, run_named) = operand_names(record);
-    let unknown_copied = run_named
-        && !record.shadowed
-        && record
-            .program_str()
-            .and_then(catalogue::lookup)
-            .is_some_and(|entry| copies_into_folder(entry, record));
+    let unknown_copied = run_named && entry.is_some_and(|e| copies_into_folder(e, record));
     for usage in path_uses(record) {
         if !usage.access.writes() {
             continue;
@@ -184,20 +184,13 @@ fn copies_into_folder(entry: &'static Entry, record: &SimpleCommand) -> bool {
     usage.subcommand.unwrap_or(entry).last == Some(Role::PathWrite)
 }
 
-/// True when `record` writes the files its input names (`tar -x`, `unzip`, `git
-/// apply`: the catalogue's `writes-input-names`), and no read-only flag says
-/// otherwise (`tar -t`).
-fn writes_input_names(record: &SimpleCommand) -> bool {
-    if record.shadowed {
+/// True when `record`, read with its program's `entry`, writes the files its
+/// input names (`tar -x`, `unzip`, `git apply`: the catalogue's
+/// `writes-input-names`), and no read-only flag says otherwise (`tar -t`).
+fn writes_input_names(entry: &'static Entry, record: &SimpleCommand) -> bool {
+    if !entry.use_may_have(Fact::WritesInputNames) {
         return false;
     }
-    let Some(entry) = record
-        .program_str()
-        .and_then(catalogue::lookup)
-        .filter(|e| e.use_may_have(Fact::WritesInputNames))
-    else {
-        return false;
-    };
     let values: Values = record.args().iter().map(Word::value).collect();
     let usage = catalogue::usage(entry, &values);
     usage.has(Fact::WritesInputNames) && !usage.has(Fact::ReadOnly)

@@ -176,14 +176,14 @@ fn wrapper_paths(cmd: &SimpleCommand) -> Vec<PathUse<'_>> {
 /// them, the loop's words in its place (see `model/loop_values.rs`).
 pub fn path_uses(cmd: &SimpleCommand) -> Vec<PathUse<'_>> {
     let mut uses = written_out(cmd);
-    if cmd.context.loop_values.is_empty() {
+    if cmd.context.confined.is_empty() {
         return uses;
     }
     // `for f in .env; do cat "$f"; done` reads `.env`: each loop word in its
     // variable's place is a use too, judged as if written out.
     let mut placed = Vec::new();
     for usage in &uses {
-        for word in super::loop_values::in_place_of(&usage.word, &cmd.context.loop_values) {
+        for word in super::loop_values::in_place_of(&usage.word, &cmd.context.confined) {
             placed.push(PathUse {
                 word: Cow::Owned(word),
                 access: usage.access,

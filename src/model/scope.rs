@@ -29,10 +29,9 @@ pub(crate) struct Scope {
     vars: Vec<(String, Option<String>)>,
     /// `IFS` was assigned: unquoted expansions may split anywhere.
     ifs_changed: bool,
-    /// Unknown variables proven relative paths below the working directory.
-    confined: Vec<String>,
-    /// Confined loop variables, with the words of their loop.
-    loop_values: Vec<(String, Rc<[Word]>)>,
+    /// Unknown variables proven relative paths below the working directory (loop
+    /// variables), with the words of their loop.
+    confined: Vec<(String, Rc<[Word]>)>,
     /// Unknown variables proven numbers (`n=$(nproc)`, `for i in 1 2 3`).
     numeric: Vec<String>,
     /// Namerefs (`declare -n r=PATH`): assigning `r` assigns `PATH`.
@@ -51,8 +50,7 @@ impl Scope {
         if name == "IFS" {
             self.ifs_changed = true;
         }
-        self.confined.retain(|n| n != name);
-        self.loop_values.retain(|(n, _)| n != name);
+        self.confined.retain(|(n, _)| n != name);
         self.numeric.retain(|n| n != name);
         match name.split_once('[') {
             None => {
@@ -135,7 +133,6 @@ impl Scope {
             && same_vars(self, other)
             && same_vars(other, self)
             && same_set(&self.confined, &other.confined)
-            && same_set(&self.loop_values, &other.loop_values)
             && same_set(&self.numeric, &other.numeric)
             && same_set(&self.namerefs, &other.namerefs)
             && same_set(&self.integers, &other.integers)
@@ -222,9 +219,11 @@ impl Scope {
         current
     }
 
-    /// Marks `name` (unknown) as a relative path below the working directory.
-    pub fn confine(&mut self, name: &str) {
-        self.confined.push(name.to_string());
+    /// Marks `name` (unknown) as a relative path below the working directory: it
+    /// takes the value of each of `words`, one per pass of its loop.
+    pub fn confine(&mut self, name: &str, words: Rc<[Word]>) {
+        self.confined.retain(|(n, _)| n != name);
+        self.confined.push((name.to_string(), words));
     }
 
     /// The absolute path a word value names from the current directory, when known.
@@ -266,21 +265,9 @@ impl Scope {
         self.var(name).map(|v| v.as_deref())
     }
 
-    /// The variables marked by [`Scope::confine`].
-    pub fn confined(&self) -> &[String] {
+    /// The variables marked by [`Scope::confine`], with their loop's words.
+    pub fn confined(&self) -> &[(String, Rc<[Word]>)] {
         &self.confined
-    }
-
-    /// Notes that the confined variable `name` takes the value of each of
-    /// `words`, one per pass of its loop.
-    pub fn bind_loop_values(&mut self, name: &str, words: Rc<[Word]>) {
-        self.loop_values.retain(|(n, _)| n != name);
-        self.loop_values.push((name.to_string(), words));
-    }
-
-    /// The variables noted by [`Scope::bind_loop_values`], with their words.
-    pub fn loop_values(&self) -> &[(String, Rc<[Word]>)] {
-        &self.loop_values
     }
 
     /// True when the script set `name` to a value that word splitting may cut into
@@ -292,7 +279,7 @@ impl Scope {
             Some(Some(value)) => {
                 !value.is_empty() && (self.ifs_changed || value.contains([' ', '\t', '\n']))
             }
-            Some(None) => !self.is_numeric(name) && !self.confined.iter().any(|c| c == name),
+            Some(None) => !self.is_numeric(name) && !self.confined.iter().any(|(c, _)| c == name),
             None => false,
         }
     }
@@ -615,7 +602,7 @@ pub(crate) fn is_name(text: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::Scope;
+    use super::{Rc, Scope, Word};
 
     #[test]
     fn a_value_may_split_when_it_has_a_blank_or_is_only_known_at_run_time() {
@@ -627,7 +614,10 @@ mod tests {
         scope.set_var("COUNT", None);
         scope.mark_numeric("COUNT");
         scope.set_var("FILE", None);
-        scope.confine("FILE");
+        scope.confine(
+            "FILE",
+            Rc::from(vec![Word::literal("a.txt", Default::default())]),
+        );
         assert!(scope.may_split("KNOWN"));
         assert!(scope.may_split("READ"));
         for name in ["PLAIN", "EMPTY", "COUNT", "FILE", "NEVER_SET"] {

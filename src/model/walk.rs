@@ -1101,7 +1101,6 @@ impl<'s> Walker<'s> {
             function: frame.function.as_deref().map(str::to_string),
             cwd: self.scope().cwd.clone(),
             confined: self.scope().confined().to_vec(),
-            loop_values: self.scope().loop_values().to_vec(),
             dash_named: self.dash_named.clone(),
             relaxed_globs: self.relaxed_globs,
             splitting: Vec::new(),
@@ -2355,8 +2354,7 @@ fn enter_pass(scope: &mut Scope, variable: Option<&LoopVariable>) {
     let name = &*variable.name;
     scope.set_var(name, None);
     if let Some(words) = &variable.confined {
-        scope.confine(name);
-        scope.bind_loop_values(name, Rc::clone(words));
+        scope.confine(name, Rc::clone(words));
     }
     if variable.numeric {
         scope.mark_numeric(name);

@@ -168,7 +168,7 @@ fn dynamic_options(cmd: &SimpleCommand, cx: &mut Checker) {
         // A loop variable over relative words (`for f in *.sh`) is a file name;
         // a glob's names that start with `-` are the glob rule's (BG213).
         if word.parts.iter().all(|p| match p {
-            Part::Variable { name, .. } => cmd.context.confined.contains(name),
+            Part::Variable { name, .. } => cmd.context.is_confined(name),
             p => !p.is_dynamic(),
         }) {
             continue;

@@ -1,7 +1,7 @@
 //! BG110: a path whose value is only known at run time.
 
 use crate::declare_rule;
-use crate::model::command::{Origin, SimpleCommand};
+use crate::model::command::{Context, Origin, SimpleCommand};
 use crate::model::path_roles::Role;
 use crate::model::paths::PATH_VARIABLES;
 use crate::model::word::{Part, Word};
@@ -57,7 +57,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         if matches!(usage.role, Role::Program | Role::Assignment) {
             continue;
         }
-        if !unknown(&usage.word, &cmd.context.confined) {
+        if !unknown(&usage.word, &cmd.context) {
             continue;
         }
         cx.report(
@@ -75,7 +75,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
 /// stays inside. A leading `~` or path variable is judged by the path rules; the
 /// parts after it are not. Loop variables over relative words (`for f in src/*`)
 /// are confined to the working directory.
-fn unknown(word: &Word, confined: &[String]) -> bool {
+fn unknown(word: &Word, context: &Context) -> bool {
     let mut any_text = false;
     for (i, part) in word.parts.iter().enumerate() {
         match part {
@@ -85,7 +85,7 @@ fn unknown(word: &Word, confined: &[String]) -> bool {
             Part::Expansion {
                 name: Some(name), ..
             } if i == 0 && PATH_VARIABLES.contains(&name.as_str()) => {}
-            Part::Variable { name, .. } if confined.contains(name) => {}
+            Part::Variable { name, .. } if context.is_confined(name) => {}
             part if numeric(part) => {}
             _ => any_text = true,
         }
@@ -96,7 +96,7 @@ fn unknown(word: &Word, confined: &[String]) -> bool {
     // Only numbers or confined names vary: the static text decides, and `..` could
     // climb with them.
     word.parts.iter().any(|p| match p {
-        Part::Variable { name, .. } if confined.contains(name) => true,
+        Part::Variable { name, .. } if context.is_confined(name) => true,
         p => numeric(p),
     }) && word.parts.iter().any(|p| match p {
         Part::Literal(t) | Part::Quoted(t) => t.split('/').any(|c| c == ".."),

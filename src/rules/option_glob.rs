@@ -13,9 +13,9 @@ declare_rule! {
     /// starts with `-`: the command created such a file earlier (`touch --
     /// --checkpoint-action=exec=x`, `> -e`, `echo > '-rf'`, an option's value as
     /// in `sort -o -rf`, a copy into the folder as in `cp sub/-rf .`), or the
-    /// folder the glob matches in already holds one (one `readdir`). A `--` before the glob ends the
-    /// program's options, and programs whose arguments are only text (`echo`) are
-    /// left alone.
+    /// folder the glob matches in already holds one (one `readdir`). A `--`
+    /// before the glob ends the program's options, and programs whose arguments
+    /// are only text (`echo`) are left alone.
     ///
     /// ## Why
     /// The shell expands `*` before the program runs, and the program cannot tell a
@@ -60,11 +60,14 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
             return;
         }
         let reason = option_glob(word, cwd, created).or_else(|| {
-            // `for f in *; do wc -l "$f"; done` passes the names one at a time.
+            // `for f in *; do wc -l "$f"; done` passes the names one at a time. A
+            // word that starts with the variable starts with one of those names
+            // (`"$f".bak`), so the loop's word itself is judged, not the word
+            // with it in place (`*.bak` would miss `-x` made into `-x.bak`).
             let Some(Part::Variable { name, .. }) = word.parts.first() else {
                 return None;
             };
-            let (_, values) = cmd.context.loop_values.iter().find(|(n, _)| n == name)?;
+            let (_, values) = cmd.context.confined.iter().find(|(n, _)| n == name)?;
             let reason = values
                 .iter()
                 .find_map(|value| option_glob(value, cwd, created))?;
