@@ -221,6 +221,40 @@ fn fact_mask(spec: &Spec) -> u64 {
         .fold(own, |m, (_, sub)| m | fact_mask(sub))
 }
 
+/// The roles whose option value names a path written or mounted
+/// (`Role::writes_or_mounts`).
+const WRITES_OR_MOUNTS: [&str; 4] = ["path-write", "path-delete", "path-write-or-pipe", "mount"];
+
+/// The spellings of the options of the entry, its mode options and its
+/// subcommands whose value is written or mounted, sorted, once each.
+fn write_options(spec: &Spec) -> Vec<String> {
+    let mut names: Vec<String> = spec
+        .options
+        .iter()
+        .flatten()
+        .chain(
+            spec.mode_options
+                .iter()
+                .flatten()
+                .flat_map(|(_, opts)| opts),
+        )
+        .filter(|o| {
+            o.roles
+                .iter()
+                .any(|r| WRITES_OR_MOUNTS.contains(&r.as_str()))
+        })
+        .flat_map(|o| o.names.iter().cloned())
+        .chain(
+            spec.subcommands
+                .iter()
+                .flat_map(|(_, sub)| write_options(sub)),
+        )
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
 /// True when the entry or one of its subcommands lists an effect.
 fn effects_below(spec: &Spec) -> bool {
     spec.effects.as_ref().is_some_and(|e| !e.is_empty())
@@ -391,7 +425,7 @@ fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, Mask
          modes: {modes}, assignments: {assignments}, clustering: {clustering}, \
          options_after_operands: {after}, global_options: {global}, interpreter: {interpreter}, runs_files: &{runs_files:?}, \
          config_keys: {config_keys}, env_keys: {env_keys}, flag_facts: {flag_facts}, flag_fact_mask: {flag_mask}, subcommands: {subcommands}, role_mask: {all}, \
-         word_role_mask: {words}, fact_mask: {facts_mask}, \
+         word_role_mask: {words}, fact_mask: {facts_mask}, write_options: &{write_options:?}, \
          in_place: &{in_place:?}, mode_options: {mode_options}, old_style_flags: {old_style}, \
          embedded_commands: {embedded}, effects: {effects}, effects_below: {effects_below}, key_facts: {key_facts}, \
          config_files: &{config_files:?} }}",
@@ -404,6 +438,7 @@ fn entry_code(ctx: &Ctx, name: &str, family: &str, spec: &Spec) -> (String, Mask
         all = masks.all,
         words = masks.words,
         facts_mask = fact_mask(spec),
+        write_options = write_options(spec),
         old_style = spec.old_style_flags.unwrap_or(false),
     );
     (code, masks)

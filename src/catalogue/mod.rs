@@ -25,11 +25,13 @@ mod explain;
 pub(crate) mod name_hash;
 mod name_index;
 pub(crate) mod schema;
+mod spelling;
 mod usage;
 mod user;
 
 pub use args::{Arg, Values, classify, is_assignment};
 pub use explain::describe;
+pub use spelling::may_spell;
 pub use usage::{
     RUN_TIME_PART, Usage, changes_what_it_does, dynamic_subcommand, flags_change_what_it_does,
     usage,
@@ -335,6 +337,12 @@ impl Role {
     /// options (`--node-options`, `-J` for the JVM).
     pub fn names_what_runs(self) -> bool {
         matches!(self, Role::Options | Role::OptionsOf(_)) || self.runs()
+    }
+
+    /// True for the roles that write a path ([`Role::writes`]) or mount one,
+    /// which lets what runs there write it (`docker run -v SRC:DEST`).
+    pub fn writes_or_mounts(self) -> bool {
+        self.writes() || self == Role::Mount
     }
 
     /// True for the roles that run something: an argv, shell text or code.
@@ -752,6 +760,11 @@ pub struct Entry {
     /// Every fact the entry or one of its subcommands has (their `facts`), one bit
     /// per fact ([`Fact::bit`]), computed when the entry is built.
     pub fact_mask: u64,
+    /// The spellings of the options of the entry, its mode options and its
+    /// subcommands whose value names a path written or mounted
+    /// ([`Role::writes_or_mounts`]), sorted, computed when the entry is built: the
+    /// cheap test before reading a command for the files it writes.
+    pub write_options: &'static [&'static str],
     /// Flags that make it edit its file operands in place (`sed -i`, `perl -pi`):
     /// its operands read are written. A short one counts inside a cluster and
     /// takes the rest of it as a backup suffix (`-i.bak`, `--in-place=.bak`).
@@ -775,6 +788,29 @@ pub struct Entry {
     /// Settings files, by name, that hold this entry's keys (`.npmrc`): a write of
     /// one is judged key by key as the entry's settings command would be.
     pub config_files: &'static [&'static str],
+}
+
+/// The spellings of the options of `entry`, its mode options and its
+/// subcommands whose value names a path written or mounted, sorted, once each:
+/// what [`Entry::write_options`] holds (the build script writes it for the
+/// built-in entries, a user's entries are given it when read).
+pub(crate) fn write_options_of(entry: &Entry) -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = entry
+        .options
+        .iter()
+        .chain(entry.mode_options.iter().flat_map(|m| m.options))
+        .filter(|o| o.role.writes_or_mounts() || o.more.iter().any(|r| r.writes_or_mounts()))
+        .flat_map(|o| o.names.iter().copied())
+        .chain(
+            entry
+                .subcommands
+                .iter()
+                .flat_map(|s| s.write_options.iter().copied()),
+        )
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
 }
 
 /// An operation that acts remotely or cannot be undone (`git reset --hard`,
@@ -1696,6 +1732,25 @@ mod tests {
                 .iter()
                 .any(|e| e.mentions(&[Role::Remote]) && !e.words_mention(Role::Remote))
         );
+    }
+
+    #[test]
+    fn the_build_time_write_options_match_the_entries() {
+        fn check(entry: &'static Entry) {
+            assert_eq!(
+                entry.write_options,
+                write_options_of(entry),
+                "{}",
+                entry.name
+            );
+            entry.subcommands.iter().for_each(check);
+        }
+        entries().iter().for_each(check);
+        let git = lookup("git").unwrap();
+        assert!(git.write_options.contains(&"--output"));
+        assert!(!git.write_options.contains(&"-n"));
+        // A mode's options count: `tar -c` writes its `-f` archive.
+        assert!(lookup("tar").unwrap().write_options.contains(&"-f"));
     }
 
     #[test]

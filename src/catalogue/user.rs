@@ -409,6 +409,7 @@ fn merge(name: &str, base: Option<&'static Entry>, spec: &Spec) -> Result<Entry,
         role_mask: 0,
         word_role_mask: 0,
         fact_mask: 0,
+        write_options: &[],
         flag_fact_mask: 0,
         in_place: match &spec.in_place {
             Some(flags) => Vec::leak(
@@ -469,6 +470,7 @@ fn merge(name: &str, base: Option<&'static Entry>, spec: &Spec) -> Result<Entry,
     entry.word_role_mask = word_role_mask(&entry);
     entry.role_mask = role_mask(&entry);
     entry.fact_mask = fact_mask(&entry);
+    entry.write_options = Vec::leak(super::write_options_of(&entry));
     entry.flag_fact_mask = flag_fact_mask(&entry);
     entry.effects_below = effects_below(&entry);
     Ok(entry)

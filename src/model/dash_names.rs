@@ -9,7 +9,7 @@ pub use super::command::DashName;
 use super::command::SimpleCommand;
 use super::path_roles::path_uses;
 use super::paths::normalize_lexically;
-use super::word::Word;
+use super::word::{Part, Word};
 use crate::catalogue::{self, Entry, Fact, Role, Values};
 use std::path::Path;
 
@@ -74,21 +74,71 @@ pub fn may_create(record: &SimpleCommand) -> bool {
         .program_str()
         .and_then(catalogue::lookup)
         .is_some_and(|entry| {
-            dashed_value && entry.mentions(&WRITES)
+            dashed_value && entry.mentions(&WRITES) && writes_dashed_value(entry, record.args())
                 || named_by_run && copies_into_folder(entry, record)
-                || may_write_input_names(entry, record.args())
+                || may_write_input_names(entry, record)
         })
 }
 
-/// True when some use of `entry` with `args` may write the names its input holds:
-/// the entry's masks, and for a subcommand named first (`git apply`, not `git
-/// status`) that subcommand's.
-fn may_write_input_names(entry: &Entry, args: &[Word]) -> bool {
+/// Most words an option takes (`bwrap --overlay RW WORK DEST`: three); a unit test holds
+/// every catalogue option to it.
+const MAX_OPTION_VALUES: usize = 3;
+
+/// True when `entry` may write a path whose name starts with `-` from `args`: a
+/// word that may be an option whose value it writes ([`Entry::write_options`],
+/// `sort -o`, `git log --output`) with such a value glued on (`-o-x`,
+/// `--output=-x`) or in one of the next words (`sort -o -x`), or a setting's
+/// value (`dd of=-x`). A word only known at run time may be such an option.
+fn writes_dashed_value(entry: &Entry, args: &[Word]) -> bool {
+    // Words after a written option (or an unknown word) that may be its values.
+    let mut values_left = 0;
+    for word in args {
+        let Some(value) = word.value() else {
+            values_left = MAX_OPTION_VALUES;
+            continue;
+        };
+        if values_left > 0 && like_option(value) {
+            return true;
+        }
+        values_left = values_left.saturating_sub(1);
+        if value.starts_with('-') {
+            if catalogue::may_spell(value, entry.write_options) {
+                if value.trim_start_matches('-').contains('-') {
+                    return true;
+                }
+                values_left = MAX_OPTION_VALUES;
+            }
+        } else if value.contains("=-") || value.contains(":-") {
+            return true;
+        }
+    }
+    false
+}
+
+/// True when some use of `entry` by `record` may write the names its input
+/// holds: the entry's masks; for a subcommand named first (`git apply`, not `git
+/// status`) that subcommand's; where only a flag makes it so (`tar -x`, not `tar
+/// -c`), a word that may give that flag, or settings in the command's
+/// environment (`TAR_OPTIONS=-x`).
+fn may_write_input_names(entry: &Entry, record: &SimpleCommand) -> bool {
     if !entry.use_may_have(Fact::WritesInputNames) {
         return false;
     }
-    if entry.subcommands.is_empty() || entry.has(Fact::WritesInputNames) {
+    if entry.has(Fact::WritesInputNames) {
         return true;
+    }
+    let args = record.args();
+    if entry.subcommands.is_empty() {
+        let flags: Vec<&str> = entry
+            .flag_facts
+            .iter()
+            .filter(|f| f.facts.contains(&Fact::WritesInputNames))
+            .flat_map(|f| f.flags.iter().copied())
+            .collect();
+        return !record.assignments.is_empty()
+            || args
+                .iter()
+                .any(|word| word.value().is_none_or(|v| catalogue::may_spell(v, &flags)));
     }
     match args.first().and_then(Word::value) {
         Some(name) if !name.starts_with('-') => entry
@@ -281,6 +331,19 @@ pub fn option_glob(word: &Word, cwd: Option<&Path>, created: &[DashName]) -> Opt
     None
 }
 
+/// True when a glob among `record`'s arguments may expand to a name like an
+/// option, so that the names the command made may change how it is judged: an
+/// argument whose expansion starts with a glob match ([`option_glob`] reads no
+/// other), or that starts with a loop variable over such globs. A record without
+/// one needs no judging again when later parts of the command make such names.
+pub fn may_expand_to_options(record: &SimpleCommand) -> bool {
+    record.args().iter().any(|word| {
+        leading_pattern(word).is_some()
+            || matches!(word.parts.first(), Some(Part::Variable { name, .. })
+                if record.context.is_confined(name))
+    })
+}
+
 /// The pattern of a word whose expansion starts with a glob match in the working
 /// directory (`*`, `*.txt`, `?x`, `[a-z]*`, `-*`): its first component, when that
 /// has an unquoted glob character and can start with `-`. `None` for anything else
@@ -294,7 +357,8 @@ fn leading_pattern(word: &Word) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{DashName, created_dash_name, leading_pattern, may_create};
+    use super::{DashName, MAX_OPTION_VALUES, created_dash_name, leading_pattern, may_create};
+    use crate::catalogue::{self, Entry};
     use crate::model::built_in_project;
     use crate::model::word::{Part, Word};
     use crate::verdict::Span;
@@ -382,6 +446,21 @@ mod tests {
             "git -C sub apply x.patch",
             "cp *.txt out/",
             "rm -f *.o",
+            "sort -so -x a.txt",
+            "sort --outp -x a.txt",
+            "sort $OPT -x a.txt",
+            "git log --output -x",
+            "git log --oneline --output=-x",
+            "git format-patch -o -x HEAD~1",
+            "docker run --rm -v -x:/y img",
+            "tar cf -x b",
+            "tar -c -v -f -x b",
+            "tar xzf a.tgz",
+            "tar -C out --extract -f a.tar",
+            "tar --extr -f a.tar",
+            "TAR_OPTIONS=-x tar -f a.tar",
+            "tar -f a.tar $MODE",
+            "bwrap --bind a -x sh",
         ] {
             let (cheap, names) = made(source);
             assert!(cheap || names.is_empty(), "`{source}` makes {names:?}");
@@ -391,9 +470,26 @@ mod tests {
             "cargo test --release 2>&1",
             "ls -la > out.txt",
             "git status",
+            "git log --oneline -n 20",
+            "docker run --rm -v data:/data img",
+            "tar -czf out.tgz src",
+            "tar cf out.tar src",
+            "pytest -q --tb=short -k test_x",
         ] {
             assert!(!made(source).0, "`{source}`");
         }
+    }
+
+    #[test]
+    fn no_option_takes_more_words_than_the_cheap_test_follows() {
+        fn check(entry: &'static Entry) {
+            let mode_options = entry.mode_options.iter().flat_map(|m| m.options);
+            for option in entry.options.iter().chain(mode_options) {
+                assert!(option.more.len() < MAX_OPTION_VALUES, "{}", entry.name);
+            }
+            entry.subcommands.iter().for_each(check);
+        }
+        catalogue::entries().iter().for_each(check);
     }
 
     fn literal(t: &str) -> Word {

@@ -507,9 +507,12 @@ impl<'s> Walker<'s> {
                     &all_links,
                 );
                 // Copied with every dash-named file when it was walked before the
-                // last was made; a record walked after (a later stage of an outer
-                // job) already knows them all.
-                if moved || record.context.dash_named != self.dash_named {
+                // last was made and has a glob they may change; a record walked
+                // after (a later stage of an outer job) already knows them all.
+                if moved
+                    || record.context.dash_named != self.dash_named
+                        && dash_names::may_expand_to_options(&record)
+                {
                     record.context.dash_named = self.dash_named.clone();
                     self.out.commands.push(record);
                 }
