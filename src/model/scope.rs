@@ -289,6 +289,11 @@ impl Scope {
         self.ifs_changed
     }
 
+    /// True when the script assigned no variable so far.
+    pub fn has_no_vars(&self) -> bool {
+        self.vars.is_empty()
+    }
+
     /// The static value a script assignment gave `name`, if any.
     pub fn value_of(&self, name: &str) -> Option<&str> {
         self.var(name).and_then(|v| v.as_deref())

@@ -14,6 +14,7 @@ use super::builtin_assignments;
 use super::command::{Context, Cwd, InlineScript, Origin, Redirect, SimpleCommand};
 use super::dash_names;
 use super::definitions::Effects;
+use super::env_options;
 use super::fastpath::{self, Compound, CompoundKind, Lexed, Statement, Statements};
 use super::input_arguments;
 use super::links;
@@ -1119,6 +1120,17 @@ impl<'s> Walker<'s> {
         builtin_assignments::through_namerefs(&mut record, self.scope());
         self.scope_mut().track_vars(&record);
         builtin_assignments::note(&mut record, self.scope());
+        // The command as its program reads it, with options from the environment.
+        let read = env_options::as_read(&record, self.scope());
+        self.add_record(record);
+        if let Some(read) = read {
+            self.add_record(read);
+        }
+    }
+
+    /// Adds a record whose variables are noted: the names like options it makes
+    /// and how it widens globs count for the commands after it.
+    fn add_record(&mut self, record: SimpleCommand) {
         if dash_names::may_create(&record) {
             let cwd = self.scope().path_of(".", self.env.cwd);
             let created = dash_names::created_dash_name(&record, cwd.as_deref());

@@ -444,13 +444,14 @@ fn repeat_flow() -> impl Strategy<Value = String> {
 /// Files named like options, then a glob a program receives. The file is made by
 /// an operand, a redirect, an option's value (separate, glued to a short option,
 /// after `--output=`, after an abbreviated long option or a cluster, an old-style
-/// flag's) or a copy into the folder, which names it after its source (named,
-/// globbed, or a folder's contents). The glob reaches the program whole or name by
-/// name through a loop's variable, quoted or not.
+/// flag's, one whose writing mode comes from the environment) or a copy into the
+/// folder, which names it after its source (named, globbed, or a folder's
+/// contents). The glob reaches the program whole or name by name through a loop's
+/// variable, quoted or not.
 fn option_glob() -> impl Strategy<Value = String> {
     (
         pick(&["-n", "-l", "--help", "-rf", "--version"]),
-        0u8..12,
+        0u8..13,
         pick(&["wc -l", "cat", "ls", "head -n1", "grep x"]),
         0u8..3,
     )
@@ -467,6 +468,7 @@ fn option_glob() -> impl Strategy<Value = String> {
                 8 => format!("sort --outp {name} /dev/null"),
                 9 => format!("sort -so {name} /dev/null"),
                 10 => format!("tar cf {name} /dev/null"),
+                11 => format!("TAR_OPTIONS=-c tar -f {name} /dev/null"),
                 _ => format!("printf x > {}", single_quote(&name)),
             };
             match pass {
