@@ -4,9 +4,12 @@
 //! `[[ -v x ]]`, `test -v`, `unset 'a[…]'`, `read 'a[…]'` or `printf -v 'a[…]'` can
 //! start programs (`x='a[$(rm -rf ~)]'; echo $((x))`). So can every other place
 //! bash evaluates arithmetic or resolves a name: an array subscript (`${a[n]}`,
-//! `a[n]=1`), a substring's offset and length (`${x:n:m}`), an assignment to a
-//! variable declared `-i`, and the name an indirect expansion (`${!x}`) or a
-//! nameref (`declare -n r=NAME`) names.
+//! `a[n]=1`, an array literal's `([n]=1)`), a substring's offset and length
+//! (`${x:n:m}`), an assignment to a variable declared `-i`, and the name an
+//! indirect expansion (`${!x}`) or a nameref (`declare -n r=NAME`) names. A
+//! variable an expression names is evaluated as an expression of its own, so
+//! `let y=x`, `unset 'a[x]'` and `[[ -v a[x] ]]` run what `x` holds, and so on
+//! down the variables its value names.
 //!
 //! This file finds the text that reaches those contexts: static text that could hold
 //! code is returned to be walked as a nested script; a value only known at run time
@@ -189,9 +192,19 @@ fn numeric_substitution(node: Node, src: Source) -> bool {
     NUMERIC_OUTPUT.contains(&src.slice(name))
 }
 
+/// How many variables deep a value that names other variables is followed (`x=y;
+/// y='a[$(…)]'; let z=x` evaluates `y` through `x`); deeper is unknown.
+const MAX_REFERENCE_DEPTH: usize = 8;
+
 /// A variable named in arithmetic: its static value when it may hold code, unknown
-/// when the script made it unknown.
+/// when the script made it unknown. Bash evaluates a variable's value as an
+/// expression of its own, so the variables a static value names are followed too.
 fn reference(name: &str, span: Span, scope: &Scope, out: &mut Vec<Code>) {
+    reference_within(name, span, scope, out, 0);
+}
+
+/// [`reference`], `depth` variables down.
+fn reference_within(name: &str, span: Span, scope: &Scope, out: &mut Vec<Code>, depth: usize) {
     if name.is_empty() || name.bytes().all(|b| b.is_ascii_digit()) {
         return;
     }
@@ -200,13 +213,61 @@ fn reference(name: &str, span: Span, scope: &Scope, out: &mut Vec<Code>) {
             text: value.to_string(),
             span,
         }),
+        Some(Some(value)) => {
+            for named in names_in(value) {
+                if depth >= MAX_REFERENCE_DEPTH {
+                    out.push(Code::Unknown { span });
+                    return;
+                }
+                reference_within(named, span, scope, out, depth + 1);
+            }
+        }
         Some(None) if !scope.is_numeric(name) => out.push(Code::Unknown { span }),
         _ => {}
     }
 }
 
-/// The code in a static value: the whole value when it is evaluated (`whole`),
-/// else only an array subscript in a name.
+/// The variable names an expression's text may name (`y=x+arr[i]`: `y`, `x`,
+/// `arr`, `i`): each run of letters, digits and `_` without its leading digits
+/// (`0x1f` gives `x1f`, a superset: a name that is no variable is not followed).
+fn names_in(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .map(|run| run.trim_start_matches(|c: char| c.is_ascii_digit()))
+        .filter(|name| !name.is_empty())
+}
+
+/// The text of each array subscript in a name (`a[i+1]`, `a[x][y]`: `i+1`, `x`,
+/// `y`), to the bracket that closes it.
+fn subscripts(name: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut start = 0;
+    for (at, c) in name.char_indices() {
+        match c {
+            '[' => {
+                if depth == 0 {
+                    start = at + 1;
+                }
+                depth += 1;
+            }
+            ']' if depth > 0 => {
+                depth -= 1;
+                if depth == 0 {
+                    out.push(&name[start..at]);
+                }
+            }
+            _ => {}
+        }
+    }
+    if depth > 0 {
+        out.push(&name[start..]);
+    }
+    out
+}
+
+/// The code in a static value: the whole value when it is evaluated (`whole`: an
+/// expression, whose variables are evaluated in turn), else only the array
+/// subscripts of a name (`unset 'a[i]'`: `i` is evaluated).
 fn value_code(v: &str, span: Span, scope: &Scope, whole: bool, out: &mut Vec<Code>) {
     let relevant = if whole {
         may_run(v)
@@ -219,8 +280,31 @@ fn value_code(v: &str, span: Span, scope: &Scope, whole: bool, out: &mut Vec<Cod
             span,
         });
     } else if whole {
-        reference(v, span, scope, out);
+        names_in(v).for_each(|name| reference(name, span, scope, out));
+    } else {
+        for subscript in subscripts(v) {
+            names_in(subscript).for_each(|name| reference(name, span, scope, out));
+        }
     }
+}
+
+/// The code an array literal's keys reach (`a=([i]=x)`, `a+=([i]=x)`): each key
+/// of an element written `[KEY]=VALUE` is an arithmetic expression for an
+/// indexed array (associative ones are read so too).
+pub(super) fn in_array_keys(node: Node, src: Source, scope: &Scope) -> Vec<Code> {
+    let mut out = Vec::new();
+    let mut cursor = node.walk();
+    for element in node.named_children(&mut cursor) {
+        let text = src.slice(element);
+        if !text.starts_with('[') {
+            continue;
+        }
+        let Some(key) = subscripts(text).into_iter().next() else {
+            continue;
+        };
+        value_code(key, src.span(element), scope, true, &mut out);
+    }
+    out
 }
 
 /// The code reaching arithmetic through one command's words: `let EXPR…`,
@@ -356,14 +440,14 @@ fn operand(node: Node, src: Source, scope: &Scope, out: &mut Vec<Code>) {
     }
     let word = build_word(&[node], src.text, src.span(node));
     if let Some(text) = word.value() {
-        if may_run(text) {
-            out.push(Code::Static {
-                text: text.to_string(),
-                span: src.span(node),
-            });
-        } else {
-            reference(text, src.span(node), scope, out);
-        }
+        value_code(text, src.span(node), scope, true, out);
+        return;
+    }
+    // Text the grammar does not give a value (`arr[x]` unquoted reads as a glob):
+    // its names, when it has no expansion.
+    let raw = src.slice(node);
+    if !may_run(raw) {
+        value_code(raw, src.span(node), scope, true, out);
         return;
     }
     let mut pending = vec![node];
@@ -453,4 +537,28 @@ pub(super) fn in_assignments(assignments: &[Assignment], scope: &Scope) -> Vec<C
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{names_in, subscripts};
+
+    #[test]
+    fn an_expression_names_its_variables() {
+        let names: Vec<&str> = names_in("y=x+arr[i]*2").collect();
+        assert_eq!(names, ["y", "x", "arr", "i"]);
+        // Digits lead no name; what follows them may be one (`1x` after `+=`).
+        assert_eq!(names_in("0x1f + 10").collect::<Vec<_>>(), ["x1f"]);
+        assert_eq!(names_in("1x").collect::<Vec<_>>(), ["x"]);
+        assert_eq!(names_in("3 + 4").count(), 0);
+    }
+
+    #[test]
+    fn a_name_gives_each_subscript_to_its_closing_bracket() {
+        assert_eq!(subscripts("a[i+1]"), ["i+1"]);
+        assert_eq!(subscripts("a[x][y]"), ["x", "y"]);
+        assert_eq!(subscripts("a[b[i]]"), ["b[i]"]);
+        assert_eq!(subscripts("a[open"), ["open"]);
+        assert!(subscripts("plain").is_empty());
+    }
 }

@@ -837,6 +837,11 @@ impl<'s> Walker<'s> {
                 self.arithmetic(codes, &frame, nesting);
                 push_list(node, &frame, stack);
             }
+            "array" => {
+                let codes = arithmetic::in_array_keys(node, src, self.scope());
+                self.arithmetic(codes, &frame, nesting);
+                push_list(node, &frame, stack);
+            }
             "subscript" => {
                 let codes = arithmetic::in_subscript(node, src, self.scope());
                 self.arithmetic(codes, &frame, nesting);

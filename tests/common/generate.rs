@@ -6,7 +6,8 @@
 //! globs and tildes; redirects of every kind; pipelines, lists, subshells, groups,
 //! `if`/`for`/`while`/`case`, functions, heredocs, `bash -c` and `eval` with nested
 //! quoting, wrappers, values carried by variables (known substitutions, `read`,
-//! `printf -v`, arrays, `+=`), text reaching arithmetic (`$((x))`, `let`, `[[ -v ]]`),
+//! `printf -v`, arrays, `+=`), text reaching arithmetic (`$((x))`, `let`, `[[ -v ]]`,
+//! a variable named by another, a subscript in a name, an array literal's key),
 //! callbacks (`trap`, `mapfile -C`, `compgen -C`), aliases and functions shadowing a
 //! program, functions exported with `env BASH_FUNC_f%%=…`, `env -S`, paths through
 //! links the command makes, files named like options before a glob, and what a
@@ -1137,6 +1138,22 @@ pub fn command(heredocs: bool) -> BoxedStrategy<String> {
                     7 => format!("declare {assignment}"),
                     8 => format!("v={assignment}; declare \"$v\""),
                     _ => format!("v={code}; read \"$v\" <<< x"),
+                }
+            }),
+            // A variable an expression names only by name is evaluated in turn:
+            // through another variable, in a name given to a builtin, as an
+            // array literal's key, added to an integer.
+            (inner.clone(), 0u8..8).prop_map(|(a, how)| {
+                let code = single_quote(&format!("a[$({a}\n)]"));
+                match how {
+                    0 => format!("x={code}; let y=x"),
+                    1 => format!("x={code}; z=x; (( z ))"),
+                    2 => format!("x={code}; b=(1); unset 'b[x]'"),
+                    3 => format!("x={code}; read 'b[x]' <<< 1"),
+                    4 => format!("x={code}; [[ -v b[x] ]]"),
+                    5 => format!("x={code}; test -v 'b[x]'"),
+                    6 => format!("x={code}; b=([x]=1)"),
+                    _ => format!("x={code}; declare -i n=1; n+=x"),
                 }
             }),
             // A callback: the trap's text runs when the shell exits.
