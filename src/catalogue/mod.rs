@@ -1094,7 +1094,7 @@ impl Entry {
         if self.config_keys.is_empty() {
             return None;
         }
-        let key = lowercase(key);
+        let key = settings_key(key);
         let head = first_segment(&key);
         self.config_keys
             .iter()
@@ -1105,7 +1105,7 @@ impl Entry {
     /// The facts setting `key` adds (`key_facts`), matched as in
     /// [`Entry::config_key_role`].
     pub fn key_facts_of(&self, key: &str) -> impl Iterator<Item = Fact> + '_ {
-        let key = lowercase(key).into_owned();
+        let key = settings_key(key).into_owned();
         let head = first_segment(&key).len();
         self.key_facts
             .iter()
@@ -1118,12 +1118,19 @@ impl Entry {
     }
 }
 
-/// `key` in lower case, copied only when it has an upper-case letter.
-fn lowercase(key: &str) -> std::borrow::Cow<'_, str> {
-    if key.bytes().any(|b| b.is_ascii_uppercase()) {
+/// `key` as the catalogue writes settings keys: in lower case, and apt's `::`
+/// between segments written as dots, a last `::` (apt's append to a list:
+/// `-o APT::Update::Pre-Invoke::=CMD`) dropped. Copied only when it changes.
+fn settings_key(key: &str) -> std::borrow::Cow<'_, str> {
+    let key: std::borrow::Cow<'_, str> = if key.bytes().any(|b| b.is_ascii_uppercase()) {
         key.to_ascii_lowercase().into()
     } else {
         key.into()
+    };
+    if key.contains("::") {
+        key.trim_end_matches(':').replace("::", ".").into()
+    } else {
+        key
     }
 }
 
@@ -1732,6 +1739,22 @@ mod tests {
                 .iter()
                 .any(|e| e.mentions(&[Role::Remote]) && !e.words_mention(Role::Remote))
         );
+    }
+
+    #[test]
+    fn apt_keys_are_read_as_apt_spells_them() {
+        let apt = lookup("apt-get").unwrap();
+        for key in [
+            "Dpkg::Pre-Invoke",
+            "Dpkg::Pre-Invoke::",
+            "dpkg::pre-invoke::hook",
+            "APT::Update::Post-Invoke-Success::",
+        ] {
+            assert_eq!(apt.config_key_role(key), Some(Role::Shell), "{key}");
+        }
+        assert_eq!(apt.config_key_role("Dir::Bin::dpkg"), Some(Role::Program));
+        assert_eq!(apt.config_key_role("Acquire::Retries"), None);
+        assert_eq!(apt.config_key_role("Dpkg::Pre-Invoke-Not"), None);
     }
 
     #[test]
