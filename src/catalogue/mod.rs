@@ -1127,7 +1127,8 @@ fn settings_key(key: &str) -> std::borrow::Cow<'_, str> {
     } else {
         key.into()
     };
-    if key.contains("::") {
+    // A byte test first: asked for every key of every entry with keys.
+    if key.as_bytes().contains(&b':') && key.contains("::") {
         key.trim_end_matches(':').replace("::", ".").into()
     } else {
         key

@@ -293,6 +293,10 @@ fn value_code(v: &str, span: Span, scope: &Scope, whole: bool, out: &mut Vec<Cod
 /// indexed array (associative ones are read so too).
 pub(super) fn in_array_keys(node: Node, src: Source, scope: &Scope) -> Vec<Code> {
     let mut out = Vec::new();
+    // Most array literals have no key: one byte scan instead of the children.
+    if !src.slice(node).as_bytes().contains(&b'[') {
+        return out;
+    }
     let mut cursor = node.walk();
     for element in node.named_children(&mut cursor) {
         let text = src.slice(element);
