@@ -108,7 +108,11 @@ fn writes_dashed_value(entry: &Entry, args: &[Word]) -> bool {
                 }
                 values_left = MAX_OPTION_VALUES;
             }
-        } else if value.contains("=-") || value.contains(":-") {
+        } else if value
+            .as_bytes()
+            .windows(2)
+            .any(|w| w == b"=-" || w == b":-")
+        {
             return true;
         }
     }
@@ -129,16 +133,15 @@ fn may_write_input_names(entry: &Entry, record: &SimpleCommand) -> bool {
     }
     let args = record.args();
     if entry.subcommands.is_empty() {
-        let flags: Vec<&str> = entry
+        let unpacking = entry
             .flag_facts
             .iter()
-            .filter(|f| f.facts.contains(&Fact::WritesInputNames))
-            .flat_map(|f| f.flags.iter().copied())
-            .collect();
+            .filter(|f| f.facts.contains(&Fact::WritesInputNames));
         return !record.assignments.is_empty()
-            || args
-                .iter()
-                .any(|word| word.value().is_none_or(|v| catalogue::may_spell(v, &flags)));
+            || args.iter().any(|word| match word.value() {
+                Some(v) => unpacking.clone().any(|f| catalogue::may_spell(v, f.flags)),
+                None => true,
+            });
     }
     match args.first().and_then(Word::value) {
         Some(name) if !name.starts_with('-') => entry

@@ -15,10 +15,9 @@ use crate::catalogue::{self, Role};
 /// the value of each such variable the command sets (`TAR_OPTIONS=-x tar …`,
 /// `env TAR_OPTIONS=-x tar …`) or the script set before it (`export
 /// TAR_OPTIONS=-x`; an assignment without `export` counts too, as the variable
-/// may already be exported), cut at blanks, among its words. GNU tar puts them
-/// before the command line's options (after an old-style first word, `tar xf`),
-/// and so does every other reader: they go right after the program, or at the end
-/// after an old-style first word, where the catalogue reads them as options too.
+/// may already be exported), cut at blanks, right after the program: GNU tar puts
+/// them before the command line's options, and so does every other reader (an
+/// old-style first word is dashed already, `tar xf` is `tar -xf`).
 /// Their words carry the span of the assignment that set them (of the program's
 /// word for a variable set by an earlier command). The variable's own assignment
 /// stays with the command as written, where the rules judge it.
@@ -38,7 +37,7 @@ pub fn as_read(record: &SimpleCommand, scope: &Scope) -> Option<SimpleCommand> {
     }
     let program = record.program?;
     let entry = record.program_str().and_then(catalogue::lookup)?;
-    if !entry.subcommands.is_empty() || !entry.env_keys.iter().any(|(_, r)| *r == Role::Options) {
+    if !entry.subcommands.is_empty() {
         return None;
     }
     let mut words = Vec::new();
