@@ -43,9 +43,13 @@ pub fn as_read(record: &SimpleCommand, scope: &Scope) -> Option<SimpleCommand> {
     let mut words = Vec::new();
     for (key, _) in entry.env_keys.iter().filter(|(_, r)| *r == Role::Options) {
         let given = record.assignments.iter().rev().find(|a| a.name == *key);
+        // `TAR_OPTIONS="$TAR_OPTIONS -x"`: what it inherited adds to what it gives.
         let (value, span) = match given {
-            Some(a) => (a.value.as_ref().and_then(Word::value), a.span),
-            None => (scope.value_of(key), record.words[program].span),
+            Some(a) => (own_options(key, a.value.as_ref()), a.span),
+            None => (
+                scope.value_of(key).map(str::to_string),
+                record.words[program].span,
+            ),
         };
         let Some(value) = value else { continue };
         words.extend(
@@ -62,6 +66,22 @@ pub fn as_read(record: &SimpleCommand, scope: &Scope) -> Option<SimpleCommand> {
         .retain(|a| entry.env_key_role(&a.name) != Some(Role::Options));
     read.words.splice(program + 1..program + 1, words);
     Some(read)
+}
+
+/// The text of an options variable's value with its own earlier value left out
+/// (`NODE_OPTIONS="$NODE_OPTIONS --max-old-space-size=4096"`: what it inherited
+/// was already in effect), each inherited part a word boundary; `None` when any
+/// other part is only known at run time.
+pub(crate) fn own_options(name: &str, value: Option<&Word>) -> Option<String> {
+    let mut text = String::new();
+    for part in &value?.parts {
+        match part {
+            Part::Literal(t) | Part::Quoted(t) => text.push_str(t),
+            Part::Variable { name: n, .. } if n == name => text.push(' '),
+            _ => return None,
+        }
+    }
+    Some(text)
 }
 
 #[cfg(test)]
@@ -95,6 +115,9 @@ mod tests {
         // An old-style first word is dashed before: it stays a cluster of flags.
         let read = records("TAR_OPTIONS=-P tar xf a.tar");
         assert_eq!(read[1], ["tar", "-P", "-xf", "a.tar"]);
+        // Its own earlier value, inherited, is left out.
+        let read = records("TAR_OPTIONS=\"$TAR_OPTIONS --remove-files\" tar -cf a.tar src");
+        assert_eq!(read[1], ["tar", "--remove-files", "-cf", "a.tar", "src"]);
     }
 
     #[test]

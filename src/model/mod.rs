@@ -15,7 +15,7 @@ pub mod command_names;
 pub mod dash_names;
 mod definitions;
 pub mod descriptors;
-mod env_options;
+pub(crate) mod env_options;
 pub(crate) mod fastpath;
 mod fetched;
 mod found_names;

@@ -759,22 +759,6 @@ pub(super) fn setting_role(
         })
 }
 
-/// The text of an options variable's value with its own earlier value left out
-/// (`NODE_OPTIONS="$NODE_OPTIONS --max-old-space-size=4096"`: what it inherited
-/// was already in effect), each inherited part a word boundary; `None` when any
-/// other part is only known at run time.
-fn own_options(name: &str, value: Option<&Word>) -> Option<String> {
-    let mut text = String::new();
-    for part in &value?.parts {
-        match part {
-            Part::Literal(t) | Part::Quoted(t) => text.push_str(t),
-            Part::Variable { name: n, .. } if n == name => text.push(' '),
-            _ => return None,
-        }
-    }
-    Some(text)
-}
-
 /// Why `value`, naming the program a tool runs, is not an ordinary program, if
 /// it is not. Its first word (a comma list's first item: `gdb,--args`) is the
 /// program; the rest are its first arguments.
@@ -942,7 +926,8 @@ fn flags_only(rest: &[&str], entry: Option<&catalogue::Entry>) -> Option<String>
 fn program_settings(cmd: &SimpleCommand, cx: &mut Checker) {
     for assignment in &cmd.assignments {
         if let Some(entry) = options_of(&assignment.name) {
-            let value = own_options(&assignment.name, assignment.value.as_ref());
+            let value =
+                crate::model::env_options::own_options(&assignment.name, assignment.value.as_ref());
             if let Some((rule, reason)) = options_run(entry, value.as_deref(), cmd, cx) {
                 cx.report(
                     rule,
