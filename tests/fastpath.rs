@@ -93,6 +93,12 @@ fn the_fast_path_takes_the_common_agent_shapes() {
         "xargs -n1 sh -c 'echo \"$1\"; rm \"$1\"' _ < files.txt",
         "python3 <<'EOF'\nimport os\nEOF",
         "let x=1+2",
+        // A lone `-` before a redirect and a descriptor closed, which the parse
+        // reads only after repairing them (`parse/stand_ins.rs`).
+        "echo - 2>&1",
+        "cat - 2>/dev/null < README.md",
+        "ag TODO -l 2>&-",
+        "cat <&- | wc -c",
         // `export` with assignments and names: a record of the declaration.
         "export PATH=\"$HOME/.local/bin:$PATH\"",
         "export RUST_LOG=debug && cargo test",
@@ -381,6 +387,9 @@ fn lexer_soup() -> impl Strategy<Value = String> {
         "2>&-",
         ">&-",
         "<&-",
+        "<&0",
+        "0<&3",
+        ">& -",
         "2>&1-",
         "-",
         "&>",
