@@ -509,12 +509,17 @@ impl Scope {
                 self.previous.clone().unwrap_or(Cwd::Unknown)
             }
             // With `CDPATH` set, a relative operand may be found under any of its
-            // folders (`CDPATH=/etc cd ssh`).
+            // folders (`CDPATH=/etc cd ssh`, `CDPATH=~ cd .ssh`): bash skips it only
+            // for `/…`, `.`, `..`, `./…` and `../…`.
             Some(word)
                 if self.cdpath_set(record)
-                    && !word
-                        .value()
-                        .is_some_and(|v| v.starts_with(['/', '.']) || v.is_empty()) =>
+                    && !word.value().is_some_and(|v| {
+                        v.is_empty()
+                            || matches!(v, "." | "..")
+                            || v.starts_with(['/'])
+                            || v.starts_with("./")
+                            || v.starts_with("../")
+                    }) =>
             {
                 Cwd::Unknown
             }
