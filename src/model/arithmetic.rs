@@ -360,18 +360,25 @@ pub(super) fn in_record(record: &SimpleCommand, scope: &Scope) -> Vec<Code> {
             for w in args {
                 word_code(w, scope, false, &mut out);
             }
+            if program != "unset" {
+                read_into_integer(args, scope, &mut out);
+            }
         }
         // `getopts SPEC NAME`: the variable that gets each option letter.
         "getopts" => {
             if let Some(name) = args.get(1) {
                 word_code(name, scope, false, &mut out);
             }
+            read_into_integer(args.get(1..).unwrap_or(&[]), scope, &mut out);
         }
         // `printf -v NAME`, `printf -vNAME`: only the name; the format and
         // arguments are text. A name only known at run time is read as before.
         "printf" => match printf_target(args) {
             PrintfTarget::Named { name, word, .. } => {
-                value_code(&name, word.span, scope, false, &mut out)
+                value_code(&name, word.span, scope, false, &mut out);
+                if scope.is_integer(&name) {
+                    out.push(Code::Unknown { span: word.span });
+                }
             }
             PrintfTarget::Nothing => {}
             PrintfTarget::Unknown => {
@@ -525,6 +532,21 @@ fn word_code(word: &Word, scope: &Scope, whole: bool, out: &mut Vec<Code>) {
                 return;
             }
             _ => {}
+        }
+    }
+}
+
+/// A variable that evaluates what it is given (declared `-i`, or `RANDOM`) filled
+/// by `read`, `mapfile` or `getopts`: the value is only known at run time
+/// (`declare -i n; read n < f`, `read RANDOM < f` run a subscript `f` holds).
+/// Any word naming such a variable counts, options' values included: more asks,
+/// never fewer.
+fn read_into_integer(args: &[Word], scope: &Scope, out: &mut Vec<Code>) {
+    for w in args {
+        if w.value()
+            .is_some_and(|v| scope.is_integer(v.split('[').next().unwrap_or(v)))
+        {
+            out.push(Code::Unknown { span: w.span });
         }
     }
 }

@@ -15,6 +15,10 @@ use crate::catalogue::Fact;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
+/// Bash's own variables whose assigned value is evaluated as arithmetic (each
+/// checked with bash 5.2: `NAME='a[$(touch f)]'` makes `f`).
+pub const INTEGER_VARIABLES: &[&str] = &["RANDOM", "SRANDOM", "OPTIND", "HISTCMD"];
+
 /// One scope: the working directory and the script's variables.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Scope {
@@ -249,9 +253,11 @@ impl Scope {
         }
     }
 
-    /// True when `name` was declared `-i` in the script.
+    /// True when `name` was declared `-i` in the script, or is one of bash's own
+    /// variables that evaluate what is assigned to them as arithmetic
+    /// ([`INTEGER_VARIABLES`]: `RANDOM='a[$(cmd)]'` runs `cmd`).
     pub fn is_integer(&self, name: &str) -> bool {
-        self.integers.iter().any(|n| n == name)
+        INTEGER_VARIABLES.contains(&name) || self.integers.iter().any(|n| n == name)
     }
 
     /// True when `name` was marked by [`Scope::mark_numeric`].
