@@ -17,6 +17,11 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     ),
     // Shell builtins and shell syntax: the shell's own, not a program's options.
     (
+        "shell_mode.rs",
+        "*",
+        "bash's own modes: `set`, `shopt`, a shell's invocation flags and option names (`vi`, `emacs`, `noglob`): the shell's language, not programs' options",
+    ),
+    (
         "descriptor_code.rs",
         "source",
         "the builtin's script is read by the nested-script walk, not as inline code",

@@ -45,6 +45,7 @@ pub mod remote_effect;
 pub mod rm;
 pub mod run_time_usage;
 pub mod runner_files;
+pub mod shell_mode;
 pub mod sql_escapes;
 mod sql_functions;
 pub mod taskdev;
@@ -121,6 +122,7 @@ pub static RULES: &[&Rule] = &[
     &evaluation::ARITHMETIC_CODE,
     &evaluation::PROMPT_EXPANSION,
     &option_glob::OPTION_GLOB,
+    &shell_mode::SHELL_MODE,
     &persistence::PERSISTENCE_WRITE,
     &runner_files::RUNNER_FILE_EDITED,
     &exfiltration::DATA_LEAVES,
@@ -180,6 +182,7 @@ pub static CHECKS: &[CommandCheck] = &[
     dynamic_option_value::check,
     evaluation::check,
     option_glob::check,
+    shell_mode::check,
     persistence::check,
     credentials::check,
     exfiltration::check,
