@@ -116,6 +116,9 @@ fn read(entry: &Entry, args: &[Option<&str>], global: Option<&Entry>) -> Vec<Arg
     let mut operands: Vec<usize> = Vec::new();
     let mut options_done = false;
     let mut mode: Option<&'static [Role]> = None;
+    // The first operand was an unknown option's value: the next may still name
+    // the subcommand.
+    let mut unknown_value = false;
     let mut i = 0;
     while i < args.len() {
         let index = i;
@@ -143,10 +146,25 @@ fn read(entry: &Entry, args: &[Option<&str>], global: Option<&Entry>) -> Vec<Arg
             // entry that has subcommands when it names one (`yq eval EXPR`, where
             // a bare `yq EXPR` is the same as `yq eval EXPR`).
             // Under a mode only that mode's subcommand place counts (`cmake -E env`).
-            if (operand_role(entry, mode, operands.len()) == Some(Role::Subcommand)
-                || (mode.is_none() && operands.is_empty() && !entry.subcommands.is_empty()))
-                && let Some(sub) = word.and_then(|w| entry.subcommand(w))
+            let subcommand_place = operand_role(entry, mode, operands.len())
+                == Some(Role::Subcommand)
+                || (mode.is_none()
+                    && (operands.is_empty() || std::mem::take(&mut unknown_value))
+                    && !entry.subcommands.is_empty());
+            // `pip --timeout 5 install x`: an option the entry does not know took
+            // the first operand as its value
+            // ([`Entry::subcommand_after_unknown_value`]); it stays an operand.
+            if subcommand_place
+                && mode.is_none()
+                && operands.is_empty()
+                && word.is_none_or(|w| entry.subcommand(w).is_none())
+                && entry.subcommand_after_unknown_value(args, index).is_some()
             {
+                operands.push(index);
+                unknown_value = true;
+                continue;
+            }
+            if subcommand_place && let Some(sub) = word.and_then(|w| entry.subcommand(w)) {
                 // `microk8s kubectl get pods`: the subcommand's word is the
                 // program that runs, the words after it its arguments.
                 if sub.has(Fact::ProgramSubcommands) {
@@ -634,6 +652,32 @@ mod tests {
         assert_eq!(
             roles("git", &["frobnicate", "/etc/x"]),
             vec![(0, "subcommand")]
+        );
+    }
+
+    #[test]
+    fn an_unknown_option_before_the_subcommand_may_take_a_value() {
+        // `--timeout` is not in pip's table: its value stands where the
+        // subcommand does, and the subcommand after it is read.
+        assert_eq!(
+            roles("pip", &["--timeout", "5", "install", "-t", "/tmp/x", "y"]),
+            vec![
+                (1, "subcommand"),
+                (2, "subcommand"),
+                (4, "directory"),
+                (5, "package")
+            ]
+        );
+        // A word after an unknown option that names no subcommand either stays
+        // the operand it was.
+        assert_eq!(
+            roles("pip", &["--timeout", "5", "/etc/x"]),
+            vec![(1, "subcommand")]
+        );
+        // A known option's value is skipped as before.
+        assert_eq!(
+            roles("git", &["-C", "x", "status"]),
+            vec![(1, "directory"), (2, "subcommand")]
         );
     }
 

@@ -1017,6 +1017,48 @@ impl Entry {
             .find(|s| s.name == name || s.aliases.contains(&name))
     }
 
+    /// The subcommand the program runs when its first operand, `args[at]`, names
+    /// none: the word after it, when the word before it is an option this entry
+    /// does not know to take a value and the word after it names a subcommand.
+    /// The program reads such an option's value there (`pip --timeout 5
+    /// install`, `kubectl --v 9 delete`, `npm --loglevel silly publish`); the
+    /// catalogue does not list every option, so the subcommand the program would
+    /// run is the one read (more facts, never fewer: were the option a flag, the
+    /// program would stop at an unknown subcommand). `args` are this level's
+    /// words.
+    ///
+    /// ```
+    /// let pip = bashgate::catalogue::lookup("pip").unwrap();
+    /// let args = [Some("--timeout"), Some("5"), Some("install"), Some("x")];
+    /// let (at, sub) = pip.subcommand_after_unknown_value(&args, 1).unwrap();
+    /// assert_eq!((at, sub.name), (2, "install"));
+    /// let args = [Some("--verbose"), Some("x.txt")];
+    /// assert!(pip.subcommand_after_unknown_value(&args, 1).is_none());
+    /// ```
+    pub fn subcommand_after_unknown_value(
+        &self,
+        args: &[Option<&str>],
+        at: usize,
+    ) -> Option<(usize, &'static Entry)> {
+        let option = args.get(at.checked_sub(1)?).copied().flatten()?;
+        if !self.may_take_unknown_value(option) {
+            return None;
+        }
+        let sub = self.subcommand(args.get(at + 1).copied().flatten()?)?;
+        Some((at + 1, sub))
+    }
+
+    /// True when `word` is an option this entry does not know to take a value
+    /// (nor to take none: the catalogue lists the options that matter), so the
+    /// program may read the next word as its value.
+    pub fn may_take_unknown_value(&self, word: &str) -> bool {
+        word.len() > 1
+            && word.starts_with('-')
+            && word != "--"
+            && !word.contains('=')
+            && !self.takes_next_word(word)
+    }
+
     /// The role of operand number `position` (from 0) of `count` operands.
     pub fn operand_role(&self, position: usize, count: usize) -> Option<Role> {
         if count > 1

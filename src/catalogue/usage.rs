@@ -77,8 +77,15 @@ pub fn usage(entry: &'static Entry, args: &[Option<&str>]) -> Usage {
         let Some(name) = args.get(at).copied().flatten() else {
             break;
         };
-        let Some(sub) = current.subcommand(name) else {
-            break;
+        let (at, sub) = match current.subcommand(name) {
+            Some(sub) => (at, sub),
+            None => {
+                let level = args.get(from..).unwrap_or_default();
+                match current.subcommand_after_unknown_value(level, at - from) {
+                    Some((next, sub)) => (from + next, sub),
+                    None => break,
+                }
+            }
         };
         let before = args.get(from..at).unwrap_or_default();
         flag_facts(current, before, &mut facts);

@@ -466,6 +466,13 @@ fn written_out(cmd: &SimpleCommand) -> Vec<PathUse<'_>> {
                         value.get(2..).map(|v| (2, v)),
                     )
                 }
+                // `gcc -MF/x`, `-Wl,-Map=/x`, `-Xloggc:/x`, `-Wp,-MD,/x`: a path
+                // glued to an option the arms above do not read, after its name
+                // or a `=`, `:` or `,` inside it, is judged as the path it names
+                // (fail closed: the catalogue does not list every spelling).
+                _ if let Some(at) = glued_path(value, |o| option_role(entry, sub, o).is_some()) => {
+                    (&value[..at], Some((at, &value[at..])))
+                }
                 _ => (value, None),
             };
             let value_at = if attached.is_some() { index } else { i };
@@ -492,6 +499,20 @@ fn written_out(cmd: &SimpleCommand) -> Vec<PathUse<'_>> {
                 };
                 if let Some(use_) = spec.as_ref().and_then(|w| config_path(entry, sub, w)) {
                     uses.push(use_);
+                }
+            }
+            // `gcc -Wl,-Map=/x`, `-Wp,-MD,/x`, `-Xlinker -Map=/x`: options passed to
+            // another program; a path among them (a piece after a `,`, or glued to
+            // an option) is judged as read, whatever that program does with it.
+            if matches!(role, Some(ArgRole::Options | ArgRole::OptionsOf(_))) {
+                let passed = match attached {
+                    Some((offset, v)) => Some((index, value, offset, v)),
+                    None => values.get(i).copied().flatten().map(|v| (i, v, 0, v)),
+                };
+                if let Some((at, whole, offset, v)) = passed
+                    && let Some(passed_word) = args.get(at)
+                {
+                    passed_paths(passed_word, whole, offset, v, &mut uses);
                 }
             }
             if role.is_some_and(ArgRole::is_text) {
@@ -621,6 +642,19 @@ fn written_out(cmd: &SimpleCommand) -> Vec<PathUse<'_>> {
                 Some(path) => Cow::Owned(path),
                 None => continue,
             },
+            // `qemu-img dd of=/x`, `tool out=/x`: a `key=/path` operand the
+            // catalogue gives no role names that path.
+            _ if role.is_none()
+                && let Some(value) = word.value()
+                && let Some((key, path)) = value.split_once('=')
+                && !key.is_empty()
+                && key
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b))
+                && path.starts_with('/') =>
+            {
+                Cow::Owned(sub_word(word, value, key.len() + 1, path))
+            }
             _ => from_inner_tilde(word),
         };
         uses.push(PathUse {
@@ -670,6 +704,42 @@ fn from_inner_tilde(word: &Word) -> Cow<'_, Word> {
 /// `[[ ]]` operators that are not operands.
 fn is_operator(v: &str) -> bool {
     matches!(v, "==" | "=" | "!=" | "=~" | "<" | ">" | "&&" | "||" | "!")
+}
+
+/// The paths among options passed to another program, `v` (at `offset` in
+/// `whole`, the value of `word`), split at its commas: a piece that starts with
+/// `/` or `~`, or a path glued to an option ([`glued_path`]).
+fn passed_paths<'w>(word: &Word, whole: &str, offset: usize, v: &str, uses: &mut Vec<PathUse<'w>>) {
+    let mut start = offset;
+    for piece in v.split(',') {
+        let inner = if piece.starts_with(['/', '~']) {
+            Some(0)
+        } else if piece.starts_with('-') {
+            glued_path(piece, |_| false)
+        } else {
+            None
+        };
+        if let Some(k) = inner {
+            uses.push(PathUse {
+                word: Cow::Owned(sub_word(word, whole, start + k, &piece[k..])),
+                access: Access::Read,
+                role: Role::OptionValue,
+            });
+        }
+        start += piece.len() + 1;
+    }
+}
+
+/// Where a path starting with `/` or `~` begins inside the option word `value`:
+/// after a `=`, `:` or `,` inside it (`-Wl,-Map=/x`, `-Xlog:gc:/x`), or right
+/// after an option's name that `listed` knows (`-MF/x`, `-include/x`; an unknown
+/// name may end inside a relative path, as in `-obuild/x`); `None` when there is
+/// none.
+fn glued_path(value: &str, listed: impl Fn(&str) -> bool) -> Option<usize> {
+    let at = value.find(['/', '~'])?;
+    let before = value.get(1..at)?;
+    let separated = before.ends_with(['=', ':', ',']);
+    (at > 1 && (separated || listed(&value[..at]))).then_some(at)
 }
 
 /// A word looks like a path when it has a `/` or starts with `~` or `.`.

@@ -146,8 +146,11 @@ pub fn chain<'c>(
         let Some(name) = args.get(arg.index).and_then(Word::value) else {
             break;
         };
+        // `pip --timeout 5 install`: an operand read in the subcommand's place
+        // that names none may be an unknown option's value
+        // ([`Entry::subcommand_after_unknown_value`]); the reading goes on.
         let Some(sub) = found.leaf.and_then(|l| l.subcommand(name)) else {
-            break;
+            continue;
         };
         found.subcommands.push(name);
         found.leaf = Some(sub);

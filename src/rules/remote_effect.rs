@@ -258,7 +258,13 @@ fn effect_of(cmd: &SimpleCommand, entry: &'static Entry) -> Option<(&'static Eff
     let mut from = 0;
     while !level.subcommands.is_empty()
         && let Some(at) = first_operand(level, &args, from)
-        && let Some(sub) = args[at].and_then(|w| level.subcommand(w))
+        && let Some((at, sub)) = args[at]
+            .and_then(|w| level.subcommand(w))
+            .map(|sub| (at, sub))
+            .or_else(|| {
+                let (next, sub) = level.subcommand_after_unknown_value(&args[from..], at - from)?;
+                Some((from + next, sub))
+            })
     {
         level = sub;
         from = at + 1;
@@ -278,6 +284,19 @@ fn effect_of(cmd: &SimpleCommand, entry: &'static Entry) -> Option<(&'static Eff
         for effect in entry.effects {
             if let Some(dynamic) = applies(entry, effect, words, &all, dynamic_words) {
                 return Some((effect, dynamic));
+            }
+        }
+        // `kubectl --v 9 delete ns x`: the first positional word may be the value
+        // of an option the entry does not know; the effect's words then start
+        // after it.
+        if let Some(&(first, _)) = all.first()
+            && let Some(Some(option)) = first.checked_sub(1).map(|i| words[i])
+            && entry.may_take_unknown_value(option)
+        {
+            for effect in entry.effects {
+                if let Some(dynamic) = applies(entry, effect, words, &all[1..], dynamic_words) {
+                    return Some((effect, dynamic));
+                }
             }
         }
     }
