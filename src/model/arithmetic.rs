@@ -205,7 +205,9 @@ fn reference(name: &str, span: Span, scope: &Scope, out: &mut Vec<Code>) {
 
 /// [`reference`], `depth` variables down.
 fn reference_within(name: &str, span: Span, scope: &Scope, out: &mut Vec<Code>, depth: usize) {
-    if name.is_empty() || name.bytes().all(|b| b.is_ascii_digit()) {
+    // A positional parameter (`$1`) is the caller's unless the script set it
+    // (`set -- A`): then it is followed as any variable is.
+    if name.is_empty() {
         return;
     }
     match scope.lookup(name) {

@@ -430,6 +430,9 @@ impl Scope {
                 }
             }
             Some("read") if record.origin != Origin::Declaration => {
+                // `read` with no name fills REPLY (with one, REPLY is left; unknown
+                // either way: more asks, never fewer).
+                self.set_var("REPLY", None);
                 if let Some((names, values)) = read_values(record) {
                     for (name, value) in names.into_iter().zip(values) {
                         self.set_var(&name, value);
@@ -443,8 +446,90 @@ impl Scope {
                 PrintfTarget::Named { name, rest, .. } => self.set_var(&name, printf_value(rest)),
                 PrintfTarget::Unknown => self.unknown_names(record),
             },
-            Some("mapfile" | "readarray" | "getopts" | "read") => self.unknown_names(record),
+            Some("getopts") => {
+                // The option's value, and where the next option is.
+                self.set_var("OPTARG", None);
+                self.unknown_names(record);
+            }
+            Some("mapfile" | "readarray" | "read") => self.unknown_names(record),
+            // `set -- A B`: the script's own positional parameters, `$1` on.
+            Some("set") if record.origin != Origin::Declaration => self.set_positionals(record),
+            Some("shift") => self.shift_positionals(record),
             _ => {}
+        }
+    }
+
+    /// `set -- A B` or `set A B` (after its options): `$1`, `$2`… hold the words,
+    /// and any later one none. Positional parameters never set in the script are
+    /// the caller's, as any variable is.
+    fn set_positionals(&mut self, record: &SimpleCommand) {
+        let args = record.args();
+        // Options first: `-o NAME`/`+o NAME` take the next word.
+        let mut i = 0;
+        while let Some(v) = args.get(i).and_then(Word::value) {
+            if v == "--" {
+                i += 1;
+                break;
+            }
+            if !(v.starts_with(['-', '+']) && v.len() > 1) {
+                break;
+            }
+            i += if v.contains('o') { 2 } else { 1 };
+        }
+        let Some(words) = args.get(i..).filter(|w| {
+            !w.is_empty() || i > 0 && args.get(i - 1).and_then(Word::value) == Some("--")
+        }) else {
+            return;
+        };
+        // A word only known at run time may split into any number of them.
+        let dynamic = words.iter().any(|w| w.value().is_none());
+        self.positionals_unknown();
+        for (k, word) in words.iter().enumerate() {
+            let value = if dynamic {
+                None
+            } else {
+                word.value().map(str::to_string)
+            };
+            self.set_var(&(k + 1).to_string(), value);
+        }
+        if dynamic {
+            self.set_var("@", None);
+        }
+    }
+
+    /// `shift [N]`: the positional parameters the script set move down N places
+    /// (unknown when N is only known at run time).
+    fn shift_positionals(&mut self, record: &SimpleCommand) {
+        let n = match record.args().first().map(Word::value) {
+            None => 1,
+            Some(Some(v)) => match v.parse::<usize>() {
+                Ok(n) => n,
+                Err(_) => return self.positionals_unknown(),
+            },
+            Some(None) => return self.positionals_unknown(),
+        };
+        for (name, _) in &mut self.vars {
+            if let Ok(k) = name.parse::<usize>()
+                && k > 0
+            {
+                // Below 1: gone (`0` is no positional; `set_var` never made one).
+                *name = if k > n {
+                    (k - n).to_string()
+                } else {
+                    String::new()
+                };
+            }
+        }
+        self.vars.retain(|(name, _)| !name.is_empty());
+    }
+
+    /// Before a new `set --`, or after a `shift` by a count only known at run
+    /// time, every positional parameter the script set is only known at run time.
+    fn positionals_unknown(&mut self) {
+        for (name, value) in &mut self.vars {
+            if name.bytes().all(|b| b.is_ascii_digit()) && name != "0" {
+                *value = None;
+            }
         }
     }
 
