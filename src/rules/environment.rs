@@ -282,6 +282,24 @@ const SEARCH_PATHS: &[&str] = &[
     "TCLLIBPATH",
 ];
 
+/// True when a prompt string may run code when bash expands it: a substitution,
+/// and what evaluates a value again (an array subscript, `${!x}`, `${x@P}`), as
+/// written or in a value only known at run time (`PS4=$x`). Plain `$NAME` and
+/// `${NAME}` are expanded once: `PS4='+ ${BASH_SOURCE}:${LINENO}: '` runs nothing.
+fn prompt_runs_code(value: &Word, text: &str) -> bool {
+    if value.has_substitution() || text.contains("$(") || text.contains('`') {
+        return true;
+    }
+    let Some(v) = value.value() else {
+        return true;
+    };
+    v.match_indices("${").any(|(at, _)| {
+        let inner = &v[at + 2..];
+        let inner = &inner[..inner.find('}').unwrap_or(inner.len())];
+        inner.starts_with('!') || inner.contains(['[', '@'])
+    }) || v.contains("$((")
+}
+
 /// Why setting `name` to `value` loads code, if it does.
 fn loads_code(
     name: &str,
@@ -301,13 +319,11 @@ fn loads_code(
     if name.starts_with("DYLD_") && name != "DYLD_LIBRARY_PATH" {
         return Some(format!("`{name}` injects code into every program"));
     }
-    if name == "PS4"
-        && value.is_some_and(|w| w.has_substitution() || text.contains("$(") || text.contains('`'))
-    {
+    if name == "PS4" && value.is_some_and(|w| prompt_runs_code(w, &text)) {
         return Some("`PS4` with a command substitution runs it on every traced line".into());
     }
     if matches!(name, "PS0" | "PS1" | "PS2" | "PS3")
-        && value.is_some_and(|w| w.has_substitution() || text.contains("$(") || text.contains('`'))
+        && value.is_some_and(|w| prompt_runs_code(w, &text))
     {
         return Some(format!(
             "`{name}` with a command substitution runs it at every prompt of an interactive shell"
