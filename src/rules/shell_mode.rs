@@ -17,7 +17,10 @@ declare_rule! {
     /// `compat` level, `shopt -u globskipdots` (`.*` matches `..`), the same
     /// options given to a shell started (`bash -k`, `bash -O cdable_vars`, `bash
     /// --posix`), `SHELLOPTS`, `BASHOPTS`, `BASH_COMPAT` or `POSIXLY_CORRECT` set
-    /// for this shell or a shell started, and an option only known at run time.
+    /// for this shell or a shell started, an option only known at run time, and
+    /// bash's own tables (`BASH_CMDS`, `BASH_ALIASES`) or `HISTFILE` written by a
+    /// builtin (`printf -v 'BASH_CMDS[cat]' /bin/bash`, `read HISTFILE`), which the
+    /// walk reads only from a plain assignment.
     /// The options that only stop, trace or restrict (`set -euo pipefail`, `set
     /// -x`, `shopt -s nullglob`, `extglob`, `dotglob`) are left alone.
     ///
@@ -32,6 +35,7 @@ declare_rule! {
     /// - `shopt -s cdable_vars; cd HOME` → ask
     /// - `bash -o keyword -c 'ls'` → ask
     /// - `set -euo pipefail; cargo test` → allow
+    /// - `printf -v 'BASH_CMDS[cat]' /bin/bash; cat a.txt` → ask
     /// - `shopt -s nullglob; ls *.rs` → allow
     pub static SHELL_MODE = {
         code: "BG214",
@@ -40,6 +44,40 @@ declare_rule! {
         capability: ShellExpansion,
         summary: "turns on a bash mode the gate does not model (set -k, set -o posix, shopt -s cdable_vars...)",
     };
+}
+
+/// Bash's own tables (a name's alias, the program a name runs) and the file its
+/// history goes to: the walk reads a plain assignment to them (`BASH_CMDS[ls]=X`,
+/// `HISTFILE=X`), not one a builtin makes (`printf -v 'BASH_CMDS[ls]' X`, `read
+/// HISTFILE`, `declare 'BASH_ALIASES[x]=…'`).
+const TABLES: &[&str] = &["BASH_CMDS", "BASH_ALIASES", "HISTFILE"];
+
+/// True when the word, as a builtin's operand, names one of [`TABLES`]
+/// (`BASH_CMDS[x]`, `HISTFILE`, `HISTFILE=x`, an option glued to it such as
+/// `-vHISTFILE`). An unquoted `BASH_CMDS[x]` is a glob that most often matches
+/// nothing: its text is read, quotes left out.
+fn names_a_table(word: &Word, source: &str) -> bool {
+    let text = as_written(word, source);
+    let value = text.strip_prefix("-v").unwrap_or(&text);
+    TABLES.iter().any(|table| {
+        value
+            .strip_prefix(table)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(['[', '=', '+']))
+    })
+}
+
+/// The word's value, or for a word with none (a glob, an expansion) its text
+/// without quotes.
+fn as_written<'w>(word: &'w Word, source: &str) -> std::borrow::Cow<'w, str> {
+    match word.value() {
+        Some(v) => std::borrow::Cow::Borrowed(v),
+        None => std::borrow::Cow::Owned(
+            source
+                .get(word.span.start..word.span.end)
+                .unwrap_or("")
+                .replace(['\'', '"'], ""),
+        ),
+    }
 }
 
 /// `set` letters that only stop, trace, export or restrict: the rest (`-k`,
@@ -160,7 +198,49 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let Some(name) = name else {
         return;
     };
-    if cmd.shadowed || !matches!(name, "set" | "shopt" | "bash" | "sh" | "rbash") {
+    if cmd.shadowed {
+        return;
+    }
+    if matches!(
+        name,
+        "read"
+            | "printf"
+            | "mapfile"
+            | "readarray"
+            | "getopts"
+            | "declare"
+            | "typeset"
+            | "local"
+            | "export"
+            | "readonly"
+    ) {
+        let args = cmd.args();
+        // `printf`'s operands are text: only the variable `-v` names counts.
+        let found = if name == "printf" {
+            args.iter().enumerate().find_map(|(i, w)| {
+                let text = as_written(w, cx.source);
+                match text.as_ref() {
+                    "-v" => args
+                        .get(i + 1)
+                        .filter(|next| names_a_table(next, cx.source)),
+                    v if v.starts_with("-v") && names_a_table(w, cx.source) => Some(w),
+                    _ => None,
+                }
+            })
+        } else {
+            args.iter().find(|w| names_a_table(w, cx.source))
+        };
+        if let Some(word) = found {
+            let text = cx.source.get(word.span.start..word.span.end).unwrap_or("");
+            cx.report(
+                &SHELL_MODE,
+                word.span,
+                format!("`{name} {text}` writes one of bash's own tables or its history file, which the gate reads only from a plain assignment"),
+            );
+        }
+        return;
+    }
+    if !matches!(name, "set" | "shopt" | "bash" | "sh" | "rbash") {
         return;
     }
     let args = cmd.args();
