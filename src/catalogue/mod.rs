@@ -1312,6 +1312,7 @@ fn lookup_and_keep(name: &str, table: usize) -> Option<&'static Entry> {
     let found = user::active_lookup(key)
         .or_else(|| builtin_lookup(key))
         .or_else(|| versioned(key))
+        .or_else(|| cross_named(key))
         .or_else(|| pinned(key));
     memo::keep(name, table, found);
     found
@@ -1357,9 +1358,58 @@ fn versioned(name: &str) -> Option<&'static Entry> {
         return None;
     }
     let key = program_basename(stem);
-    user::active_lookup(key)
-        .or_else(|| builtin_lookup(key))
-        .filter(runs_code)
+    let found = user::active_lookup(key).or_else(|| builtin_lookup(key))?;
+    // Another program installed under a version (`gcc-12`, `clang-14`,
+    // `pip3.11`, `lldb-18`): only with a `-` or a dotted version, so a name that
+    // merely ends in a digit is not taken for another program, and never one
+    // whose arguments are only text (less strict than an unknown program).
+    let spelled_as_version =
+        versioned[stem.len()..].starts_with(['-', '_']) || versioned[stem.len()..].contains('.');
+    (runs_code(&found) || (spelled_as_version && !found.has(Fact::TextOnly))).then_some(found)
+}
+
+/// A cross tool named with its target's triplet, as toolchains install them
+/// (`x86_64-linux-gnu-gcc`, `aarch64-linux-gnu-gcc-12`, `arm-none-eabi-gdb`):
+/// the program after the triplet. Only a name that starts with a machine
+/// architecture is read so.
+fn cross_named(name: &str) -> Option<&'static Entry> {
+    const ARCHES: &[&str] = &[
+        "x86_64",
+        "i386",
+        "i486",
+        "i586",
+        "i686",
+        "aarch64",
+        "arm",
+        "armv7",
+        "armhf",
+        "riscv32",
+        "riscv64",
+        "mips",
+        "mipsel",
+        "mips64",
+        "mips64el",
+        "powerpc",
+        "powerpc64",
+        "powerpc64le",
+        "ppc64le",
+        "s390x",
+        "loongarch64",
+        "sparc64",
+        "amd64",
+        "arm64",
+    ];
+    let (arch, _) = name.split_once('-')?;
+    if !ARCHES.contains(&arch.to_ascii_lowercase().as_str()) {
+        return None;
+    }
+    // The shortest tail that names a program (`gcc-12` before `gnu-gcc-12`).
+    let mut tails: Vec<&str> = name
+        .match_indices('-')
+        .map(|(at, _)| &name[at + 1..])
+        .collect();
+    tails.reverse();
+    tails.into_iter().filter(|t| !t.is_empty()).find_map(lookup)
 }
 
 /// The names [`lookup`] answered lately on this thread: the checks of one command
