@@ -563,8 +563,31 @@ pub(super) fn in_assignments(assignments: &[Assignment], scope: &Scope) -> Vec<C
         {
             word_code(value, scope, true, &mut out);
         }
+        if matches!(a.name.as_str(), "PS0" | "PS1" | "PS2" | "PS3" | "PS4")
+            && let Some(value) = a.value.as_ref().and_then(Word::value)
+        {
+            in_prompt(value, a.span, scope, &mut out);
+        }
     }
     out
+}
+
+/// The code a prompt string reaches when bash shows it (`PS4` at every traced
+/// line): the subscript of each `${NAME[SUB]}` in it is arithmetic, and the name
+/// `${!NAME}` holds is resolved (`x='a[$(cmd)]'; PS4='${a[x]}'; set -x` runs
+/// `cmd`). The environment rule asks for such a prompt; this walks what it runs.
+fn in_prompt(value: &str, span: Span, scope: &Scope, out: &mut Vec<Code>) {
+    for (at, _) in value.match_indices("${") {
+        let inner = &value[at + 2..];
+        let inner = &inner[..inner.find('}').unwrap_or(inner.len())];
+        if let Some(name) = inner.strip_prefix('!') {
+            let name = name.trim_end_matches(|c: char| !(c.is_ascii_alphanumeric() || c == '_'));
+            name_reference(name, span, scope, out);
+        }
+        for subscript in subscripts(inner) {
+            value_code(subscript, span, scope, true, out);
+        }
+    }
 }
 
 #[cfg(test)]
