@@ -8,6 +8,9 @@
 //! quoting, wrappers, values carried by variables (known substitutions, `read`,
 //! `printf -v`, arrays, `+=`), text reaching arithmetic (`$((x))`, `let`, `[[ -v ]]`,
 //! a variable named by another, a subscript in a name, an array literal's key),
+//! bash's integer variables (`RANDOM=…`), positional parameters set by `set --`,
+//! `REPLY`, a prompt string expanded by `set -x`, keyword mode (`set -k`) and
+//! bash's table of programs written by `printf -v`,
 //! callbacks (`trap`, `mapfile -C`, `compgen -C`), aliases and functions shadowing a
 //! program, functions exported with `env BASH_FUNC_f%%=…`, `env -S`, paths through
 //! links the command makes, files named like options before a glob, and what a
@@ -1138,6 +1141,26 @@ pub fn command(heredocs: bool) -> BoxedStrategy<String> {
                     7 => format!("declare {assignment}"),
                     8 => format!("v={assignment}; declare \"$v\""),
                     _ => format!("v={code}; read \"$v\" <<< x"),
+                }
+            }),
+            // Bash's own integer variables, positional parameters the script sets
+            // (moved by `shift`), a variable `read` fills without a name, a prompt
+            // string expanded when tracing, keyword mode and bash's table of
+            // programs written by `printf -v`: each runs the command.
+            (inner.clone(), 0u8..8).prop_map(|(a, how)| {
+                let code = single_quote(&format!("a[$({a}\n)]"));
+                let script = single_quote(&format!("{a}\n"));
+                match how {
+                    0 => format!("RANDOM={code}"),
+                    1 => format!("OPTIND={code}"),
+                    2 => format!("set -- {code}; (( $1 ))"),
+                    3 => format!("set -- 1 {code}; shift; echo $(( $1 ))"),
+                    4 => format!("printf '%s\\n' {code} > n.txt; read < n.txt; (( REPLY ))"),
+                    5 => format!("x={code}; PS4='${{a[x]}}'; set -x; true; set +x"),
+                    6 => format!("printf '%s' {script} > k.sh; set -k; bash -c true BASH_ENV=k.sh"),
+                    _ => format!(
+                        "printf '%s' {script} > k.sh; printf -v 'BASH_CMDS[cat]' /bin/bash; cat k.sh"
+                    ),
                 }
             }),
             // A variable an expression names only by name is evaluated in turn:
