@@ -151,19 +151,6 @@ fn read(entry: &Entry, args: &[Option<&str>], global: Option<&Entry>) -> Vec<Arg
                 || (mode.is_none()
                     && (operands.is_empty() || std::mem::take(&mut unknown_value))
                     && !entry.subcommands.is_empty());
-            // `pip --timeout 5 install x`: an option the entry does not know took
-            // the first operand as its value
-            // ([`Entry::subcommand_after_unknown_value`]); it stays an operand.
-            if subcommand_place
-                && mode.is_none()
-                && operands.is_empty()
-                && word.is_none_or(|w| entry.subcommand(w).is_none())
-                && entry.subcommand_after_unknown_value(args, index).is_some()
-            {
-                operands.push(index);
-                unknown_value = true;
-                continue;
-            }
             if subcommand_place && let Some(sub) = word.and_then(|w| entry.subcommand(w)) {
                 // `microk8s kubectl get pods`: the subcommand's word is the
                 // program that runs, the words after it its arguments.
@@ -194,6 +181,18 @@ fn read(entry: &Entry, args: &[Option<&str>], global: Option<&Entry>) -> Vec<Arg
                     ..a
                 }));
                 return finish(entry, mode, &operands, out);
+            }
+            // `pip --timeout 5 install x`: an option the entry does not know took
+            // the first operand as its value
+            // ([`Entry::subcommand_after_unknown_value`]); it stays an operand.
+            if subcommand_place
+                && mode.is_none()
+                && operands.is_empty()
+                && entry.subcommand_after_unknown_value(args, index).is_some()
+            {
+                operands.push(index);
+                unknown_value = true;
+                continue;
             }
             // `cmake -E env A=1 CMD`, `cross-env A=1 CMD`: an entry that takes
             // `NAME=VALUE` words before its command reads them as variables.

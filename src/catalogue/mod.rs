@@ -1040,12 +1040,14 @@ impl Entry {
         args: &[Option<&str>],
         at: usize,
     ) -> Option<(usize, &'static Entry)> {
-        let option = args.get(at.checked_sub(1)?).copied().flatten()?;
-        if !self.may_take_unknown_value(option) {
+        // Cheapest first: most entries have no subcommands, and reading an
+        // option walks the entry's table.
+        if self.subcommands.is_empty() {
             return None;
         }
+        let option = args.get(at.checked_sub(1)?).copied().flatten()?;
         let sub = self.subcommand(args.get(at + 1).copied().flatten()?)?;
-        Some((at + 1, sub))
+        self.may_take_unknown_value(option).then_some((at + 1, sub))
     }
 
     /// True when `word` is an option this entry does not know to take a value

@@ -430,9 +430,20 @@ impl Scope {
                 }
             }
             Some("read") if record.origin != Origin::Declaration => {
-                // `read` with no name fills REPLY (with one, REPLY is left; unknown
-                // either way: more asks, never fewer).
-                self.set_var("REPLY", None);
+                // `read` with no name fills REPLY; so may one whose options take
+                // values (`read -p PROMPT`: the prompt is no name).
+                let args = record.args();
+                let dashed = |w: &Word| w.value().is_some_and(|v| v.starts_with('-'));
+                if args.iter().all(dashed)
+                    || args.iter().any(|w| {
+                        w.value().is_some_and(|v| {
+                            v.starts_with('-')
+                                && v.contains(['a', 'd', 'i', 'n', 'N', 'p', 't', 'u'])
+                        })
+                    })
+                {
+                    self.set_var("REPLY", None);
+                }
                 if let Some((names, values)) = read_values(record) {
                     for (name, value) in names.into_iter().zip(values) {
                         self.set_var(&name, value);

@@ -171,14 +171,17 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         return;
     }
     // The entry's name: `BASH`, `bash.exe` and `/bin/bash` are bash too.
-    let name = cx.entry(cmd).map(|e| e.name).or_else(|| cx.base_name(cmd));
-    let shell = name.is_some_and(crate::model::nested::is_shell);
+    let entry = cx.entry(cmd);
+    let name = entry.map(|e| e.name).or_else(|| cx.base_name(cmd));
+    let shell = entry.is_some_and(|e| e.has(crate::catalogue::Fact::Shell));
     // Assignments to the mode variables: for this shell (no program, or a
     // declaration) or for a shell started.
-    if cmd.assignments.iter().any(|a| {
-        MODE_VARIABLES.contains(&a.name.trim_end_matches('+'))
-            && (name.is_none() || shell || cmd.origin == Origin::Declaration)
-    }) {
+    if !cmd.assignments.is_empty()
+        && cmd.assignments.iter().any(|a| {
+            MODE_VARIABLES.contains(&a.name.trim_end_matches('+'))
+                && (name.is_none() || shell || cmd.origin == Origin::Declaration)
+        })
+    {
         let found = cmd
             .assignments
             .iter()
