@@ -1406,12 +1406,10 @@ fn cross_named(name: &str) -> Option<&'static Entry> {
         return None;
     }
     // The shortest tail that names a program (`gcc-12` before `gnu-gcc-12`).
-    let mut tails: Vec<&str> = name
-        .match_indices('-')
+    name.rmatch_indices('-')
         .map(|(at, _)| &name[at + 1..])
-        .collect();
-    tails.reverse();
-    tails.into_iter().filter(|t| !t.is_empty()).find_map(lookup)
+        .filter(|t| !t.is_empty())
+        .find_map(lookup)
 }
 
 /// The names [`lookup`] answered lately on this thread: the checks of one command

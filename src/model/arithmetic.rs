@@ -572,14 +572,20 @@ pub(super) fn in_assignments(assignments: &[Assignment], scope: &Scope) -> Vec<C
     out
 }
 
+/// The inside of each `${…}` in `value`, to its first `}` (`${a[x]}`: `a[x]`).
+pub(crate) fn braced_expansions(value: &str) -> impl Iterator<Item = &str> {
+    value.match_indices("${").map(|(at, _)| {
+        let inner = &value[at + 2..];
+        &inner[..inner.find('}').unwrap_or(inner.len())]
+    })
+}
+
 /// The code a prompt string reaches when bash shows it (`PS4` at every traced
 /// line): the subscript of each `${NAME[SUB]}` in it is arithmetic, and the name
 /// `${!NAME}` holds is resolved (`x='a[$(cmd)]'; PS4='${a[x]}'; set -x` runs
 /// `cmd`). The environment rule asks for such a prompt; this walks what it runs.
 fn in_prompt(value: &str, span: Span, scope: &Scope, out: &mut Vec<Code>) {
-    for (at, _) in value.match_indices("${") {
-        let inner = &value[at + 2..];
-        let inner = &inner[..inner.find('}').unwrap_or(inner.len())];
+    for inner in braced_expansions(value) {
         if let Some(name) = inner.strip_prefix('!') {
             let name = name.trim_end_matches(|c: char| !(c.is_ascii_alphanumeric() || c == '_'));
             name_reference(name, span, scope, out);

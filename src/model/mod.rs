@@ -7,7 +7,7 @@
 //! `build` is the whole entry: the plain-words fast path when it applies, otherwise
 //! parse → walk.
 
-mod arithmetic;
+pub(crate) mod arithmetic;
 mod builtin_assignments;
 mod callbacks;
 pub mod command;
@@ -39,7 +39,7 @@ mod repeat;
 pub mod revisions;
 mod scope;
 pub(crate) mod settings;
-mod shell_tables;
+pub(crate) mod shell_tables;
 mod split;
 mod walk;
 pub mod word;

@@ -476,22 +476,20 @@ impl Scope {
     fn set_positionals(&mut self, record: &SimpleCommand) {
         let args = record.args();
         // Options first: `-o NAME`/`+o NAME` take the next word.
-        let mut i = 0;
+        let (mut i, mut dash_dash) = (0, false);
         while let Some(v) = args.get(i).and_then(Word::value) {
-            if v == "--" {
-                i += 1;
-                break;
-            }
-            if !(v.starts_with(['-', '+']) && v.len() > 1) {
+            dash_dash = v == "--";
+            if dash_dash || !(v.starts_with(['-', '+']) && v.len() > 1) {
+                i += usize::from(dash_dash);
                 break;
             }
             i += if v.contains('o') { 2 } else { 1 };
         }
-        let Some(words) = args.get(i..).filter(|w| {
-            !w.is_empty() || i > 0 && args.get(i - 1).and_then(Word::value) == Some("--")
-        }) else {
+        // `set -e` sets none; `set --` alone clears them.
+        let words = args.get(i..).unwrap_or_default();
+        if words.is_empty() && !dash_dash {
             return;
-        };
+        }
         // A word only known at run time may split into any number of them.
         let dynamic = words.iter().any(|w| w.value().is_none());
         self.positionals_unknown();

@@ -8,6 +8,9 @@
 use super::command::{Assignment, SimpleCommand};
 use super::word::{Part, Word};
 
+/// Bash's own tables, read as the builtins they stand for.
+pub(crate) const TABLES: &[&str] = &["BASH_ALIASES", "BASH_CMDS"];
+
 /// The words of the builtin call an assignment to a shell table makes, if it is
 /// one: `alias NAME=TEXT` or `hash -p PATH NAME`. A whole-array assignment or a
 /// key only known at run time gives the call a text only known at run time.
@@ -17,7 +20,7 @@ pub(super) fn as_builtin(assignment: &Assignment) -> Option<Vec<Word>> {
         Some((table, rest)) => (table, rest.strip_suffix(']')),
         None => (name, None),
     };
-    if !matches!(table, "BASH_ALIASES" | "BASH_CMDS") {
+    if !TABLES.contains(&table) {
         return None;
     }
     let span = assignment.span;

@@ -293,11 +293,9 @@ fn prompt_runs_code(value: &Word, text: &str) -> bool {
     let Some(v) = value.value() else {
         return true;
     };
-    v.match_indices("${").any(|(at, _)| {
-        let inner = &v[at + 2..];
-        let inner = &inner[..inner.find('}').unwrap_or(inner.len())];
-        inner.starts_with('!') || inner.contains(['[', '@'])
-    }) || v.contains("$((")
+    crate::model::arithmetic::braced_expansions(v)
+        .any(|inner| inner.starts_with('!') || inner.contains(['[', '@']))
+        || v.contains("$((")
 }
 
 /// Why setting `name` to `value` loads code, if it does.

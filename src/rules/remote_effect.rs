@@ -281,20 +281,23 @@ fn effect_of(cmd: &SimpleCommand, entry: &'static Entry) -> Option<(&'static Eff
         let words = &args[from..];
         // The positional words once per level, not once per effect.
         let all = positionals(entry, words);
-        for effect in entry.effects {
-            if let Some(dynamic) = applies(entry, effect, words, &all, dynamic_words) {
-                return Some((effect, dynamic));
-            }
-        }
         // `kubectl --v 9 delete ns x`: the first positional word may be the value
         // of an option the entry does not know; the effect's words then start
         // after it.
-        if let Some(&(first, _)) = all.first()
-            && let Some(Some(option)) = first.checked_sub(1).map(|i| words[i])
-            && entry.may_take_unknown_value(option)
-        {
+        let after_unknown_value = all.first().is_some_and(|&(first, _)| {
+            first
+                .checked_sub(1)
+                .and_then(|i| words[i])
+                .is_some_and(|option| entry.may_take_unknown_value(option))
+        });
+        let readings: &[&[(usize, Option<&str>)]] = if after_unknown_value {
+            &[&all, &all[1..]]
+        } else {
+            &[&all]
+        };
+        for positional in readings {
             for effect in entry.effects {
-                if let Some(dynamic) = applies(entry, effect, words, &all[1..], dynamic_words) {
+                if let Some(dynamic) = applies(entry, effect, words, positional, dynamic_words) {
                     return Some((effect, dynamic));
                 }
             }

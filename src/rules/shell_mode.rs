@@ -3,6 +3,7 @@
 
 use crate::declare_rule;
 use crate::model::command::{Origin, SimpleCommand};
+use crate::model::shell_tables;
 use crate::model::word::Word;
 use crate::rules::Checker;
 
@@ -46,24 +47,28 @@ declare_rule! {
     };
 }
 
-/// Bash's own tables (a name's alias, the program a name runs) and the file its
-/// history goes to: the walk reads a plain assignment to them (`BASH_CMDS[ls]=X`,
-/// `HISTFILE=X`), not one a builtin makes (`printf -v 'BASH_CMDS[ls]' X`, `read
-/// HISTFILE`, `declare 'BASH_ALIASES[x]=…'`).
-const TABLES: &[&str] = &["BASH_CMDS", "BASH_ALIASES", "HISTFILE"];
+/// The file bash's history goes to. With bash's own tables (a name's alias, the
+/// program a name runs: `model/shell_tables.rs`), the walk reads a plain
+/// assignment to it (`BASH_CMDS[ls]=X`, `HISTFILE=X`), not one a builtin makes
+/// (`printf -v 'BASH_CMDS[ls]' X`, `read HISTFILE`, `declare
+/// 'BASH_ALIASES[x]=…'`).
+const HISTORY_FILE: &str = "HISTFILE";
 
-/// True when the word, as a builtin's operand, names one of [`TABLES`]
-/// (`BASH_CMDS[x]`, `HISTFILE`, `HISTFILE=x`, an option glued to it such as
+/// True when the word, as a builtin's operand, names one of bash's tables or
+/// [`HISTORY_FILE`] (`BASH_CMDS[x]`, `HISTFILE`, `HISTFILE=x`, an option glued to it such as
 /// `-vHISTFILE`). An unquoted `BASH_CMDS[x]` is a glob that most often matches
 /// nothing: its text is read, quotes left out.
 fn names_a_table(word: &Word, source: &str) -> bool {
     let text = as_written(word, source);
     let value = text.strip_prefix("-v").unwrap_or(&text);
-    TABLES.iter().any(|table| {
-        value
-            .strip_prefix(table)
-            .is_some_and(|rest| rest.is_empty() || rest.starts_with(['[', '=', '+']))
-    })
+    shell_tables::TABLES
+        .iter()
+        .chain([&HISTORY_FILE])
+        .any(|table| {
+            value
+                .strip_prefix(table)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with(['[', '=', '+']))
+        })
 }
 
 /// The word's value, or for a word with none (a glob, an expansion) its text
@@ -176,26 +181,20 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     let shell = entry.is_some_and(|e| e.has(crate::catalogue::Fact::Shell));
     // Assignments to the mode variables: for this shell (no program, or a
     // declaration) or for a shell started.
-    if !cmd.assignments.is_empty()
-        && cmd.assignments.iter().any(|a| {
-            MODE_VARIABLES.contains(&a.name.trim_end_matches('+'))
-                && (name.is_none() || shell || cmd.origin == Origin::Declaration)
-        })
+    let for_a_shell = name.is_none() || shell || cmd.origin == Origin::Declaration;
+    if let Some(a) = cmd
+        .assignments
+        .iter()
+        .find(|a| for_a_shell && MODE_VARIABLES.contains(&a.name.trim_end_matches('+')))
     {
-        let found = cmd
-            .assignments
-            .iter()
-            .find(|a| MODE_VARIABLES.contains(&a.name.trim_end_matches('+')))
-            .map(|a| (a.span, a.name.clone()));
-        if let Some((span, variable)) = found {
-            cx.report(
-                &SHELL_MODE,
-                span,
-                format!(
-                    "`{variable}` sets bash's options, changing how it reads the commands after it"
-                ),
-            );
-        }
+        let (span, variable) = (a.span, a.name.clone());
+        cx.report(
+            &SHELL_MODE,
+            span,
+            format!(
+                "`{variable}` sets bash's options, changing how it reads the commands after it"
+            ),
+        );
         return;
     }
     let Some(name) = name else {
