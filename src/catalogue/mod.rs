@@ -92,8 +92,8 @@ pub enum Role {
     /// A module the interpreter runs as a program (`python -m pip install`): the
     /// words after it are that program's. Never a path.
     Module,
-    /// Shell text when it starts with `!`, else text (git's `alias.*` and
-    /// `credential.helper`).
+    /// Shell text when it starts with `!`, else text (git's
+    /// `submodule.NAME.update`: a mode, or `!CMD`).
     ShellIfBang,
     /// A folder whose programs run (git's `core.hooksPath`, `--exec-path`).
     ExecDirectory,
@@ -154,11 +154,21 @@ pub enum Role {
     /// (`docker build --secret id=npm,src=.npmrc`); a spec only known at run time
     /// is judged whole.
     Source,
+    /// An alias's expansion: shell text when it starts with `!`, else the
+    /// program's own arguments, which can set what runs (`git -c
+    /// alias.st='-c core.fsmonitor=CMD status'`; git's and hg's `alias.*`, `gh
+    /// alias set`). Read as `PROGRAM EXPANSION`.
+    Alias,
+    /// A git credential helper: shell text after a `!`; an absolute path, a
+    /// program run with the words after it; any other value `NAME ARGS` runs
+    /// `git credential-NAME ARGS` through the shell (`store --file=F` writes
+    /// every password to F; `store; CMD` runs CMD). Empty resets the list.
+    CredentialHelper,
 }
 
 impl Role {
     /// Every role but [`Role::Code`] (which carries a language).
-    pub const PLAIN: [Role; 34] = [
+    pub const PLAIN: [Role; 36] = [
         Role::Command,
         Role::Shell,
         Role::ShellWords,
@@ -193,6 +203,8 @@ impl Role {
         Role::PathWriteOrPipe,
         Role::Revision,
         Role::Source,
+        Role::Alias,
+        Role::CredentialHelper,
     ];
 
     /// The role spelled as in the catalogue files (`path-read`, `code:python`);
@@ -247,6 +259,8 @@ impl Role {
             Role::PathWriteOrPipe => "path-write-or-pipe",
             Role::Revision => "revision",
             Role::Source => "source",
+            Role::Alias => "alias",
+            Role::CredentialHelper => "credential-helper",
         }
     }
 
@@ -267,6 +281,8 @@ impl Role {
                 | Role::ShellWords
                 | Role::Module
                 | Role::ShellIfBang
+                | Role::Alias
+                | Role::CredentialHelper
                 | Role::Package
                 | Role::Data
                 | Role::Program
@@ -318,8 +334,10 @@ impl Role {
             Role::PathWriteOrPipe => 31,
             Role::Revision => 32,
             Role::Source => 33,
-            Role::Code(_) => 34,
-            Role::OptionsOf(_) => 35,
+            Role::Alias => 34,
+            Role::CredentialHelper => 35,
+            Role::Code(_) => 36,
+            Role::OptionsOf(_) => 37,
         };
         1 << index
     }
@@ -355,6 +373,8 @@ impl Role {
                 | Role::Code(_)
                 | Role::PathExec
                 | Role::ShellIfBang
+                | Role::Alias
+                | Role::CredentialHelper
                 | Role::ExecDirectory
                 | Role::Program
                 | Role::ShellProgram
@@ -1144,6 +1164,7 @@ impl Entry {
             .iter()
             .find(|(pattern, _)| may_match(pattern, head) && key_matches(pattern, &key))
             .map(|(_, role)| *role)
+            .or_else(|| key_names_a_command(&key).then_some(Role::Shell))
     }
 
     /// The facts setting `key` adds (`key_facts`), matched as in
@@ -1180,6 +1201,18 @@ fn settings_key(key: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// The text of `key` before its first dot (all of it when it has none).
+/// True when a settings key the entry does not list says by its last segment
+/// that its value is a command (`gpg.ssh.defaultKeyCommand`, `foo.bar-cmd`,
+/// `x.post-hook`, `tool.helper`): programs name such settings the same way
+/// everywhere, so one nobody listed is read as shell text. `key` is in lower case.
+fn key_names_a_command(key: &str) -> bool {
+    const SUFFIXES: &[&str] = &[
+        "command", "cmd", "program", "hook", "editor", "pager", "askpass", "helper", "wrapper",
+    ];
+    let last = key.rsplit(['.', ':']).next().unwrap_or(key);
+    last == "exec" || SUFFIXES.iter().any(|s| last.ends_with(s))
+}
+
 fn first_segment(key: &str) -> &str {
     key.split_once('.').map_or(key, |(head, _)| head)
 }
@@ -1732,6 +1765,20 @@ mod tests {
         assert_eq!(git.config_key_role("core.sshCommand"), Some(Role::Shell));
         assert_eq!(git.config_key_role("filter.lfs.clean"), Some(Role::Shell));
         assert_eq!(git.config_key_role("user.name"), None);
+        assert_eq!(git.config_key_role("alias.lg"), Some(Role::Alias));
+        assert_eq!(
+            git.config_key_role("credential.https://x.example.helper"),
+            Some(Role::CredentialHelper)
+        );
+        // Keys nobody listed, named as holding a command, and one that is not.
+        assert_eq!(
+            git.config_key_role("gpg.ssh.defaultKeyCommand"),
+            Some(Role::Shell)
+        );
+        assert_eq!(git.config_key_role("x.y.post-hook"), Some(Role::Shell));
+        assert_eq!(git.config_key_role("x.exec"), Some(Role::Shell));
+        assert_eq!(git.config_key_role("core.fsmonitorHookVersion"), None);
+        assert_eq!(git.config_key_role("x.executable-bit"), None);
     }
 
     #[test]
@@ -2096,6 +2143,20 @@ mod tests {
         let git = lookup("git").unwrap();
         assert_eq!(git.config_key_role("Core.Pager"), Some(Role::Shell));
         assert_eq!(git.config_key_role("user.name"), None);
+        assert_eq!(git.config_key_role("alias.lg"), Some(Role::Alias));
+        assert_eq!(
+            git.config_key_role("credential.https://x.example.helper"),
+            Some(Role::CredentialHelper)
+        );
+        // Keys nobody listed, named as holding a command, and one that is not.
+        assert_eq!(
+            git.config_key_role("gpg.ssh.defaultKeyCommand"),
+            Some(Role::Shell)
+        );
+        assert_eq!(git.config_key_role("x.y.post-hook"), Some(Role::Shell));
+        assert_eq!(git.config_key_role("x.exec"), Some(Role::Shell));
+        assert_eq!(git.config_key_role("core.fsmonitorHookVersion"), None);
+        assert_eq!(git.config_key_role("x.executable-bit"), None);
     }
 
     #[test]

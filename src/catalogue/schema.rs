@@ -82,6 +82,8 @@ pub const ROLES: &[(&str, &str)] = &[
     ("path-write-or-pipe", "PathWriteOrPipe"),
     ("revision", "Revision"),
     ("source", "Source"),
+    ("alias", "Alias"),
+    ("credential-helper", "CredentialHelper"),
 ];
 
 /// Facts a program (or subcommand) can have, as spelled in the files, with the

@@ -358,7 +358,11 @@ fn flag_facts(entry: &Entry, words: &[Option<&str>], out: &mut Vec<(Fact, Option
                         && flag
                             .chars()
                             .nth(1)
-                            .is_some_and(|letter| in_cluster(entry, word, letter)))
+                            .is_some_and(|letter| in_cluster(entry, word, letter))
+                        // A fact that makes the use harmless (`git config -l`) is
+                        // not read off a word that is no cluster of the entry's
+                        // flags: `git config alias.x '-c a=b log'` stores the word.
+                        && (!spec.facts.contains(&Fact::ReadOnly) || plausible_cluster(entry, word)))
             });
             if let Some(flag) = given {
                 out.extend(spec.facts.iter().map(|f| (*f, Some((*flag).to_string()))));
@@ -393,6 +397,22 @@ fn in_cluster(entry: &Entry, word: &str, letter: char) -> bool {
     false
 }
 
+/// True when `word` can be a cluster of short flags: letters and digits up to one
+/// that takes the rest of the word as its value. A word with a space, `=` or
+/// `.` among its letters is no cluster a getopt-style parser accepts; a tool
+/// that takes it takes it as a value (`git config alias.x '-c a.b=c log'`).
+fn plausible_cluster(entry: &Entry, word: &str) -> bool {
+    for c in word.chars().skip(1) {
+        if entry.short_takes_value(c) {
+            return true;
+        }
+        if !c.is_ascii_alphanumeric() {
+            return false;
+        }
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -416,6 +436,11 @@ mod tests {
         assert!(!of("find", &[".", "-name", "-delete"]).has(Fact::DeletesFiles));
         assert!(of("crontab", &["-r"]).has(Fact::DestroysData));
         assert!(of("crontab", &["-u", "me", "-l"]).has(Fact::ReadOnly));
+        // A query flag in a cluster of known flags; a word that only holds its
+        // letter is no query (git stores it as the value).
+        assert!(of("git", &["config", "-l"]).has(Fact::ReadOnly));
+        let stored = of("git", &["config", "alias.x", "-c user.name=Q log"]);
+        assert!(!stored.has(Fact::ReadOnly));
     }
 
     #[test]

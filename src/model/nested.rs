@@ -336,6 +336,8 @@ fn catalogue_scripts(
             Role::Shell,
             Role::ShellWords,
             Role::ShellIfBang,
+            Role::Alias,
+            Role::CredentialHelper,
             Role::PathWriteOrPipe,
         ])
     }) else {
@@ -361,19 +363,15 @@ fn catalogue_scripts(
                 None => out.push(ScriptText::Dynamic(word.span)),
             },
             // `gh alias set x '!CMD'`: shell text when it starts with `!`; a word
-            // only known at run time may, unless its static start says not.
-            Role::ShellIfBang => match word.value().and_then(|v| v.get(arg.offset..)) {
-                Some(text) => {
-                    if let Some(script) = text.strip_prefix('!') {
-                        out.push(ScriptText::Static {
-                            text: script.to_string(),
-                            map: SpanMap::Whole(word.span),
-                        });
-                    }
+            // only known at run time may, unless its static start says not (an
+            // alias's expansion, the program's own arguments, always may).
+            Role::ShellIfBang | Role::Alias | Role::CredentialHelper => {
+                match word.value().and_then(|v| v.get(arg.offset..)) {
+                    Some(text) => out.extend(value_script(entry, arg.role, text, word.span)),
+                    None if arg.role == Role::ShellIfBang && starts_without_bang(word) => {}
+                    None => out.push(ScriptText::Dynamic(word.span)),
                 }
-                None if starts_without_bang(word) => {}
-                None => out.push(ScriptText::Dynamic(word.span)),
-            },
+            }
             Role::ShellWords if !arg.option_value => {
                 out.push(joined(args.get(arg.index..).unwrap_or(&[]), source));
                 return;
@@ -456,25 +454,46 @@ fn starts_without_bang(word: &Word) -> bool {
 /// `shell-if-bang`, only when it starts with `!`; a remote's URL, when it is
 /// git's `ext::` transport).
 fn setting_script(entry: &Entry, key: &str, value: &str, span: Span) -> Option<ScriptText> {
-    let text = match entry.config_key_role(key)? {
-        Role::Shell => value,
-        Role::ShellIfBang => value.strip_prefix('!')?,
+    value_script(entry, entry.config_key_role(key)?, value, span)
+}
+
+/// The script a value of `role` is, if any: shell text, the text after a `!`
+/// (`shell-if-bang`), an alias's expansion (`!CMD`, else `PROGRAM EXPANSION`: the
+/// program's own arguments), a git credential helper's command (`!CMD`, an
+/// absolute path with its arguments, else `git credential-NAME ARGS`), the
+/// command of a git `ext::` URL.
+fn value_script(entry: &Entry, role: Role, value: &str, span: Span) -> Option<ScriptText> {
+    let bang = value.strip_prefix('!');
+    let text = match role {
+        Role::Shell => value.to_string(),
+        Role::ShellIfBang => bang?.to_string(),
+        Role::Alias => match bang {
+            Some(script) => script.to_string(),
+            None if value.trim().is_empty() => return None,
+            None => format!("{} {value}", entry.name),
+        },
+        Role::CredentialHelper => match bang {
+            Some(script) => script.to_string(),
+            None if value.trim().is_empty() => return None,
+            None if value.starts_with('/') => value.to_string(),
+            None => format!("git credential-{value}"),
+        },
         // `remote.x.url=ext::CMD`: a later fetch from the remote runs CMD.
-        Role::Remote | Role::Url => &ext_command(value.strip_prefix("ext::")?),
+        Role::Remote | Role::Url => ext_command(value.strip_prefix("ext::")?),
         _ => return None,
     };
     Some(ScriptText::Static {
-        text: text.to_string(),
+        text,
         map: SpanMap::Whole(span),
     })
 }
 
 /// True when the value of the settings key `key` is shell text (`core.pager`; an
-/// alias, `shell-if-bang`, may be).
+/// alias or a credential helper may be).
 fn runs_shell_text(entry: &Entry, key: &str) -> bool {
     matches!(
         entry.config_key_role(key),
-        Some(Role::Shell | Role::ShellIfBang)
+        Some(Role::Shell | Role::ShellIfBang | Role::Alias | Role::CredentialHelper)
     )
 }
 
@@ -483,7 +502,12 @@ fn runs_a_setting(entry: &Entry) -> bool {
     entry.config_keys.iter().any(|(_, role)| {
         matches!(
             role,
-            Role::Shell | Role::ShellIfBang | Role::ExecDirectory | Role::PathExec
+            Role::Shell
+                | Role::ShellIfBang
+                | Role::Alias
+                | Role::CredentialHelper
+                | Role::ExecDirectory
+                | Role::PathExec
         )
     })
 }

@@ -60,7 +60,10 @@ pub(crate) fn value_key(word: &str, joined: bool) -> &str {
 
 /// The settings a use writes, from its operands (option values skipped by the
 /// entry's options): a `KEY=VALUE` word (value `None`: it is in the word), or a
-/// key followed by its value. A key with no value is a query.
+/// key followed by its value. A key with no value is a query, unless the word
+/// after it is one the entry does not know as an option: `git config alias.x
+/// '-c core.fsmonitor=CMD status'` stores the word as the value (a tool takes
+/// an unknown dash word there as its value, not as an option it lacks).
 pub(crate) fn settings_written<'c>(
     leaf: &Entry,
     rest: &'c [Word],
@@ -88,6 +91,8 @@ pub(crate) fn settings_written<'c>(
             _ => {
                 if let Some(value) = words.next() {
                     out.push((key, Some(value)));
+                } else if let Some(value) = dash_value(leaf, rest, key) {
+                    out.push((key, Some(value)));
                 } else if key.value().is_none() {
                     // A dynamic word alone may be `KEY=VALUE`.
                     out.push((key, None));
@@ -96,4 +101,15 @@ pub(crate) fn settings_written<'c>(
         }
     }
     out
+}
+
+/// The word after `key` in `rest` when it starts with `-` and names none of the
+/// entry's options or flags: the value of the setting (`git config alias.x -p`).
+fn dash_value<'c>(leaf: &Entry, rest: &'c [Word], key: &Word) -> Option<&'c Word> {
+    let at = rest.iter().position(|w| std::ptr::eq(w, key))?;
+    let next = rest.get(at + 1)?;
+    let text = next.value()?;
+    let name = text.split_once('=').map_or(text, |(n, _)| n);
+    let known = leaf.option(name).is_some() || leaf.flags.contains(&name) || text == "--";
+    (text.starts_with('-') && !known).then_some(next)
 }
