@@ -145,7 +145,66 @@ pub(crate) fn writes(record: &SimpleCommand, home: Option<&str>) -> Vec<Write> {
             }
         }
     }
+    supplied_writes(record, &mut out);
     out
+}
+
+/// The devices and names through which a program reads its standard input as a
+/// file (`cp /dev/stdin f`).
+const STDIN_NAMES: &[&str] = &["-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"];
+
+/// Files a program writes, by the catalogue's roles, with text the command itself
+/// supplies, text not known: an in-place edit (`sed -i '1i CMD' f`: the edit is
+/// the command's), or a write that no file the command names is read into (`dd
+/// of=f`, `sort -o f <<< TEXT`, `cp /dev/stdin f`: it comes from standard input).
+/// A file written from files the command reads (`gcc -o app main.c`, `cp a.sh
+/// b.sh`) is the project's own code, which runs as the project's code does; a
+/// program that only changes a file's mode, owner or times writes no text.
+fn supplied_writes(record: &SimpleCommand, out: &mut Vec<Write>) {
+    let write_bits = Role::PathWrite.bit() | Role::PathWriteOrPipe.bit();
+    let Some(entry) = record
+        .program_str()
+        .and_then(|p| catalogue::lookup(super::command::basename(p)))
+        .filter(|e| {
+            (e.role_mask & write_bits != 0 || !e.in_place.is_empty())
+                && !e.has(Fact::CopiesInput)
+                && !e.has(Fact::ChangesMode)
+                && !e.has(Fact::ChangesOwnership)
+        })
+    else {
+        return;
+    };
+    if matches!(entry.name, "touch" | "mkdir" | "mktemp" | "mkfifo" | "truncate") {
+        return;
+    }
+    let uses = super::path_roles::path_uses(record);
+    let named = |u: &&super::path_roles::PathUse<'_>| {
+        u.role != super::path_roles::Role::Redirect && u.word.value() != Some("/dev/null")
+    };
+    let derived = uses.iter().filter(named).any(|u| {
+        u.access == super::path_roles::Access::Read
+            && u.word.value().is_none_or(|v| !STDIN_NAMES.contains(&v))
+    });
+    // `mv a.sh b.sh`: the file moved is the source the new one is made from.
+    let moved = || {
+        let args: Values = record.args().iter().map(|w| w.value()).collect();
+        catalogue::classify(entry, &args).iter().any(|a| {
+            a.role == Role::PathDelete
+                && args[a.index].is_some_and(|v| !STDIN_NAMES.contains(&v))
+        })
+    };
+    if derived || (entry.role_mask & Role::PathDelete.bit() != 0 && moved()) {
+        return;
+    }
+    for usage in uses.iter().filter(named).filter(|u| u.access.writes()) {
+        if let Some(name) = usage.word.static_value() {
+            out.push(Write {
+                name,
+                text: None,
+                append: usage.access == super::path_roles::Access::Append,
+            });
+        }
+    }
 }
 
 /// The file `record` runs as a shell script, and the word naming it: `bash F`,

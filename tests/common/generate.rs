@@ -10,7 +10,8 @@
 //! a variable named by another, a subscript in a name, an array literal's key),
 //! bash's integer variables (`RANDOM=…`), positional parameters set by `set --`,
 //! `REPLY`, a prompt string expanded by `set -x`, keyword mode (`set -k`) and
-//! bash's table of programs written by `printf -v`,
+//! bash's table of programs written by `printf -v`, scripts written by a program
+//! other than a redirect (`dd of=`, `cp /dev/stdin`, `sed -i`) and then run,
 //! callbacks (`trap`, `mapfile -C`, `compgen -C`), aliases and functions shadowing a
 //! program, functions exported with `env BASH_FUNC_f%%=…`, `env -S`, paths through
 //! links the command makes, files named like options before a glob, and what a
@@ -1160,6 +1161,21 @@ pub fn command(heredocs: bool) -> BoxedStrategy<String> {
                     6 => format!("printf '%s' {script} > k.sh; set -k; bash -c true BASH_ENV=k.sh"),
                     _ => format!(
                         "printf '%s' {script} > k.sh; printf -v 'BASH_CMDS[cat]' /bin/bash; cat k.sh"
+                    ),
+                }
+            }),
+            // A script written by a program other than a redirect, its text the
+            // command's (an in-place edit, standard input copied), then run.
+            (inner.clone(), 0u8..4).prop_map(|(a, how)| {
+                let script = single_quote(&format!("{a}\n"));
+                match how {
+                    0 => format!("printf '%s' {script} | dd of=k.sh status=none; sh k.sh"),
+                    1 => format!("printf '%s' {script} | cp /dev/stdin k.sh; sh k.sh"),
+                    2 => format!(
+                        "echo '#' > k.sh; printf '%s' {script} | sed -i 'r /dev/stdin' k.sh; sh k.sh"
+                    ),
+                    _ => format!(
+                        "printf '%s' {script} | install -m 755 /dev/stdin k.sh; ./k.sh"
                     ),
                 }
             }),
