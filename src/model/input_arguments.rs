@@ -82,6 +82,63 @@ pub fn appended_items(cmd: &SimpleCommand) -> Option<&Word> {
     (!replaces).then(|| &wrappers[at])
 }
 
+/// The words of the command a `find -exec` or `xargs -I R` runs that hold the
+/// run-time item pasted inside them (`sh -c 'echo {}'`), with the placeholder:
+/// find and xargs paste the file name or input line into the word, and where a
+/// shell reads that word as text, a name like `;CMD;` is code (pass it as an
+/// argument instead: `sh -c 'echo "$1"' _ {}`). A word that is the placeholder
+/// alone is not listed.
+pub fn pasted_items(
+    words: &[Word],
+    program: Option<usize>,
+    wrappers: &[usize],
+    by: Option<&str>,
+) -> Option<(String, Vec<Span>)> {
+    let program = program?;
+    let placeholder = match by {
+        Some("find") => "{}".to_string(),
+        _ => wrappers.iter().rev().find_map(|&at| {
+            let name = words.get(at)?.value().map(program_name)?;
+            (name == "xargs").then(|| replacement(words.get(at + 1..program)?))?
+        })?,
+    };
+    let spans: Vec<Span> = words
+        .iter()
+        .skip(program)
+        .filter(|w| {
+            w.value()
+                .is_some_and(|v| v != placeholder && v.contains(placeholder.as_str()))
+        })
+        .map(|w| w.span)
+        .collect();
+    (!spans.is_empty()).then_some((placeholder, spans))
+}
+
+/// The text `xargs` replaces with each input item, from its options (`-I R`,
+/// `-IR`, `-i`, `-iR`, `--replace`, `--replace=R`; `{}` by default).
+fn replacement(options: &[Word]) -> Option<String> {
+    let mut words = options.iter();
+    while let Some(word) = words.next() {
+        let v = word.value()?;
+        if v == "-I" {
+            return words.next()?.value().map(str::to_string);
+        }
+        if let Some(r) = v
+            .strip_prefix("-I")
+            .or_else(|| v.strip_prefix("--replace="))
+        {
+            return Some(r.to_string());
+        }
+        if v == "-i" || v == "--replace" {
+            return Some("{}".to_string());
+        }
+        if let Some(r) = v.strip_prefix("-i") {
+            return Some(r.to_string());
+        }
+    }
+    None
+}
+
 /// True when no line `previous`, the stage piped into `xargs`, prints can start
 /// with `-`, so none of the items `xargs` appends can be an option: `find` from
 /// static start folders that do not start with `-` (each path it prints starts

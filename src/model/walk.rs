@@ -1231,6 +1231,21 @@ impl<'s> Walker<'s> {
             frame.piped_stdin,
             self.source,
         ));
+        // `find -exec sh -c 'echo {}' \;`, `xargs -I % sh -c 'wc -l %'`: a run-time
+        // item pasted into shell text makes it a script only known at run time
+        // (its static text is walked too).
+        let by = match &origin {
+            Origin::Embedded(by) => Some(by.as_str()),
+            _ => None,
+        };
+        if let Some((placeholder, spans)) =
+            input_arguments::pasted_items(&words, unwrapped.program, &unwrapped.wrappers, by)
+            && scripts.iter().any(|s| {
+                matches!(s, ScriptText::Static { text, .. } if text.contains(placeholder.as_str()))
+            })
+        {
+            scripts.extend(spans.into_iter().map(ScriptText::Dynamic));
+        }
         // Callbacks of builtins (`trap`, `mapfile -C`, `bind -x`...), also behind
         // `builtin` or `command`.
         if let Some(i) = unwrapped.program

@@ -174,7 +174,10 @@ fn supplied_writes(record: &SimpleCommand, out: &mut Vec<Write>) {
     else {
         return;
     };
-    if matches!(entry.name, "touch" | "mkdir" | "mktemp" | "mkfifo" | "truncate") {
+    if matches!(
+        entry.name,
+        "touch" | "mkdir" | "mktemp" | "mkfifo" | "truncate"
+    ) {
         return;
     }
     let uses = super::path_roles::path_uses(record);
@@ -189,8 +192,7 @@ fn supplied_writes(record: &SimpleCommand, out: &mut Vec<Write>) {
     let moved = || {
         let args: Values = record.args().iter().map(|w| w.value()).collect();
         catalogue::classify(entry, &args).iter().any(|a| {
-            a.role == Role::PathDelete
-                && args[a.index].is_some_and(|v| !STDIN_NAMES.contains(&v))
+            a.role == Role::PathDelete && args[a.index].is_some_and(|v| !STDIN_NAMES.contains(&v))
         })
     };
     if derived || (entry.role_mask & Role::PathDelete.bit() != 0 && moved()) {

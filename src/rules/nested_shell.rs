@@ -12,7 +12,9 @@ declare_rule! {
     /// heredocs and here-strings fed to a shell are parsed and analysed as nested
     /// scripts: their commands are judged like any other, with spans in the original
     /// command. This rule asks when such a script is only known at run time
-    /// (`bash -c "$CMD"`, `eval "$(tool init)"`), and when a shell reads its script
+    /// (`bash -c "$CMD"`, `eval "$(tool init)"`; a file name or input line that
+    /// `find -exec` or `xargs -I` pastes into it, `find -exec sh -c 'echo {}' \;`,
+    /// where a name like `;CMD;` is code), and when a shell reads its script
     /// from a pipe or a file (`curl ... | sh`, `base64 -d x | bash`, `sh < x`). A
     /// shell or `source` given a descriptor as its script (`bash /dev/stdin <<<
     /// CMD`, `. /dev/fd/3`) runs what feeds it: a heredoc or here-string is judged,
@@ -37,6 +39,8 @@ declare_rule! {
     /// - `bash -c "$CMD"` → ask
     /// - `bash -c "sudo reboot"` → deny (BG207, BG208): the nested script is judged
     /// - `bash -c 'cargo test'` → allow
+    /// - `find . -name '*.sh' -exec sh -c 'wc -l {}' \;` → ask
+    /// - `find . -name '*.sh' -exec wc -l {} \;` → allow
     /// - `bash /dev/stdin <<< 'rm -rf ~'` → deny (BG202)
     /// - `fc -s make` → ask
     /// - `fc -l` → allow
