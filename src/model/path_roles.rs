@@ -318,7 +318,9 @@ fn written_out(cmd: &SimpleCommand) -> Vec<PathUse<'_>> {
             });
         }
     }
-    let given = entry.map(|e| given_modes(e, &values)).unwrap_or_default();
+    let given = entry
+        .map(|e| modes_of(e, args, &values))
+        .unwrap_or_default();
     // `tar -czf A`: the values of the options the mode gives a role of its own.
     let mode_values = match (entry, given.options) {
         (Some(e), Some(mode)) => mode_values(e, mode, &values),
@@ -657,6 +659,9 @@ fn written_out(cmd: &SimpleCommand) -> Vec<PathUse<'_>> {
             }
             _ => from_inner_tilde(word),
         };
+        if in_place && let Some(backup) = backup_name(args, given.backup, &word) {
+            uses.push(backup);
+        }
         uses.push(PathUse {
             word,
             access,
@@ -668,6 +673,65 @@ fn written_out(cmd: &SimpleCommand) -> Vec<PathUse<'_>> {
         });
     }
     uses
+}
+
+/// [`given_modes`] of the words, an option word that is a glob (`sed -i/x/*`)
+/// read as bash leaves it when it matches no file, as such a word does.
+fn modes_of(entry: &'static Entry, args: &[Word], values: &[Option<&str>]) -> Modes {
+    let option_glob = |w: &Word| w.value().is_none() && w.static_prefix().starts_with('-');
+    if !args.iter().any(option_glob) {
+        return given_modes(entry, values);
+    }
+    let texts: Vec<Option<String>> = args.iter().map(unmatched_glob).collect();
+    let values: Vec<Option<&str>> = values
+        .iter()
+        .zip(&texts)
+        .map(|(v, t)| v.or(t.as_deref()))
+        .collect();
+    given_modes(entry, &values)
+}
+
+/// The text of a glob word of literal and quoted parts only, as bash leaves it
+/// when it matches no file.
+fn unmatched_glob(word: &Word) -> Option<String> {
+    let mut out = String::new();
+    for part in &word.parts {
+        match part {
+            Part::Literal(t) | Part::Quoted(t) => out.push_str(t),
+            _ => return None,
+        }
+    }
+    word.has_glob().then_some(out)
+}
+
+/// The backup an in-place edit writes of `file` when its suffix holds a `*`
+/// (`sed -i'/x/*' f`, `perl -pi'bak/*.orig' f`): each `*` is the file's name, so
+/// the backup, a copy of the file as it was, can be written anywhere. A suffix
+/// without one is appended to the file's own name, beside it.
+fn backup_name(
+    args: &[Word],
+    backup: Option<(usize, usize)>,
+    file: &Word,
+) -> Option<PathUse<'static>> {
+    let (at, offset) = backup?;
+    let flag = args.get(at)?;
+    let text = flag
+        .value()
+        .map(str::to_string)
+        .or_else(|| unmatched_glob(flag))?;
+    let suffix = text.get(offset..)?;
+    if !suffix.contains('*') {
+        return None;
+    }
+    let name = file.value()?.rsplit('/').next()?;
+    let path = suffix.replace('*', name);
+    let mut word = Word::literal(&path, flag.span);
+    super::word::split_tilde(&mut word);
+    Some(PathUse {
+        word: Cow::Owned(word),
+        access: Access::Write,
+        role: Role::OptionValue,
+    })
 }
 
 /// True when a package spec names a local folder or archive rather than a
@@ -797,6 +861,9 @@ pub struct Modes {
     pub in_place: bool,
     /// The first mode given whose options change role.
     pub options: Option<&'static ModeOptions>,
+    /// The in-place flag's backup suffix, when given: the word's index and where
+    /// the suffix starts in it (`-i.bak`, `--in-place=bak/*`, `-pi'/x/*'`).
+    pub backup: Option<(usize, usize)>,
 }
 
 /// True when `flag` is the short flag `-c`.
@@ -833,6 +900,9 @@ pub fn given_modes(entry: &'static Entry, values: &[Option<&str>]) -> Modes {
             let name = w.split_once('=').map_or(w, |(n, _)| n);
             if entry.in_place.contains(&name) {
                 out.in_place = true;
+                if w.len() > name.len() + 1 {
+                    out.backup = Some((i - 1, name.len() + 1));
+                }
             } else if let Some(m) = entry.mode_options.iter().find(|m| m.flags.contains(&name)) {
                 out.options.get_or_insert(m);
             } else if !w.contains('=') && entry.option(name).is_some() {
@@ -843,6 +913,10 @@ pub fn given_modes(entry: &'static Entry, values: &[Option<&str>]) -> Modes {
         for (at, c) in w.char_indices().skip(1) {
             if entry.in_place.iter().any(|f| is_short(f, c)) {
                 out.in_place = true;
+                let rest = at + c.len_utf8();
+                if rest < w.len() {
+                    out.backup = Some((i - 1, rest));
+                }
                 break;
             }
             if let Some(m) = entry
@@ -1011,6 +1085,27 @@ mod tests {
                 "{plain}"
             );
         }
+    }
+
+    #[test]
+    fn a_backup_suffix_with_a_star_writes_the_file_there() {
+        for source in [
+            "sed -i'/opt/b/*' s/a/b/ src/x.c",
+            "sed -i/opt/b/* s/a/b/ src/x.c",
+            "sed --in-place=/opt/b/* s/a/b/ src/x.c",
+            "perl -pi'/opt/b/*' -e 's/a/b/' src/x.c",
+        ] {
+            assert_eq!(
+                access_of(source, "/opt/b/x.c"),
+                Some(Access::Write),
+                "{source}"
+            );
+        }
+        // A suffix without a star is appended beside the file.
+        let uses = uses_of("sed -i.bak s/a/b/ src/x.c");
+        let written: Vec<_> = uses.iter().filter(|(_, a)| a.writes()).collect();
+        assert_eq!(written.len(), 1, "{uses:?}");
+        assert_eq!(written[0].0, "src/x.c");
     }
 
     #[test]
