@@ -858,6 +858,13 @@ impl<'s> Walker<'s> {
                 push_list(node, &frame, stack);
             }
             "for_statement" | "c_style_for_statement" | "while_statement" => {
+                if kind(node) == "for_statement"
+                    && let Some(name) = field::child(node, Field::Variable)
+                    && !src.slice(name).bytes().any(|b| b.is_ascii_lowercase())
+                {
+                    let values = self.loop_words(node, src);
+                    self.loop_assignments(src.slice(name), &values, &frame, nesting);
+                }
                 // Bash expands the list of a `for` once, when the loop starts.
                 let variable = self.loop_variable(node, src);
                 let pass = Pass {
@@ -916,6 +923,32 @@ impl<'s> Walker<'s> {
         } else {
             push_children(node, &frame, stack);
         }
+    }
+
+    /// `for PATH in ".:$PATH"; do git status; done`, `for HOME in .`: a loop
+    /// assigns its variable each word in turn, and a variable the environment
+    /// already exports (`PATH`, `HOME`, `LD_PRELOAD`) stays exported with the new
+    /// value. For a name in environment style (no lower-case letter), each word is
+    /// judged as an assignment of it, as `PATH=…` would be.
+    fn loop_assignments(&mut self, name: &str, values: &[Word], frame: &Frame, nesting: u32) {
+        if name.bytes().any(|b| b.is_ascii_lowercase()) {
+            return;
+        }
+        let (Some(first), Some(last)) = (values.first(), values.last()) else {
+            return;
+        };
+        let span = Span::new(first.span.start, last.span.end);
+        let assignments = values
+            .iter()
+            .map(|value| super::command::Assignment {
+                name: name.to_string(),
+                value: Some(value.clone()),
+                span: value.span,
+            })
+            .collect();
+        let mut record = SimpleCommand::new(Origin::Bare, span, self.context(frame, nesting));
+        record.assignments = assignments;
+        self.push_record(record);
     }
 
     /// A `for` or `select` loop's variable, with whether every value it takes is
@@ -2103,6 +2136,7 @@ impl<'s> Walker<'s> {
                     .into_iter()
                     .map(|w| self.scope().substitute(w))
                     .collect();
+                self.loop_assignments(&variable, &words, frame, nesting);
                 Some(LoopVariable {
                     name: Rc::from(variable),
                     confined: confined_values(&words).then(|| Rc::from(words)),

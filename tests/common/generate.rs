@@ -11,7 +11,8 @@
 //! bash's integer variables (`RANDOM=…`), positional parameters set by `set --`,
 //! `REPLY`, a prompt string expanded by `set -x`, keyword mode (`set -k`) and
 //! bash's table of programs written by `printf -v`, scripts written by a program
-//! other than a redirect (`dd of=`, `cp /dev/stdin`, `sed -i`) and then run,
+//! other than a redirect (`dd of=`, `cp /dev/stdin`, `sed -i`) and then run, a
+//! loop variable that is exported (`for PATH in ".:$PATH"`),
 //! callbacks (`trap`, `mapfile -C`, `compgen -C`), aliases and functions shadowing a
 //! program, functions exported with `env BASH_FUNC_f%%=…`, `env -S`, paths through
 //! links the command makes, files named like options before a glob, and what a
@@ -1166,9 +1167,13 @@ pub fn command(heredocs: bool) -> BoxedStrategy<String> {
             }),
             // A script written by a program other than a redirect, its text the
             // command's (an in-place edit, standard input copied), then run.
-            (inner.clone(), 0u8..4).prop_map(|(a, how)| {
+            (inner.clone(), 0u8..5).prop_map(|(a, how)| {
                 let script = single_quote(&format!("{a}\n"));
                 match how {
+                    // A loop's variable stays exported: the program is the file.
+                    4 => format!(
+                        "printf '%s' {script} > git; chmod +x git; for PATH in \".:$PATH\"; do git status; done"
+                    ),
                     0 => format!("printf '%s' {script} | dd of=k.sh status=none; sh k.sh"),
                     1 => format!("printf '%s' {script} | cp /dev/stdin k.sh; sh k.sh"),
                     2 => format!(
