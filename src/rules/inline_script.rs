@@ -241,12 +241,48 @@ fn awk_runs_commands(program: &str) -> bool {
         || (program.contains("@include") && names_outside_path(program))
         || program.contains("| getline")
         || program.contains("|&")
-        || program.contains("print |")
-        || program.contains("printf |")
-        || program.contains("> \"")
-        || program.contains(">> \"")
-        || program.contains("print >")
         || program.contains("| \"")
+        || prints_elsewhere(program)
+}
+
+/// True when a `print` or `printf` statement sends its output elsewhere: a `>`,
+/// `>>` or `|` outside parentheses and strings before the statement ends. awk
+/// reads any such one as a redirection, whatever names the target: a string
+/// (`> "out"`), a variable (`> f`), a field (`> $1`), a call (`> sprintf(…)`), or
+/// `ENVIRON["HOME"] "/.bashrc"`; a comparison in a print needs parentheses
+/// (`print (a > b)`).
+fn prints_elsewhere(program: &str) -> bool {
+    let bytes = program.as_bytes();
+    program.match_indices("print").any(|(at, _)| {
+        let starts_word = at == 0 || !is_awk_name_byte(bytes[at - 1]);
+        let mut i = at + "print".len();
+        if bytes.get(i) == Some(&b'f') {
+            i += 1;
+        }
+        if !starts_word || bytes.get(i).is_some_and(|&b| is_awk_name_byte(b)) {
+            return false;
+        }
+        let (mut depth, mut in_string) = (0i32, false);
+        while let Some(&b) = bytes.get(i) {
+            i += 1;
+            match b {
+                b'\\' if in_string => i += 1,
+                b'"' => in_string = !in_string,
+                _ if in_string => {}
+                b'(' | b'[' => depth += 1,
+                b')' | b']' => depth -= 1,
+                b';' | b'\n' | b'}' if depth <= 0 => return false,
+                b'>' | b'|' if depth <= 0 => return true,
+                _ => {}
+            }
+        }
+        false
+    })
+}
+
+/// A byte of an awk name: a letter, a digit or `_`.
+fn is_awk_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
 }
 
 /// True when a `getline` reads from a file: `getline < FILE`, `getline var < FILE`
