@@ -603,6 +603,10 @@ fn written_out(cmd: &SimpleCommand) -> Vec<PathUse<'_>> {
                 .value()
                 .is_some_and(|v| v.starts_with(['/', '~', '.']) || v.starts_with("file://")),
             Some(ArgRole::Package) => local_package(word),
+            // `gio cat file:///x`: a program nobody listed given a file URI.
+            None | Some(ArgRole::Argument) => word
+                .value()
+                .is_some_and(|v| v.get(..5).is_some_and(|s| s.eq_ignore_ascii_case("file:"))),
             _ => false,
         };
         if !local_url
@@ -630,14 +634,17 @@ fn written_out(cmd: &SimpleCommand) -> Vec<PathUse<'_>> {
         } else {
             Access::Read
         };
-        let file_scheme = word.value().and_then(|v| {
-            v.strip_prefix("file://")
-                .map(|p| (7, p))
-                .or_else(|| v.strip_prefix("file:").map(|p| (5, p)))
-        });
+        let file_scheme = word
+            .value()
+            .filter(|v| v.get(..5).is_some_and(|s| s.eq_ignore_ascii_case("file:")));
         let word = match file_scheme {
-            Some((offset, path)) if local_url => {
-                Cow::Owned(sub_word(word, word.value().unwrap_or(path), offset, path))
+            // `file:///x`, `file://localhost/x`, `file:%2e%2e/x`: the path the URI
+            // names, escapes decoded.
+            Some(uri) if local_url || role.is_some_and(|r| !r.is_text()) => {
+                let path = super::paths::file_uri_path(uri);
+                let mut named = Word::literal(&path, word.span);
+                super::word::split_tilde(&mut named);
+                Cow::Owned(named)
             }
             // `git show HEAD:.env`: the file at the revision is read.
             _ if role == Some(ArgRole::Revision) => match super::revisions::path_of(word) {

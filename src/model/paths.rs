@@ -784,8 +784,69 @@ fn normalize_components(path: &Path) -> PathBuf {
     out
 }
 
+/// The path a `file:` URI names (`file:/x`, `file:///x`, `file://localhost/x`,
+/// `%2e%2e` decoded), as SQLite, gio and browsers open it; any other text as it is.
+pub fn file_uri_path(text: &str) -> std::borrow::Cow<'_, str> {
+    let Some(rest) = text
+        .get(..5)
+        .filter(|s| s.eq_ignore_ascii_case("file:"))
+        .map(|_| &text[5..])
+    else {
+        return text.into();
+    };
+    let rest = match rest.strip_prefix("//") {
+        Some(authority) => match authority.find('/') {
+            Some(at) => &authority[at..],
+            None => "",
+        },
+        None => rest,
+    };
+    let path = rest.split(['?', '#']).next().unwrap_or(rest);
+    percent_decoded(path).into()
+}
+
+/// `text` with each `%XX` escape replaced by its byte (an escape that is not
+/// two hex digits stays as written).
+fn percent_decoded(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .filter(|h| h.iter().all(u8::is_ascii_hexdigit))
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(b)) => {
+                out.push(b);
+                i += 3;
+            }
+            (b, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_file_uri_names_its_path() {
+        use super::file_uri_path;
+        assert_eq!(
+            file_uri_path("file:///root/.ssh/id_rsa"),
+            "/root/.ssh/id_rsa"
+        );
+        assert_eq!(file_uri_path("file://localhost/etc/x"), "/etc/x");
+        assert_eq!(file_uri_path("FILE:/tmp/x.db?mode=ro"), "/tmp/x.db");
+        assert_eq!(file_uri_path("file:%2e%2e/x"), "../x");
+        assert_eq!(file_uri_path("file:a%zzb"), "a%zzb");
+        assert_eq!(file_uri_path("src/main.rs"), "src/main.rs");
+    }
+
     use super::{
         Formed, below, into_normal_form, is_plain, normalize_components, normalize_lexically,
     };

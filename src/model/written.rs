@@ -265,7 +265,8 @@ pub(super) enum CodeFile<'r> {
 /// The files `record` runs as code other than the shell script [`script_run`]
 /// walks: every `path-exec` word of its catalogue entry (the script of an
 /// interpreter, `python3 f.py`, `node --require f.js`; the file `xdg-open`
-/// runs), a settings file named on the command line (`git -c include.path=F`,
+/// runs), a variable given the program that names such a file (`LESSKEYIN=F
+/// less`), a settings file named on the command line (`git -c include.path=F`,
 /// `cargo --config F`), and a shell's script operand that is only known at run
 /// time or globbed (`sh "$f"`, `bash *.sh`). Each is a file this command may have
 /// written.
@@ -305,6 +306,22 @@ pub(super) fn code_files(record: &SimpleCommand) -> Vec<CodeFile<'_>> {
             (Role::Config, None) => out.push(CodeFile::Unknown(word.span)),
             (Role::Module, Some(module)) => module_files(entry, module, word.span, &mut out),
             _ => {}
+        }
+    }
+    // `LESSKEYIN=./lk less`, `PYTHONSTARTUP=x.py python3`: a variable set for the
+    // program that names a file it loads as code or settings that run programs.
+    if !entry.env_keys.is_empty() {
+        for assignment in &record.assignments {
+            let Some(value) = &assignment.value else {
+                continue;
+            };
+            if entry.env_key_role(&assignment.name) == Some(Role::PathExec) {
+                out.push(match value.value() {
+                    Some(name) if !name.is_empty() => CodeFile::Named(name.into(), value.span),
+                    Some(_) => continue,
+                    None => CodeFile::Unknown(value.span),
+                });
+            }
         }
     }
     // `python3 -m pytest`: read as `pytest`, with the interpreter a wrapper; the

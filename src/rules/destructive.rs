@@ -23,7 +23,8 @@ declare_rule! {
     /// calls itself in a pipeline or in the background (`:(){ :|:& };:`).
     ///
     /// Asks for commands that are sometimes legitimate but change the system or other
-    /// processes: `kill` of a whole process group (`kill 0`, the agent's own;
+    /// processes: `kill` of process 1 (init; in a container, the container
+    /// itself), `kill` of a whole process group (`kill 0`, the agent's own;
     /// `kill -- -4242`), `pkill`, `killall`, `systemctl`, `service`, `launchctl`,
     /// `iptables`/`ip6tables`/`nft`/`ufw`/`firewall-cmd`, `sysctl -w`, `crontab -e`
     /// or a crontab file, `history -c`, `hash -p` (maps a name to any program),
@@ -37,6 +38,7 @@ declare_rule! {
     /// - `mkfs.ext4 /dev/sda` → deny
     /// - `kill -9 -1` → deny
     /// - `kill 0` → ask
+    /// - `kill -9 1` → ask
     /// - `kill -9 1234` → allow
     pub static DESTRUCTIVE = {
         code: "BG208",
@@ -118,6 +120,10 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
         _ if has(Fact::SignalsProcesses) && targets.contains(&"-1") => {
             Some(deny("kills every process the user owns (pid -1)".into()))
         }
+        // Process 1 is init; in a container, the container itself.
+        _ if has(Fact::SignalsProcesses) && targets.contains(&"1") => Some(ask(
+            "signals process 1, init: the machine's first process, or the container itself".into(),
+        )),
         _ if has(Fact::SignalsProcesses) && targets.iter().any(|p| names_a_group(p)) => Some(ask(
             format!("`{lower}` signals a whole process group (pid 0 or a negative pid)"),
         )),

@@ -378,7 +378,10 @@ fn ends_substitution_with(script: &str, flag: char) -> bool {
 /// or `..` (the trusted-mode test).
 pub fn names_outside_path(code: &str) -> bool {
     code.split(|c: char| c.is_whitespace() || "\"'(),;=[]{}".contains(c))
-        .any(|t| (t.starts_with('/') && t.len() > 1) || t.starts_with('~') || t.contains(".."))
+        .any(|t| {
+            let t = crate::model::paths::file_uri_path(t);
+            (t.starts_with('/') && t.len() > 1) || t.starts_with('~') || t.contains("..")
+        })
 }
 
 /// Asks for inline interpreter code.
