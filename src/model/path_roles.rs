@@ -518,6 +518,26 @@ fn written_out(cmd: &SimpleCommand) -> Vec<PathUse<'_>> {
                 }
             }
             if role.is_some_and(ArgRole::is_text) {
+                // `python3 -X pycache_prefix=/tmp`, `pytest -o cache_dir=/x`,
+                // `rustc --emit=link=/x`: a text value that is a `KEY=PATH` setting
+                // names that path, whatever the tool does with it (fail closed:
+                // the catalogue does not list every key).
+                let text_value = match attached {
+                    Some((offset, v)) => Some((index, offset, v)),
+                    None => values.get(i).copied().flatten().map(|v| (i, 0, v)),
+                };
+                if role == Some(ArgRole::Text)
+                    && let Some((at, offset, v)) = text_value
+                    && let Some(k) = setting_path(v)
+                    && let Some(valued) = args.get(at)
+                {
+                    let whole = valued.value().unwrap_or(v);
+                    uses.push(PathUse {
+                        word: Cow::Owned(sub_word(valued, whole, offset + k, &v[k..])),
+                        access: Access::Read,
+                        role: Role::OptionValue,
+                    });
+                }
                 if attached.is_none() {
                     skip_next = true;
                 }
@@ -653,16 +673,13 @@ fn written_out(cmd: &SimpleCommand) -> Vec<PathUse<'_>> {
             },
             // `qemu-img dd of=/x`, `tool out=/x`: a `key=/path` operand the
             // catalogue gives no role names that path.
-            _ if role.is_none()
+            // An argument nobody gave a role (a script's, `pytest -o
+            // cache_dir=/x` after an option value it knows as a setting) too.
+            _ if matches!(role, None | Some(ArgRole::Argument))
                 && let Some(value) = word.value()
-                && let Some((key, path)) = value.split_once('=')
-                && !key.is_empty()
-                && key
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b))
-                && path.starts_with('/') =>
+                && let Some(k) = setting_path(value).filter(|_| !value.starts_with('-')) =>
             {
-                Cow::Owned(sub_word(word, value, key.len() + 1, path))
+                Cow::Owned(sub_word(word, value, k, &value[k..]))
             }
             _ => from_inner_tilde(word),
         };
@@ -807,10 +824,30 @@ fn passed_paths<'w>(word: &Word, whole: &str, offset: usize, v: &str, uses: &mut
 /// name may end inside a relative path, as in `-obuild/x`); `None` when there is
 /// none.
 fn glued_path(value: &str, listed: impl Fn(&str) -> bool) -> Option<usize> {
+    // `-Wl,-Map=../x`: a path up from here after a separator, too.
+    if let Some(at) = value.match_indices(['=', ':', ',']).find_map(|(at, _)| {
+        let rest = &value[at + 1..];
+        (at > 0 && (rest == ".." || rest.starts_with("../"))).then_some(at + 1)
+    }) {
+        return Some(at);
+    }
     let at = value.find(['/', '~'])?;
     let before = value.get(1..at)?;
     let separated = before.ends_with(['=', ':', ',']);
     (at > 1 && (separated || listed(&value[..at]))).then_some(at)
+}
+
+/// Where the path starts in a `KEY=PATH` setting given as text (`pycache_prefix=/x`,
+/// `link=../x`, `cache_dir=~/x`): a key of letters, digits, `_`, `-` and `.`, and
+/// a path that leaves the folder (from `/`, `~` or `..`); `None` otherwise.
+pub(crate) fn setting_path(value: &str) -> Option<usize> {
+    let (key, path) = value.split_once('=')?;
+    let key_ok = !key.is_empty()
+        && key
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b));
+    let leaves = path.starts_with(['/', '~']) || path == ".." || path.starts_with("../");
+    (key_ok && leaves && !path.contains(char::is_whitespace)).then_some(key.len() + 1)
 }
 
 /// A word looks like a path when it has a `/` or starts with `~` or `.`.
@@ -836,7 +873,17 @@ fn config_path<'a>(entry: Option<&Entry>, sub: Option<&Entry>, word: &Word) -> O
     };
     let key_role = sub
         .and_then(|s| s.config_key_role(key))
-        .or_else(|| entry.and_then(|e| e.config_key_role(key)))?;
+        .or_else(|| entry.and_then(|e| e.config_key_role(key)));
+    // A key the catalogue gives no role, set to a path that leaves the folder
+    // (`pytest -o cache_dir=/x`, `java -Dlog.dir=../x`): judged as that path read.
+    let Some(key_role) = key_role else {
+        let at = setting_path(text)?;
+        return Some(PathUse {
+            word: Cow::Owned(sub_word(word, text, at, &text[at..])),
+            access: Access::Read,
+            role: Role::OptionValue,
+        });
+    };
     let access = match key_role {
         ArgRole::PathWrite | ArgRole::PathDelete => Access::Write,
         ArgRole::Metadata => Access::Metadata,

@@ -659,6 +659,19 @@ fn options_run_within(
         .split(|c: char| c.is_whitespace() || c == '\u{1f}')
         .filter(|w| !w.is_empty())
         .collect();
+    // `cargo rustc -- @FILE`, `RUSTFLAGS=@FILE`: more arguments from a file,
+    // which the gate does not read (and the reader may print it in an error).
+    if entry.has(Fact::ResponseFiles)
+        && let Some(word) = words.iter().find(|w| w.len() > 1 && w.starts_with('@'))
+    {
+        return Some((
+            &PROGRAM_SETTING,
+            format!(
+                "`{word}` gives `{}` more arguments from a file the gate does not read",
+                entry.name
+            ),
+        ));
+    }
     let values: Values = words.iter().map(|w| Some(*w)).collect();
     for &arg in catalogue::classify(entry, &values).iter() {
         let Some(word) = words.get(arg.index) else {
@@ -716,6 +729,20 @@ fn options_run_within(
                     entry.name
                 ),
             )),
+            // `--emit=link=/x`, `-X pycache_prefix=/x`: a `KEY=PATH` setting given
+            // as text names that path.
+            Role::Text
+                if crate::model::path_roles::setting_path(named)
+                    .is_some_and(|k| !inside_project(&named[k..], cmd, cx)) =>
+            {
+                Some((
+                    &PROGRAM_SETTING,
+                    format!(
+                        "`{word}` points `{}` at a path outside the project",
+                        entry.name
+                    ),
+                ))
+            }
             // `TAR_OPTIONS='-C /etc'`, `UNZIP='-d /tmp'`: a path the reader reads or
             // writes, out of the command's sight, must be the project's.
             // A path with a part only known at run time may be any path.
