@@ -175,6 +175,40 @@ pub fn prints_no_options(previous: &SimpleCommand) -> bool {
     }
 }
 
+/// True when `previous`, the stage piped into `xargs`, lists names of the
+/// project's own files: `find` from relative start folders that stay here, `git
+/// ls-files`, `git diff --name-only`, `grep -l`/`rg -l`/`rg --files`, `fd`, `ls`
+/// of relative names. Items from anything else (`base64 -d`, `cat list`) may
+/// name any path.
+pub fn lists_project_names(previous: &SimpleCommand) -> bool {
+    let Some(name) = previous.program_str().map(program_name) else {
+        return false;
+    };
+    let args = previous.args();
+    let values: Vec<Option<&str>> = args.iter().map(Word::value).collect();
+    let stays = |v: &str| !v.starts_with(['/', '~', '-']) && !v.split('/').any(|c| c == "..");
+    let has = |flags: &[&str]| values.iter().flatten().any(|v| flags.contains(v));
+    match name {
+        "find" => {
+            prints_no_options(previous)
+                && values
+                    .iter()
+                    .map_while(|v| v.filter(|v| !v.starts_with(['-', '(', '!'])))
+                    .all(stays)
+        }
+        "git" => match values.first().copied().flatten() {
+            Some("ls-files") => true,
+            Some("diff" | "grep") => has(&["--name-only", "-l", "--files-with-matches"]),
+            _ => false,
+        },
+        "grep" | "rg" | "ag" => has(&["-l", "-L", "-rl", "-lr", "--files-with-matches", "--files"]),
+        "fd" | "fdfind" | "ls" => values
+            .iter()
+            .all(|v| v.is_some_and(|v| v.starts_with('-') || stays(v))),
+        _ => false,
+    }
+}
+
 /// What `record` prints, when known without running anything: `echo` or `printf` of
 /// static words (a leading `~` expanded), or a bare `cat` of its own known stdin,
 /// or `cat FILE` of a file whose text `files` knows.

@@ -1,5 +1,6 @@
 //! BG110: a path whose value is only known at run time.
 
+use crate::catalogue::Role as CatalogueRole;
 use crate::declare_rule;
 use crate::model::command::{Context, Origin, SimpleCommand};
 use crate::model::path_roles::Role;
@@ -17,6 +18,9 @@ declare_rule! {
     /// `$?`, `$((…))`) and the static text keeps the path inside. Substitutions whose
     /// output is known (`$(echo x)`, `$(pwd)`, `$(dirname x)`) and variables assigned
     /// earlier in the script are followed, so those words are judged by their value.
+    /// The items `xargs` appends count where the program writes them (`cat list |
+    /// xargs cp a.txt`), unless a listing of the project's own files prints them
+    /// (`git ls-files`, `find .`, `grep -l`).
     ///
     /// ## Why
     /// `cat "$F"`, `echo x > "./$D/f"` and `cd "$(cat dir.txt)"` can name any file:
@@ -29,6 +33,8 @@ declare_rule! {
     /// - `F=notes.txt; cat "$F"` → allow
     /// - `echo hi > "log.$$"` → allow
     /// - `echo "$F"` → allow: `echo`'s arguments are text
+    /// - `cat list | xargs touch` → ask
+    /// - `git ls-files | xargs touch` → allow
     pub static DYNAMIC_PATH = {
         code: "BG110",
         name: "dynamic-path",
@@ -43,6 +49,7 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     if matches!(cmd.origin, Origin::Test | Origin::Declaration) {
         return;
     }
+    appended_paths_written(cmd, cx);
     // Most commands have no run-time part at all: skip listing their paths.
     let dynamic = |w: &Word| w.parts.iter().any(Part::is_dynamic);
     let any = cmd.words.iter().any(dynamic)
@@ -110,5 +117,44 @@ fn numeric(part: &Part) -> bool {
         Part::Arithmetic { .. } => true,
         Part::Variable { name, .. } => matches!(name.as_str(), "$" | "?" | "#" | "!"),
         _ => false,
+    }
+}
+
+/// `base64 -d f | xargs touch`, `cat list | xargs cp a.txt`: the items `xargs`
+/// appends stand where the program writes a path, and nothing says which paths
+/// they are. Items a listing of the project's own files prints (`git ls-files |
+/// xargs touch`, `find . -name '*.sh' | xargs chmod +x`) are the project's.
+fn appended_paths_written(cmd: &SimpleCommand, cx: &mut Checker) {
+    let Some(by) = crate::model::appended_items(cmd) else {
+        return;
+    };
+    let Some(entry) = cx.entry(cmd) else {
+        return;
+    };
+    if cx
+        .piped_from(cmd)
+        .is_some_and(crate::model::lists_project_names)
+    {
+        return;
+    }
+    let args = cmd.args();
+    let mut values: crate::catalogue::Values = args.iter().map(Word::value).collect();
+    values.push(Some("item"));
+    let written = crate::catalogue::classify(entry, &values).iter().any(|a| {
+        a.index == args.len()
+            && matches!(
+                a.role,
+                CatalogueRole::PathWrite | CatalogueRole::PathWriteOrPipe
+            )
+    });
+    if written {
+        cx.report(
+            &DYNAMIC_PATH,
+            by.span,
+            format!(
+                "the items `xargs` appends are paths `{}` writes, only known at run time",
+                entry.name
+            ),
+        );
     }
 }
