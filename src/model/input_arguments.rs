@@ -73,7 +73,7 @@ pub fn appended_items(cmd: &SimpleCommand) -> Option<&Word> {
     let wrappers = cmd.words.get(..program)?;
     let at = wrappers
         .iter()
-        .rposition(|w| w.value().is_some_and(|v| program_name(v) == "xargs"))?;
+        .rposition(|w| w.value().is_some_and(names_xargs))?;
     let replaces = wrappers[at + 1..].iter().any(|w| {
         w.value().is_none_or(|v| {
             v.starts_with("-I") || v.starts_with("-i") || v.starts_with("--replace")
@@ -97,9 +97,11 @@ pub fn pasted_items(
     let program = program?;
     let placeholder = match by {
         Some("find") => "{}".to_string(),
+        // A byte test before the catalogue's canonical name: most records have
+        // no `xargs` among their wrappers.
         _ => wrappers.iter().rev().find_map(|&at| {
-            let name = words.get(at)?.value().map(program_name)?;
-            (name == "xargs").then(|| replacement(words.get(at + 1..program)?))?
+            let name = words.get(at)?.value()?;
+            names_xargs(name).then(|| replacement(words.get(at + 1..program)?))?
         })?,
     };
     let spans: Vec<Span> = words
@@ -112,6 +114,15 @@ pub fn pasted_items(
         .map(|w| w.span)
         .collect();
     (!spans.is_empty()).then_some((placeholder, spans))
+}
+
+/// True when the word names `xargs`, in any spelling the catalogue finds it by;
+/// a byte test first, as most wrappers are not (`timeout`, `env`).
+fn names_xargs(word: &str) -> bool {
+    word.as_bytes()
+        .windows(4)
+        .any(|w| w.eq_ignore_ascii_case(b"args"))
+        && program_name(word) == "xargs"
 }
 
 /// The text `xargs` replaces with each input item, from its options (`-I R`,

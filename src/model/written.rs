@@ -117,13 +117,12 @@ pub(crate) fn writes(record: &SimpleCommand, home: Option<&str>) -> Vec<Write> {
             append: r.operator.ends_with(">>"),
         });
     }
+    let entry = record
+        .program_str()
+        .and_then(|p| catalogue::lookup(super::command::basename(p)));
     // A program that copies its input into its `path-write` operands (`tee`), in
     // any case, any folder, `.exe` stripped: `TEE f.sh` writes f.sh too.
-    if let Some(entry) = record
-        .program_str()
-        .and_then(|p| catalogue::lookup(super::command::basename(p)))
-        .filter(|e| e.has(Fact::CopiesInput))
-    {
+    if let Some(entry) = entry.filter(|e| e.has(Fact::CopiesInput)) {
         let args: Values = record.args().iter().map(|w| w.value()).collect();
         let append = catalogue::usage(entry, &args).has(Fact::Appends);
         for &arg in catalogue::classify(entry, &args).iter() {
@@ -145,7 +144,9 @@ pub(crate) fn writes(record: &SimpleCommand, home: Option<&str>) -> Vec<Write> {
             }
         }
     }
-    supplied_writes(record, &mut out);
+    if let Some(entry) = entry {
+        supplied_writes(record, entry, &mut out);
+    }
     out
 }
 
@@ -160,25 +161,56 @@ const STDIN_NAMES: &[&str] = &["-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"
 /// A file written from files the command reads (`gcc -o app main.c`, `cp a.sh
 /// b.sh`) is the project's own code, which runs as the project's code does; a
 /// program that only changes a file's mode, owner or times writes no text.
-fn supplied_writes(record: &SimpleCommand, out: &mut Vec<Write>) {
+fn supplied_writes(record: &SimpleCommand, entry: &'static Entry, out: &mut Vec<Write>) {
+    // Cheap tests before the paths are listed: a program that writes through its
+    // roles, not a link (`ln`: links.rs follows those), a mount (what runs behind
+    // it writes) or a mode's option table (`tar -c`); an in-place editor only
+    // with its in-place flag given (`sed -e S` writes nothing).
     let write_bits = Role::PathWrite.bit() | Role::PathWriteOrPipe.bit();
-    let Some(entry) = record
-        .program_str()
-        .and_then(|p| catalogue::lookup(super::command::basename(p)))
-        .filter(|e| {
-            (e.role_mask & write_bits != 0 || !e.in_place.is_empty())
-                && !e.has(Fact::CopiesInput)
-                && !e.has(Fact::ChangesMode)
-                && !e.has(Fact::ChangesOwnership)
-        })
-    else {
+    let skip_bits = Role::LinkTarget.bit() | Role::Mount.bit();
+    let by_roles = entry.role_mask & write_bits != 0;
+    let writes = (by_roles || !entry.in_place.is_empty())
+        && entry.role_mask & skip_bits == 0
+        && entry.mode_options.is_empty()
+        && !entry.has(Fact::CopiesInput)
+        && !entry.has(Fact::ChangesMode)
+        && !entry.has(Fact::ChangesOwnership);
+    if !writes
+        || matches!(
+            entry.name,
+            "touch" | "mkdir" | "mktemp" | "mkfifo" | "truncate"
+        )
+    {
         return;
+    }
+    let values: Values = record.args().iter().map(Word::value).collect();
+    let in_place =
+        !entry.in_place.is_empty() && super::path_roles::given_modes(entry, &values).in_place;
+    if !by_roles && !in_place {
+        return;
+    }
+    // A file named as the program's input or moved (`gcc -o app main.c`, `cp a
+    // b`, `mv a b`): what is written is made from it. The catalogue's reading
+    // first, cheaper than listing the paths.
+    let input = |a: &catalogue::Arg| {
+        matches!(a.role, Role::PathRead | Role::PathDelete)
+            && values[a.index]
+                .and_then(|v| v.get(a.offset..))
+                .is_some_and(|v| !STDIN_NAMES.contains(&v) && v != "/dev/null")
     };
-    if matches!(
-        entry.name,
-        "touch" | "mkdir" | "mktemp" | "mkfifo" | "truncate"
-    ) {
-        return;
+    // Nor does one that names no file it writes (`sort` in a pipeline): a write
+    // is a word the reading gives a written role, or a setting (`dd of=F`).
+    if !in_place {
+        let roles = catalogue::classify(entry, &values);
+        let writes = |a: &catalogue::Arg| {
+            matches!(
+                a.role,
+                Role::PathWrite | Role::PathWriteOrPipe | Role::Config
+            )
+        };
+        if roles.iter().any(input) || !roles.iter().any(writes) {
+            return;
+        }
     }
     let uses = super::path_roles::path_uses(record);
     let named = |u: &&super::path_roles::PathUse<'_>| {
@@ -188,14 +220,7 @@ fn supplied_writes(record: &SimpleCommand, out: &mut Vec<Write>) {
         u.access == super::path_roles::Access::Read
             && u.word.value().is_none_or(|v| !STDIN_NAMES.contains(&v))
     });
-    // `mv a.sh b.sh`: the file moved is the source the new one is made from.
-    let moved = || {
-        let args: Values = record.args().iter().map(|w| w.value()).collect();
-        catalogue::classify(entry, &args).iter().any(|a| {
-            a.role == Role::PathDelete && args[a.index].is_some_and(|v| !STDIN_NAMES.contains(&v))
-        })
-    };
-    if derived || (entry.role_mask & Role::PathDelete.bit() != 0 && moved()) {
+    if derived {
         return;
     }
     for usage in uses.iter().filter(named).filter(|u| u.access.writes()) {
