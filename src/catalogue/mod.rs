@@ -2143,20 +2143,6 @@ mod tests {
         let git = lookup("git").unwrap();
         assert_eq!(git.config_key_role("Core.Pager"), Some(Role::Shell));
         assert_eq!(git.config_key_role("user.name"), None);
-        assert_eq!(git.config_key_role("alias.lg"), Some(Role::Alias));
-        assert_eq!(
-            git.config_key_role("credential.https://x.example.helper"),
-            Some(Role::CredentialHelper)
-        );
-        // Keys nobody listed, named as holding a command, and one that is not.
-        assert_eq!(
-            git.config_key_role("gpg.ssh.defaultKeyCommand"),
-            Some(Role::Shell)
-        );
-        assert_eq!(git.config_key_role("x.y.post-hook"), Some(Role::Shell));
-        assert_eq!(git.config_key_role("x.exec"), Some(Role::Shell));
-        assert_eq!(git.config_key_role("core.fsmonitorHookVersion"), None);
-        assert_eq!(git.config_key_role("x.executable-bit"), None);
     }
 
     #[test]
