@@ -131,10 +131,14 @@ fn appended_paths_written(cmd: &SimpleCommand, cx: &mut Checker) {
     let Some(entry) = cx.entry(cmd) else {
         return;
     };
-    if cx
-        .piped_from(cmd)
-        .is_some_and(crate::model::lists_project_names)
-    {
+    // Items of a listing of the project's files are the project's; those of an
+    // `echo` or `printf` of static words are composed into the commands xargs
+    // runs, each judged as written out (`echo a b | xargs touch`).
+    if cx.piped_from(cmd).is_some_and(|previous| {
+        crate::model::lists_project_names(previous)
+            || (matches!(previous.program_str(), Some("echo" | "printf"))
+                && crate::model::prints_no_options(previous))
+    }) {
         return;
     }
     let args = cmd.args();
