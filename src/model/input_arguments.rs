@@ -220,6 +220,15 @@ pub fn lists_project_names(previous: &SimpleCommand) -> bool {
     }
 }
 
+/// True when `previous` is an `echo` or `printf` of static words: what it prints
+/// is known, and the commands `xargs` makes of it are composed and judged.
+pub fn prints_static_words(previous: &SimpleCommand) -> bool {
+    matches!(
+        previous.program_str().map(program_name),
+        Some("echo" | "printf")
+    ) && prints_no_options(previous)
+}
+
 /// What `record` prints, when known without running anything: `echo` or `printf` of
 /// static words (a leading `~` expanded), or a bare `cat` of its own known stdin,
 /// or `cat FILE` of a file whose text `files` knows.

@@ -48,7 +48,9 @@ pub mod wrappers;
 pub(crate) mod written;
 
 pub use command::SimpleCommand;
-pub use input_arguments::{appended_items, lists_project_names, piped_into, prints_no_options};
+pub use input_arguments::{
+    appended_items, lists_project_names, piped_into, prints_no_options, prints_static_words,
+};
 pub use problem::{Problem, ProblemKind};
 pub use walk::ARITHMETIC;
 

@@ -135,9 +135,7 @@ fn appended_paths_written(cmd: &SimpleCommand, cx: &mut Checker) {
     // `echo` or `printf` of static words are composed into the commands xargs
     // runs, each judged as written out (`echo a b | xargs touch`).
     if cx.piped_from(cmd).is_some_and(|previous| {
-        crate::model::lists_project_names(previous)
-            || (matches!(previous.program_str(), Some("echo" | "printf"))
-                && crate::model::prints_no_options(previous))
+        crate::model::lists_project_names(previous) || crate::model::prints_static_words(previous)
     }) {
         return;
     }
