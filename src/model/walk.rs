@@ -858,15 +858,8 @@ impl<'s> Walker<'s> {
                 push_list(node, &frame, stack);
             }
             "for_statement" | "c_style_for_statement" | "while_statement" => {
-                if kind(node) == "for_statement"
-                    && let Some(name) = field::child(node, Field::Variable)
-                    && !src.slice(name).bytes().any(|b| b.is_ascii_lowercase())
-                {
-                    let values = self.loop_words(node, src);
-                    self.loop_assignments(src.slice(name), &values, &frame, nesting);
-                }
                 // Bash expands the list of a `for` once, when the loop starts.
-                let variable = self.loop_variable(node, src);
+                let variable = self.loop_variable(node, src, &frame, nesting);
                 let pass = Pass {
                     number: 1,
                     variable,
@@ -953,12 +946,21 @@ impl<'s> Walker<'s> {
 
     /// A `for` or `select` loop's variable, with whether every value it takes is
     /// a relative path below the working directory, and whether it is a number.
-    fn loop_variable(&mut self, node: Node, src: Source) -> Option<LoopVariable> {
+    /// Its words, lowered once, are also judged as assignments of the variable
+    /// ([`Walker::loop_assignments`]).
+    fn loop_variable(
+        &mut self,
+        node: Node,
+        src: Source,
+        frame: &Frame,
+        nesting: u32,
+    ) -> Option<LoopVariable> {
         if kind(node) != "for_statement" {
             return None;
         }
         let name = field::child(node, Field::Variable)?;
         let words = self.loop_words(node, src);
+        self.loop_assignments(src.slice(name), &words, frame, nesting);
         Some(LoopVariable {
             name: Rc::from(src.slice(name)),
             confined: confined_values(&words).then(|| Rc::from(words)),
