@@ -84,7 +84,9 @@ fn wrappings(x: &str, x_is_simple: bool) -> Vec<String> {
         format!("if true; then {b}fi"),
         format!("for i in 1; do {b}done"),
         format!("f() {{ {b}}}; f"),
-        format!("bash -c {}", single_quote(x)),
+        // The script's `$1` on are the words after its name: the caller's,
+        // passed on, keep it the same command.
+        format!("bash -c {} bash \"$@\"", single_quote(x)),
         format!("eval {}", single_quote(x)),
         // A space after `$(`: `$((` would start arithmetic.
         format!("echo $( {b})"),

@@ -4,7 +4,7 @@
 //! `bind -x 'KEYSEQ: CODE'`. Each callback's text is a nested script: judged when
 //! static, asked about when only known at run time.
 
-use super::nested::{ScriptText, single};
+use super::nested::{Positionals, ScriptText, single};
 use super::word::Word;
 use crate::parse::SpanMap;
 use crate::verdict::Span;
@@ -131,6 +131,7 @@ fn option_scripts(args: &[Word], takes: &str, code: &[char], source: &str) -> Ve
                 Some(ScriptText::Static {
                     text: callback_text(letter, &text),
                     map: SpanMap::Whole(span),
+                    args: Positionals::Inherited,
                 })
             }
             OptionValue::Separate { letter, word } if code.contains(&letter) => {
@@ -153,6 +154,7 @@ fn as_script(option: char, word: &Word, source: &str) -> ScriptText {
         Some(text) => ScriptText::Static {
             text: callback_text(option, &text),
             map: SpanMap::Whole(word.span),
+            args: Positionals::Inherited,
         },
         None => ScriptText::Dynamic(word.span),
     }
@@ -177,6 +179,7 @@ fn bind(args: &[Word], _source: &str) -> Vec<ScriptText> {
             Some(text) => ScriptText::Static {
                 text,
                 map: SpanMap::Whole(span),
+                args: Positionals::Inherited,
             },
             None => ScriptText::Dynamic(span),
         };
@@ -252,6 +255,7 @@ pub fn exported_function(word: &Word) -> Option<ScriptText> {
     Some(ScriptText::Static {
         text: format!("{function} {body}"),
         map: SpanMap::Whole(word.span),
+        args: Positionals::Inherited,
     })
 }
 

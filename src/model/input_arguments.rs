@@ -18,6 +18,7 @@
 
 use super::command::{Redirect, SimpleCommand};
 use super::definitions::single_quoted;
+use super::nested::Positionals;
 use super::word::{Part, Word};
 use crate::verdict::Span;
 
@@ -95,15 +96,7 @@ pub fn pasted_items(
     by: Option<&str>,
 ) -> Option<(String, Vec<Span>)> {
     let program = program?;
-    let placeholder = match by {
-        Some("find") => "{}".to_string(),
-        // A byte test before the catalogue's canonical name: most records have
-        // no `xargs` among their wrappers.
-        _ => wrappers.iter().rev().find_map(|&at| {
-            let name = words.get(at)?.value()?;
-            names_xargs(name).then(|| replacement(words.get(at + 1..program)?))?
-        })?,
-    };
+    let placeholder = placeholder(words, program, wrappers, by)?;
     let spans: Vec<Span> = words
         .iter()
         .skip(program)
@@ -114,6 +107,61 @@ pub fn pasted_items(
         .map(|w| w.span)
         .collect();
     (!spans.is_empty()).then_some((placeholder, spans))
+}
+
+/// The text `find -exec` (`{}`) or `xargs -I R` (R) replaces with each item in
+/// the words of the command it runs (`program` is where that command starts).
+fn placeholder(
+    words: &[Word],
+    program: usize,
+    wrappers: &[usize],
+    by: Option<&str>,
+) -> Option<String> {
+    match by {
+        Some("find") => Some("{}".to_string()),
+        // A byte test before the catalogue's canonical name: most records have
+        // no `xargs` among their wrappers.
+        _ => wrappers.iter().rev().find_map(|&at| {
+            let name = words.get(at)?.value()?;
+            names_xargs(name).then(|| replacement(words.get(at + 1..program)?))?
+        }),
+    }
+}
+
+/// The positional parameters of a script a shell runs (`sh -c TEXT NAME ARGS`)
+/// where a program puts its run-time items among the words (`find -exec sh -c
+/// '…' _ {} \;`, `xargs -I % sh -c '…' _ %`, `fd -x sh -c '…' _ {}`, `parallel`'s
+/// `{1}`) or after them (`xargs sh -c '…' _`): from the first such word on, the
+/// values and how many there are are only known at run time. A word with a
+/// `{…}` in it is read as such an item wherever it is (literal braces in a
+/// script's arguments are rare; the cost is an ask).
+pub fn run_time_positionals(
+    args: Positionals,
+    record: &SimpleCommand,
+    by: Option<&str>,
+) -> Positionals {
+    let Positionals::Own {
+        mut values,
+        mut more,
+    } = args
+    else {
+        return args;
+    };
+    let placeholder = record
+        .program
+        .and_then(|p| placeholder(&record.words, p, &record.wrappers, by));
+    let item = |v: &str| match &placeholder {
+        Some(p) if v.contains(p.as_str()) => true,
+        _ => v.find('{').is_some_and(|open| v[open..].contains('}')),
+    };
+    if let Some(k) = values.iter().position(|v| v.as_deref().is_some_and(item)) {
+        values.truncate(k);
+        more = true;
+    }
+    if appended_items(record).is_some() {
+        more = true;
+    }
+    Positionals::Own { values, more }
 }
 
 /// True when the word names `xargs`, in any spelling the catalogue finds it by;

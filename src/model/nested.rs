@@ -32,11 +32,87 @@ pub enum ScriptText {
         text: String,
         /// How its positions map to the original command.
         map: SpanMap,
+        /// The positional parameters (`$0`, `$1`…) it runs with.
+        args: Positionals,
     },
     /// Only known at run time.
     Dynamic(Span),
     /// A shell reading a script from stdin we cannot see.
     UnknownStdin(Span),
+}
+
+/// The positional parameters (`$0`, `$1`…) a script runs with.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Positionals {
+    /// Those of the shell it runs in (`eval TEXT`, a trap, an alias, a callback).
+    #[default]
+    Inherited,
+    /// Its own, from the words after it (`sh -c TEXT NAME A B`: `$0` is NAME, `$1`
+    /// is A), `$0` first; `None` for a value only known at run time. `more`: the
+    /// words may be more than these, a number only known at run time (a word
+    /// that splits or a glob, items a program appends), so any later one is
+    /// unknown too; otherwise a later one is empty.
+    Own {
+        /// `$0`, `$1`… as far as they are given.
+        values: Vec<Option<String>>,
+        /// Whether more may follow at run time.
+        more: bool,
+    },
+}
+
+impl Positionals {
+    /// The parameters a shell gives a script from its words: `$0` is the first
+    /// of `words`, or `shell` (the shell's own name) when `words` is empty or its
+    /// `$0` is the shell's anyway (`bash -s A B`: `shell` and `words` = A B).
+    pub fn own(shell: Option<String>, words: &[Word], named: bool) -> Positionals {
+        let (mut values, words) = match words.split_first() {
+            Some((first, rest)) if named && !may_be_several(first) => {
+                (vec![first.static_value()], rest)
+            }
+            Some(_) if named => {
+                return Positionals::Own {
+                    values: Vec::new(),
+                    more: true,
+                };
+            }
+            _ => (vec![shell], words),
+        };
+        let mut more = false;
+        for word in words {
+            // A word that may be several (`$x`, `*.rs`, `{a,b}`): this one and
+            // every later one is only known at run time.
+            if may_be_several(word) {
+                more = true;
+                break;
+            }
+            values.push(word.static_value());
+        }
+        Positionals::Own { values, more }
+    }
+}
+
+/// True when bash may turn the word into any number of words: an unquoted
+/// expansion (split on blanks), a glob or a brace expansion.
+fn may_be_several(word: &Word) -> bool {
+    use super::word::Part;
+    word.has_glob()
+        || word.has_brace_expansion()
+        || word.parts.iter().any(|p| match p {
+            Part::Literal(_) | Part::Quoted(_) | Part::Tilde(_) | Part::ProcessSubstitution => {
+                false
+            }
+            // `"$@"` is as many words as there are parameters.
+            Part::Variable { name, quoted } => !quoted || name == "@",
+            // `"${a[@]}"` too; a name of letters alone is one word when quoted.
+            Part::Expansion { name, quoted, .. } => {
+                !quoted
+                    || name
+                        .as_deref()
+                        .is_none_or(|n| !n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+            }
+            Part::CommandSubstitution { quoted } | Part::Arithmetic { quoted } => !quoted,
+            Part::Unknown(_) => true,
+        })
 }
 
 /// The scripts a command runs from text. `source` is the original command text, used
@@ -79,6 +155,7 @@ pub fn scripts_of(
                     Some(text) => ScriptText::Static {
                         text: text.to_string(),
                         map: SpanMap::Whole(word.span),
+                        args: Positionals::Inherited,
                     },
                     None => ScriptText::Dynamic(word.span),
                 })
@@ -156,6 +233,7 @@ fn command_value_scripts(name: &str, args: &[Word], source: &str, out: &mut Vec<
                     out.push(ScriptText::Static {
                         text: text.to_string(),
                         map: SpanMap::Whole(word.span),
+                        args: Positionals::Inherited,
                     });
                 }
             }
@@ -300,7 +378,11 @@ fn embedded_command(
         };
         let text = quoted_words(values.iter().map(String::as_str));
         let map = exact_map(span, &text, source);
-        out.push(ScriptText::Static { text, map });
+        out.push(ScriptText::Static {
+            text,
+            map,
+            args: Positionals::Inherited,
+        });
         return;
     }
 }
@@ -359,6 +441,7 @@ fn catalogue_scripts(
                 Some(text) => out.push(ScriptText::Static {
                     text: text.to_string(),
                     map: SpanMap::Whole(word.span),
+                    args: Positionals::Inherited,
                 }),
                 None => out.push(ScriptText::Dynamic(word.span)),
             },
@@ -419,6 +502,7 @@ fn catalogue_scripts(
                     out.push(ScriptText::Static {
                         text: ext_command(command),
                         map: SpanMap::Whole(word.span),
+                        args: Positionals::Inherited,
                     });
                 }
             }
@@ -485,6 +569,7 @@ fn value_script(entry: &Entry, role: Role, value: &str, span: Span) -> Option<Sc
     Some(ScriptText::Static {
         text,
         map: SpanMap::Whole(span),
+        args: Positionals::Inherited,
     })
 }
 
@@ -627,9 +712,18 @@ fn shell(
         }
         break;
     }
+    // The script's `$0`, `$1`…: the words after the `-c` string, or after the
+    // options when the script is read from stdin or a file.
+    let shell_name = name.static_value();
     if command_string {
         match args.get(i) {
-            Some(script) => out.push(single(script, source)),
+            Some(script) => {
+                let words = args.get(i + 1..).unwrap_or(&[]);
+                out.push(with_positionals(
+                    single(script, source),
+                    Positionals::own(shell_name, words, true),
+                ))
+            }
             None => out.push(ScriptText::Dynamic(name.span)),
         }
         return;
@@ -638,34 +732,55 @@ fn shell(
         // `bash FILE`: runs a file; the path rules judge it, unless the file is a
         // descriptor (`bash /dev/stdin <<< CMD`): then the script is what feeds it.
         if let Some(script) = descriptor_script(&args[i], redirects, source) {
-            out.push(script);
+            out.push(with_positionals(
+                script,
+                Positionals::own(shell_name, &args[i..], true),
+            ));
         }
         return;
     }
+    // Input the gate cannot see (`CMD | sh`) is a script it cannot read.
+    let _ = piped_stdin;
+    let positionals = Positionals::own(shell_name, args.get(i..).unwrap_or(&[]), false);
+    if let Some(script) = stdin_script(name, redirects, source) {
+        out.push(with_positionals(script, positionals));
+    }
+}
+
+/// A static script with the positional parameters it runs with.
+fn with_positionals(script: ScriptText, positionals: Positionals) -> ScriptText {
+    match script {
+        ScriptText::Static { text, map, .. } => ScriptText::Static {
+            text,
+            map,
+            args: positionals,
+        },
+        other => other,
+    }
+}
+
+/// The script a shell reads from stdin: a heredoc, a here-string, a file fed
+/// with `<`, or a pipe the gate cannot see.
+fn stdin_script(name: &Word, redirects: &[Redirect], source: &str) -> Option<ScriptText> {
     for redirect in redirects {
         if let Some(heredoc) = &redirect.heredoc {
-            out.push(match &heredoc.static_text {
+            return Some(match &heredoc.static_text {
                 Some(text) => ScriptText::Static {
                     text: text.clone(),
                     map: exact_map(heredoc.span, text, source),
+                    args: Positionals::Inherited,
                 },
                 None => ScriptText::Dynamic(heredoc.span),
             });
-            return;
         }
         if redirect.operator == "<<<" {
-            if let Some(target) = &redirect.target {
-                out.push(single(target, source));
-            }
-            return;
+            return redirect.target.as_ref().map(|t| single(t, source));
         }
         if redirect.operator == "<" && redirect.fd.as_deref().unwrap_or("0") == "0" {
-            out.push(ScriptText::UnknownStdin(name.span));
-            return;
+            break;
         }
     }
-    let _ = piped_stdin;
-    out.push(ScriptText::UnknownStdin(name.span));
+    Some(ScriptText::UnknownStdin(name.span))
 }
 
 /// The script a shell runs when its script file is a descriptor (`/dev/stdin`,
@@ -678,6 +793,7 @@ fn descriptor_script(file: &Word, redirects: &[Redirect], source: &str) -> Optio
             Some(text) => ScriptText::Static {
                 text: text.clone(),
                 map: exact_map(heredoc.span, text, source),
+                args: Positionals::Inherited,
             },
             None => ScriptText::Dynamic(heredoc.span),
         },
@@ -691,7 +807,11 @@ pub(super) fn single(word: &Word, source: &str) -> ScriptText {
     match word.static_value() {
         Some(text) => {
             let map = quoted_map(word, &text, source);
-            ScriptText::Static { text, map }
+            ScriptText::Static {
+                text,
+                map,
+                args: Positionals::Inherited,
+            }
         }
         None => ScriptText::Dynamic(word.span),
     }
@@ -717,7 +837,11 @@ fn joined(words: &[Word], source: &str) -> ScriptText {
         text.push_str(&value);
     }
     let map = exact_map(span, &text, source);
-    ScriptText::Static { text, map }
+    ScriptText::Static {
+        text,
+        map,
+        args: Positionals::Inherited,
+    }
 }
 
 /// An unquoted word that starts with a tilde and is otherwise plain text (`~`,
@@ -751,10 +875,12 @@ fn alias_value(word: &Word) -> ScriptText {
         Some((_, body)) => ScriptText::Static {
             text: body.to_string(),
             map: SpanMap::Whole(word.span),
+            args: Positionals::Inherited,
         },
         None => ScriptText::Static {
             text: String::new(),
             map: SpanMap::Whole(word.span),
+            args: Positionals::Inherited,
         },
     }
 }

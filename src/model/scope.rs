@@ -7,6 +7,7 @@
 
 use super::command::{Cwd, Origin, SimpleCommand};
 use super::definitions::{Definitions, Effects};
+use super::nested::Positionals;
 use super::paths::{Resolved, Resolver};
 use super::printf_target::{PrintfTarget, printf_target};
 use super::word::{Part, Word};
@@ -530,6 +531,25 @@ impl Scope {
             }
         }
         self.vars.retain(|(name, _)| !name.is_empty());
+    }
+
+    /// A script's own positional parameters as it starts (`sh -c TEXT NAME A B`):
+    /// `$0` on as given, the ones after them empty, or only known at run time
+    /// when more may follow (`$@` too). Inherited ones stay the caller's.
+    pub fn bind_positionals(&mut self, args: &Positionals) {
+        let Positionals::Own { values, more } = args else {
+            return;
+        };
+        self.positionals_unknown();
+        // `$1`…`$9` beyond the given ones, and `$@`, say whether more may follow.
+        let after = (!more).then(String::new);
+        for k in 0..values.len().max(10) {
+            let value = values.get(k).cloned().unwrap_or_else(|| after.clone());
+            self.set_var(&k.to_string(), value);
+        }
+        if *more || values.iter().any(Option::is_none) {
+            self.set_var("@", None);
+        }
     }
 
     /// Before a new `set --`, or after a `shift` by a count only known at run

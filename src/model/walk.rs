@@ -19,7 +19,7 @@ use super::fastpath::{self, Compound, CompoundKind, Lexed, Statement, Statements
 use super::input_arguments;
 use super::links;
 use super::lower::{self, Source};
-use super::nested::{self, ScriptText};
+use super::nested::{self, Positionals, ScriptText};
 use super::problem::{Problem, ProblemKind};
 use super::repeat;
 use super::scope::Scope;
@@ -1270,9 +1270,10 @@ impl<'s> Walker<'s> {
         // item pasted into shell text makes it a script only known at run time
         // (its static text is walked too).
         let by = match &origin {
-            Origin::Embedded(by) => Some(by.as_str()),
+            Origin::Embedded(by) => Some(by.clone()),
             _ => None,
         };
+        let by = by.as_deref();
         if let Some((placeholder, spans)) =
             input_arguments::pasted_items(&words, unwrapped.program, &unwrapped.wrappers, by)
             && scripts.iter().any(|s| {
@@ -1313,7 +1314,7 @@ impl<'s> Walker<'s> {
                 .checked_sub(exported)
                 .and_then(|k| alias_names.get(k).cloned().flatten());
             match script {
-                ScriptText::Static { text, map } => {
+                ScriptText::Static { text, map, args } => {
                     // A script only known at run time keeps the record asking.
                     if !matches!(
                         record.script,
@@ -1323,7 +1324,8 @@ impl<'s> Walker<'s> {
                             span: map.map(0, text.len()),
                         });
                     }
-                    parsed_scripts.push((text, map, alias));
+                    let args = input_arguments::run_time_positionals(args, &record, by);
+                    parsed_scripts.push((text, map, alias, args));
                 }
                 ScriptText::Dynamic(span) => {
                     if let Some(alias) = alias {
@@ -1351,7 +1353,11 @@ impl<'s> Walker<'s> {
             }
             Some(InputRuns::Scripts(scripts, at)) => {
                 let map = SpanMap::Whole(at);
-                parsed_scripts.extend(scripts.into_iter().map(|text| (text, map, None)));
+                parsed_scripts.extend(
+                    scripts
+                        .into_iter()
+                        .map(|text| (text, map, None, Positionals::Inherited)),
+                );
             }
             // Unknown commands keep the record asking, whatever script it has.
             Some(InputRuns::Unknown(at))
@@ -1407,7 +1413,8 @@ impl<'s> Walker<'s> {
                         };
                         match (shell, text) {
                             (true, Some(text)) => {
-                                parsed_scripts.push((text, SpanMap::Whole(at), None));
+                                let args = written_positionals(&record, at);
+                                parsed_scripts.push((text, SpanMap::Whole(at), None, args));
                             }
                             (true, None) => {
                                 asks.get_or_insert(InlineScript::Dynamic { span: at });
@@ -1578,11 +1585,11 @@ impl<'s> Walker<'s> {
                 nesting,
             );
         }
-        for (text, map, alias) in parsed_scripts {
+        for (text, map, alias, args) in parsed_scripts {
             // An alias's text is walked where it is defined, in its own scope; a
             // call of it applies what it changed.
             let own_scope = !is_eval || alias.is_some();
-            let effects = self.nested(&text, map, nesting + 1, frame, own_scope);
+            let effects = self.nested_with(&text, map, nesting + 1, frame, own_scope, &args);
             if is_trap {
                 self.later.push(Later {
                     text: text.clone(),
@@ -1830,7 +1837,7 @@ impl<'s> Walker<'s> {
         let mut parsed = Vec::new();
         for script in scripts {
             match script {
-                ScriptText::Static { text, map } => parsed.push((text, map)),
+                ScriptText::Static { text, map, .. } => parsed.push((text, map)),
                 ScriptText::Dynamic(span) | ScriptText::UnknownStdin(span) => {
                     record.script = Some(InlineScript::Dynamic { span })
                 }
@@ -2004,6 +2011,27 @@ impl<'s> Walker<'s> {
         frame: &Frame,
         own_scope: bool,
     ) -> Option<Effects> {
+        self.nested_with(
+            text,
+            map,
+            nesting,
+            frame,
+            own_scope,
+            &Positionals::Inherited,
+        )
+    }
+
+    /// [`Walker::nested`] for a script that runs with positional parameters of its
+    /// own (`sh -c TEXT NAME ARGS`), bound in its scope before it is walked.
+    fn nested_with(
+        &mut self,
+        text: &str,
+        map: SpanMap,
+        nesting: u32,
+        frame: &Frame,
+        own_scope: bool,
+        args: &Positionals,
+    ) -> Option<Effects> {
         let span = map.map(0, text.len());
         if nesting > self.env.max_nesting {
             self.out.problems.push(Problem::NestingLimit {
@@ -2023,6 +2051,7 @@ impl<'s> Walker<'s> {
         {
             if own_scope {
                 self.push_scope();
+                self.scope_mut().bind_positionals(args);
             }
             let placed: Statements = lexed.into_iter().map(|s| s.placed(map)).collect();
             self.statements(placed, &inner, nesting);
@@ -2031,6 +2060,7 @@ impl<'s> Walker<'s> {
         let parsed = self.parses.parse(text, map, &mut self.out.problems)?;
         if own_scope {
             self.push_scope();
+            self.scope_mut().bind_positionals(args);
         }
         let src = Source {
             text: &parsed.text,
@@ -2548,13 +2578,28 @@ fn run_written<A>(
     record: &mut SimpleCommand,
     text: Option<String>,
     at: Span,
-    scripts: &mut Vec<(String, SpanMap, Option<A>)>,
+    scripts: &mut Vec<(String, SpanMap, Option<A>, Positionals)>,
 ) {
     match text {
         Some(text) => {
             record.script = Some(InlineScript::Parsed { span: at });
-            scripts.push((text, SpanMap::Whole(at), None));
+            let args = written_positionals(record, at);
+            scripts.push((text, SpanMap::Whole(at), None, args));
         }
         None => record.script = Some(InlineScript::Dynamic { span: at }),
+    }
+}
+
+/// The positional parameters of a script file the record runs, the word at `at`
+/// (`./run.sh A B`, `sh run.sh A B`): `$0` is the file's name, `$1` on the words
+/// after it.
+fn written_positionals(record: &SimpleCommand, at: Span) -> Positionals {
+    match record.words.iter().position(|w| w.span == at) {
+        Some(k) => Positionals::own(None, &record.words[k..], true),
+        // Named elsewhere (a redirect, an option's value): only known at run time.
+        None => Positionals::Own {
+            values: Vec::new(),
+            more: true,
+        },
     }
 }

@@ -328,12 +328,12 @@ pub fn redirect_placements() -> impl Strategy<Value = Vec<String>> {
 
 /// A path carried by a value the gate computes: a known substitution, `read` from a
 /// here-string, `printf -v`, an array element, `+=`, a `for` loop's word (alone,
-/// after another, or as a glob's folder); then used by a program that reads or
-/// writes it.
+/// after another, or as a glob's folder), a positional parameter of `sh -c`;
+/// then used by a program that reads or writes it.
 fn value_flow() -> impl Strategy<Value = String> {
     (
         pick(PATHS),
-        0u8..10,
+        0u8..12,
         pick(&["cat", "head -n1", "ls", "touch", "wc -c"]),
     )
         .prop_map(|(path, how, user)| {
@@ -348,6 +348,9 @@ fn value_flow() -> impl Strategy<Value = String> {
                 7 => return format!("for F in {path}; do {user} \"$F\"; done"),
                 8 => return format!("for F in a.txt {path}; do {user} $F; done"),
                 9 => return format!("for F in {path}/*; do {user} \"$F\"; done"),
+                // A positional parameter of a script a shell runs.
+                10 => return format!("sh -c '{user} \"$1\"' _ {path}"),
+                11 => return format!("bash -c 'F=$2; {user} \"$F\"' _ a.txt {path}"),
                 _ => format!("F=; F+={path}"),
             };
             format!("{value}; {user} \"$F\"")
@@ -1163,6 +1166,20 @@ pub fn command(heredocs: bool) -> BoxedStrategy<String> {
                     _ => format!(
                         "printf '%s' {script} > k.sh; printf -v 'BASH_CMDS[cat]' /bin/bash; cat k.sh"
                     ),
+                }
+            }),
+            // Positional parameters a shell gives its script: the words after a
+            // `-c` string, after `-s`, after a script file's name.
+            (inner.clone(), 0u8..6).prop_map(|(a, how)| {
+                let code = single_quote(&format!("a[$({a}\n)]"));
+                let script = single_quote(&format!("{a}\n"));
+                match how {
+                    0 => format!("bash -c '(( $1 ))' _ {code}"),
+                    1 => format!("bash -c 'echo $(( $2 ))' _ 1 {code}"),
+                    2 => format!("bash -s {code} <<< '(( $1 ))'"),
+                    3 => format!("printf '%s' '(( $1 ))' > k.sh; bash k.sh {code}"),
+                    4 => format!("bash -c 'eval \"$1\"' _ {script}"),
+                    _ => format!("bash -c 'set -- \"$0\"; (( $1 ))' {code}"),
                 }
             }),
             // A script written by a program other than a redirect, its text the
