@@ -130,6 +130,13 @@ pub struct Redirect {
 }
 
 impl Redirect {
+    /// True when the redirect gives the command its standard input: `< FILE`,
+    /// `<> FILE`, a heredoc or a here-string on descriptor 0, `<&N`.
+    pub fn feeds_stdin(&self) -> bool {
+        self.fd.as_deref().unwrap_or("0") == "0"
+            && (self.heredoc.is_some() || self.operator.starts_with('<'))
+    }
+
     /// True when the redirect writes to its target (`>`, `>>`, `&>`, `<>`, `>|`...).
     pub fn writes(&self) -> bool {
         self.operator.contains('>') && !self.operator.contains("<<")

@@ -1541,6 +1541,18 @@ impl<'s> Walker<'s> {
         } else {
             Vec::new()
         };
+        // A command a program runs reads the program's standard input (`uv run
+        // python < x.py`, `bundle exec irb <<< CODE`): the redirects that feed it.
+        let fed: Vec<Redirect> = if embedded.is_empty() {
+            Vec::new()
+        } else {
+            record
+                .redirects
+                .iter()
+                .filter(|r| r.feeds_stdin())
+                .cloned()
+                .collect()
+        };
         self.push_record(record);
         self.arithmetic(codes, frame, nesting);
         for (by, mut words) in embedded {
@@ -1566,7 +1578,7 @@ impl<'s> Walker<'s> {
                         self.record(
                             named,
                             Vec::new(),
-                            Vec::new(),
+                            fed.clone(),
                             span,
                             Origin::Embedded(by.clone()),
                             frame,
@@ -1578,7 +1590,7 @@ impl<'s> Walker<'s> {
             self.record(
                 words,
                 assignments,
-                Vec::new(),
+                fed.clone(),
                 span,
                 Origin::Embedded(by),
                 frame,

@@ -446,11 +446,13 @@ pub fn check(cmd: &SimpleCommand, cx: &mut Checker) {
     }
     // A use that only reports (`--version`, `--help`: the entry's `read-only`
     // flags, which differ by program: `-h` is psql's host) reads no commands.
-    if let Some(entry) = entry.filter(|e| e.has(catalogue::Fact::StdinCommands))
+    // The fact may come with a flag or a subcommand (`python3 -i`, `rails
+    // console`).
+    if let Some(entry) = entry
         && stdin_fed(cmd)
-        && !cx
-            .usage(cmd)
-            .is_some_and(|u| u.has(catalogue::Fact::ReadOnly))
+        && cx.usage(cmd).is_some_and(|u| {
+            u.has(catalogue::Fact::StdinCommands) && !u.has(catalogue::Fact::ReadOnly)
+        })
     {
         cx.report(
             &INLINE_SCRIPT,
