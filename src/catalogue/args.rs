@@ -69,6 +69,17 @@ fn fresh_reading(entry: &Entry, args: &[Option<&str>]) -> Vec<Arg> {
             piped_or_written(arg, args);
         }
     }
+    // A word read twice, as the value of an option read only as a prefix of a
+    // listed one and as itself: its own reading first, as readers take the first.
+    let twice = |arg: &Arg| {
+        arg.option_value
+            && arg.offset == 0
+            && out.iter().filter(|b| b.index == arg.index).count() > 1
+    };
+    if out.iter().any(twice) {
+        let (own, values): (Vec<Arg>, Vec<Arg>) = out.iter().partition(|a| !twice(a));
+        out = own.into_iter().chain(values).collect();
+    }
     out
 }
 
@@ -272,6 +283,11 @@ fn read(entry: &Entry, args: &[Option<&str>], global: Option<&Entry>) -> Vec<Arg
             }
             if let Some(option) = found {
                 let role = option.role;
+                // Read as a prefix of a listed option (`--test` of node's
+                // `--test-reporter`), the word may as well be an option of its
+                // own the catalogue does not list, which takes no value: the next
+                // word is read both ways, as this option's value and as itself.
+                let abbreviation = attached.is_none() && !option.names.contains(&name);
                 match attached {
                     Some(offset) => out.push(Arg {
                         index,
@@ -286,11 +302,15 @@ fn read(entry: &Entry, args: &[Option<&str>], global: Option<&Entry>) -> Vec<Arg
                             offset: 0,
                             option_value: true,
                         });
-                        i += 1;
+                        if !abbreviation {
+                            i += 1;
+                        }
                     }
                     None => {}
                 }
-                i = more_values(option.more, args, i, &mut out);
+                if !abbreviation {
+                    i = more_values(option.more, args, i, &mut out);
+                }
             }
             continue;
         }

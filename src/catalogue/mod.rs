@@ -990,6 +990,17 @@ impl Entry {
         found
     }
 
+    /// True when the option word `word` (no `=value`) is read as a listed option
+    /// only as a prefix of its name ([`Entry::option`]: `--test` of node's
+    /// `--test-reporter`): the program may as well have an option of that exact
+    /// name the catalogue does not list, which takes no value. Readers judge the
+    /// next word both ways.
+    pub fn only_abbreviates(&self, word: &str) -> bool {
+        word.starts_with("--")
+            && !word.contains('=')
+            && self.option(word).is_some_and(|o| !o.names.contains(&word))
+    }
+
     /// True when the option word `word` takes the next word as its value, by the
     /// option table: `-C DIR`, `--file FILE`; in a short cluster the value-taking
     /// letter must come last (`-xvf FILE`); `--opt=value` carries its own.

@@ -121,6 +121,17 @@ fn option_role(entry: Option<&Entry>, sub: Option<&Entry>, option: &str) -> Opti
         .or_else(|| entry.and_then(|e| e.option_role(option)))
 }
 
+/// True when the option word `option` (no value attached) is read as a listed
+/// option only as a prefix of its name (`--test` of node's `--test-reporter`):
+/// it may as well be an option the catalogue does not list, which takes no
+/// value, so the next word is read as itself too.
+fn only_abbreviates(entry: Option<&Entry>, sub: Option<&Entry>, option: &str) -> bool {
+    match sub.filter(|s| s.option(option).is_some()) {
+        Some(s) => s.only_abbreviates(option),
+        None => entry.is_some_and(|e| e.only_abbreviates(option)),
+    }
+}
+
 /// Paths named by the wrappers passed through, read with each wrapper's catalogue
 /// entry: `flock FILE cmd` creates its lock file, `strace -o FILE cmd` writes its
 /// trace, `bwrap --bind SRC DEST cmd` exposes `SRC`, `env -C DIR cmd` works in
@@ -348,6 +359,9 @@ fn written_out(cmd: &SimpleCommand) -> Vec<PathUse<'_>> {
     let mut operands: Vec<(usize, &Word)> = Vec::new();
     let mut target_dir: Option<usize> = None;
     let mut skip_next = false;
+    // The word after an option read only as a prefix of a listed one: its value,
+    // and read as itself too.
+    let mut read_again = None;
     let mut options_done = false;
     let mut i = 0;
     while i < args.len() {
@@ -356,7 +370,9 @@ fn written_out(cmd: &SimpleCommand) -> Vec<PathUse<'_>> {
         i += 1;
         if skip_next {
             skip_next = false;
-            continue;
+            if read_again != Some(index) {
+                continue;
+            }
         }
         let Some(value) = values.get(index).copied().flatten() else {
             // `java -javaagent:$HOME/x.jar`, `go build -o=$OUT`: an option the
@@ -480,17 +496,23 @@ fn written_out(cmd: &SimpleCommand) -> Vec<PathUse<'_>> {
             let value_at = if attached.is_some() { index } else { i };
             // One lookup of the option serves the questions below.
             let listed = option_role(entry, sub, option);
+            if attached.is_none() && listed.is_some() && only_abbreviates(entry, sub, option) {
+                read_again = Some(i);
+            }
             // The catalogue's reading counts when it took the word as an option's
             // value: an option of a deeper subcommand (`go mod edit -replace`).
-            let role = word_role(value_at)
-                .filter(|_| {
-                    listed.is_some()
-                        || roles.iter().any(|a| {
-                            a.index == value_at
-                                && a.option_value
-                                && (a.offset > 0) == attached.is_some()
-                        })
-                })
+            // A word read both as this value and as itself (after an option read
+            // only as a prefix of a listed one) is this value here.
+            let value_arg = roles.iter().find(|a| {
+                a.index == value_at && a.option_value && (a.offset > 0) == attached.is_some()
+            });
+            let role = mode_values
+                .iter()
+                .find(|(i, _)| *i == value_at)
+                .map(|(_, r)| *r)
+                .or(value_arg.map(|a| a.role))
+                .or_else(|| word_role(value_at))
+                .filter(|_| listed.is_some() || value_arg.is_some())
                 .or(listed);
             // `git -c include.path=/tmp/x`: a setting given as an option's value
             // whose key the catalogue gives a path role reads or writes that path.
@@ -959,7 +981,12 @@ pub fn given_modes(entry: &'static Entry, values: &[Option<&str>]) -> Modes {
                 }
             } else if let Some(m) = entry.mode_options.iter().find(|m| m.flags.contains(&name)) {
                 out.options.get_or_insert(m);
-            } else if !w.contains('=') && entry.option(name).is_some() {
+            } else if !w.contains('=')
+                && entry.option(name).is_some()
+                && !entry.only_abbreviates(name)
+            {
+                // A prefix of a listed option may be a flag of its own: the next
+                // word is read too.
                 i += 1;
             }
             continue;
@@ -1019,7 +1046,10 @@ fn mode_values(
             if let Some(o) = in_mode(name) {
                 out.push((if attached { index } else { i }, o.role));
             }
-            if !attached && (in_mode(name).is_some() || entry.option(name).is_some()) {
+            if !attached
+                && (in_mode(name).is_some()
+                    || (entry.option(name).is_some() && !entry.only_abbreviates(name)))
+            {
                 i += 1;
             }
             continue;

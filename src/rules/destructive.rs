@@ -312,7 +312,7 @@ fn signal_targets<'a>(entry: &catalogue::Entry, args: &[Option<&'a str>]) -> Vec
             // the first operand: the targets start here.
             if !a.starts_with('-') {
                 targets.push(a);
-            } else if !a.contains('=') && entry.option(a).is_some() {
+            } else if !a.contains('=') && entry.option(a).is_some() && !entry.only_abbreviates(a) {
                 i += 1;
             }
             operands = true;

@@ -137,13 +137,16 @@ fn options<'a>(args: &'a [Option<&'a str>]) -> impl Iterator<Item = &'a str> {
 /// The positional words of `args` with their indexes: options and the values of
 /// the entry's value options removed; everything after `--` is positional.
 fn positionals<'a>(entry: &Entry, args: &[Option<&'a str>]) -> Vec<(usize, Option<&'a str>)> {
-    positional_words(entry, args).collect()
+    positional_words(entry, args, false).collect()
 }
 
-/// [`positionals`], one at a time (the first operand needs no list).
+/// [`positionals`], one at a time (the first operand needs no list). `exact`: an
+/// option read as a listed one only as a prefix of its name takes no value
+/// ([`Entry::only_abbreviates`]: the other reading of such a word).
 fn positional_words<'a, 'b>(
     entry: &'b Entry,
     args: &'b [Option<&'a str>],
+    exact: bool,
 ) -> impl Iterator<Item = (usize, Option<&'a str>)> + 'b {
     let mut i = 0;
     let mut options_end = false;
@@ -155,7 +158,7 @@ fn positional_words<'a, 'b>(
                 None => return Some((at, None)),
                 Some("--") if !options_end => options_end = true,
                 Some(a) if !options_end && a.starts_with('-') && a.len() > 1 => {
-                    if entry.takes_next_word(a) {
+                    if entry.takes_next_word(a) && !(exact && entry.only_abbreviates(a)) {
                         i += 1;
                     }
                 }
@@ -241,7 +244,9 @@ fn applies(
 /// The index of the first operand of `entry` in `args` at or after `from`.
 fn first_operand(entry: &Entry, args: &[Option<&str>], from: usize) -> Option<usize> {
     let rest = args.get(from..)?;
-    positional_words(entry, rest).next().map(|(i, _)| from + i)
+    positional_words(entry, rest, false)
+        .next()
+        .map(|(i, _)| from + i)
 }
 
 /// The effect that applies to `cmd`, and whether a word only known at run time
@@ -290,11 +295,21 @@ fn effect_of(cmd: &SimpleCommand, entry: &'static Entry) -> Option<(&'static Eff
                 .and_then(|i| words[i])
                 .is_some_and(|option| entry.may_take_unknown_value(option))
         });
-        let readings: &[&[(usize, Option<&str>)]] = if after_unknown_value {
-            &[&all, &all[1..]]
-        } else {
-            &[&all]
-        };
+        // `tool --dry destroy`: an option read as a listed one only as a prefix
+        // of its name may be a flag of its own; the words are read so too.
+        let flag_reading: Vec<(usize, Option<&str>)> =
+            if words.iter().flatten().any(|w| entry.only_abbreviates(w)) {
+                positional_words(entry, words, true).collect()
+            } else {
+                Vec::new()
+            };
+        let mut readings: Vec<&[(usize, Option<&str>)]> = vec![&all];
+        if after_unknown_value {
+            readings.push(&all[1..]);
+        }
+        if !flag_reading.is_empty() {
+            readings.push(&flag_reading);
+        }
         for positional in readings {
             for effect in entry.effects {
                 if let Some(dynamic) = applies(entry, effect, words, positional, dynamic_words) {
