@@ -187,6 +187,10 @@ pub struct Context {
     pub in_pipeline: bool,
     /// Its stdin comes from the previous pipeline stage.
     pub piped_stdin: bool,
+    /// Its stdin is a file or text given to an enclosing compound command (`{
+    /// python3; } < x.py`, a loop's `done < f`), to the call of the function it
+    /// is in, or to the shell by an earlier `exec < FILE`.
+    pub stdin_redirected: bool,
     /// Run in the background with `&`.
     pub background: bool,
     /// The enclosing function definition, if any.

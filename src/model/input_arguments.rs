@@ -83,30 +83,18 @@ pub fn appended_items(cmd: &SimpleCommand) -> Option<&Word> {
     (!replaces).then(|| &wrappers[at])
 }
 
-/// The words of the command a `find -exec` or `xargs -I R` runs that hold the
-/// run-time item pasted inside them (`sh -c 'echo {}'`), with the placeholder:
-/// find and xargs paste the file name or input line into the word, and where a
-/// shell reads that word as text, a name like `;CMD;` is code (pass it as an
-/// argument instead: `sh -c 'echo "$1"' _ {}`). A word that is the placeholder
-/// alone is not listed.
-pub fn pasted_items(
+/// The text `find -exec` or `xargs -I R` replaces with each run-time item in
+/// the words of the command it runs (`{}`, R), when the record is such a
+/// command: pasted into a word a shell reads as text (`sh -c 'echo {}'`, `sh -c
+/// {}`, `eval {}`), a file name or input line like `;CMD;` is code (pass it as an
+/// argument instead: `sh -c 'echo "$1"' _ {}`).
+pub fn run_time_placeholder(
     words: &[Word],
     program: Option<usize>,
     wrappers: &[usize],
     by: Option<&str>,
-) -> Option<(String, Vec<Span>)> {
-    let program = program?;
-    let placeholder = placeholder(words, program, wrappers, by)?;
-    let spans: Vec<Span> = words
-        .iter()
-        .skip(program)
-        .filter(|w| {
-            w.value()
-                .is_some_and(|v| v != placeholder && v.contains(placeholder.as_str()))
-        })
-        .map(|w| w.span)
-        .collect();
-    (!spans.is_empty()).then_some((placeholder, spans))
+) -> Option<String> {
+    placeholder(words, program?, wrappers, by)
 }
 
 /// The text `find -exec` (`{}`) or `xargs -I R` (R) replaces with each item in

@@ -45,6 +45,9 @@ pub(crate) struct Scope {
     integers: Vec<String>,
     /// Functions and aliases defined so far, which shadow programs of their name.
     pub definitions: Definitions,
+    /// An `exec < FILE` (or heredoc, here-string) gave this shell a new stdin:
+    /// every later command reads it.
+    pub stdin_redirected: bool,
 }
 
 impl Scope {

@@ -198,6 +198,8 @@ struct Frame {
     in_substitution: bool,
     in_pipeline: bool,
     piped_stdin: bool,
+    /// A redirect of an enclosing compound command or function call feeds stdin.
+    stdin_redirected: bool,
     background: bool,
     function: Option<Rc<str>>,
     /// Inside a command's own words: assignments here belong to the command.
@@ -663,7 +665,7 @@ impl<'s> Walker<'s> {
     fn visit<'t>(
         &mut self,
         node: Node<'t>,
-        frame: Frame,
+        mut frame: Frame,
         src: Source,
         nesting: u32,
         stack: &mut Vec<Task<'t>>,
@@ -706,7 +708,14 @@ impl<'s> Walker<'s> {
                             None => self.bare(src.span(node), Vec::new(), own, &frame, nesting),
                         }
                     }
-                    _ => self.bare(src.span(node), Vec::new(), own, &frame, nesting),
+                    _ => {
+                        // `{ python3; } < x.py`, `while …; done < f`: the
+                        // commands inside read what the redirect feeds.
+                        if own.redirects.iter().any(Redirect::feeds_stdin) {
+                            frame.stdin_redirected = true;
+                        }
+                        self.bare(src.span(node), Vec::new(), own, &frame, nesting)
+                    }
                 }
                 push_children(node, &frame, stack);
             }
@@ -768,6 +777,12 @@ impl<'s> Walker<'s> {
                 // `f() { …; } > FILE`: every call writes FILE. Like the body, the
                 // redirect is judged where the function is defined.
                 let own = self.redirects_of(node, src);
+                // `f() { python3; } < x.py`: the body reads what the redirect feeds.
+                let inner = Frame {
+                    stdin_redirected: inner.stdin_redirected
+                        || own.redirects.iter().any(Redirect::feeds_stdin),
+                    ..inner
+                };
                 if !own.redirects.is_empty() {
                     self.bare(src.span(node), Vec::new(), own, &inner, nesting);
                 }
@@ -1141,6 +1156,7 @@ impl<'s> Walker<'s> {
             in_substitution: frame.in_substitution,
             in_pipeline: frame.in_pipeline,
             piped_stdin: frame.piped_stdin,
+            stdin_redirected: frame.stdin_redirected || self.scope().stdin_redirected,
             background: frame.background,
             function: frame.function.as_deref().map(str::to_string),
             cwd: self.scope().cwd.clone(),
@@ -1274,13 +1290,22 @@ impl<'s> Walker<'s> {
             _ => None,
         };
         let by = by.as_deref();
-        if let Some((placeholder, spans)) =
-            input_arguments::pasted_items(&words, unwrapped.program, &unwrapped.wrappers, by)
-            && scripts.iter().any(|s| {
-                matches!(s, ScriptText::Static { text, .. } if text.contains(placeholder.as_str()))
-            })
-        {
-            scripts.extend(spans.into_iter().map(ScriptText::Dynamic));
+        if let Some(placeholder) = input_arguments::run_time_placeholder(
+            &words,
+            unwrapped.program,
+            &unwrapped.wrappers,
+            by,
+        ) {
+            let pasted: Vec<Span> = scripts
+                .iter()
+                .filter_map(|s| match s {
+                    ScriptText::Static { text, map, .. } if text.contains(placeholder.as_str()) => {
+                        Some(map.map(0, text.len()))
+                    }
+                    _ => None,
+                })
+                .collect();
+            scripts.extend(pasted.into_iter().map(ScriptText::Dynamic));
         }
         // Callbacks of builtins (`trap`, `mapfile -C`, `bind -x`...), also behind
         // `builtin` or `command`.
@@ -1543,7 +1568,8 @@ impl<'s> Walker<'s> {
         };
         // A command a program runs reads the program's standard input (`uv run
         // python < x.py`, `bundle exec irb <<< CODE`): the redirects that feed it.
-        let fed: Vec<Redirect> = if embedded.is_empty() {
+        let feeds_stdin = record.redirects.iter().any(Redirect::feeds_stdin);
+        let fed: Vec<Redirect> = if embedded.is_empty() || !feeds_stdin {
             Vec::new()
         } else {
             record
@@ -1553,6 +1579,13 @@ impl<'s> Walker<'s> {
                 .cloned()
                 .collect()
         };
+        // `exec < FILE`: the shell's own stdin from here on.
+        if feeds_stdin
+            && let [word] = &record.words[..]
+            && word.value() == Some("exec")
+        {
+            self.scope_mut().stdin_redirected = true;
+        }
         self.push_record(record);
         self.arithmetic(codes, frame, nesting);
         for (by, mut words) in embedded {
@@ -1638,7 +1671,12 @@ impl<'s> Walker<'s> {
             self.nested(&script, SpanMap::Whole(span), nesting + 1, frame, false);
         }
         if let (Some((body, name)), Some(definition)) = (function_call, &called) {
-            self.call_function(name, &body, definition, frame, nesting);
+            // `f < x.py`: the body's commands read what the call's redirect feeds.
+            let fed = Frame {
+                stdin_redirected: frame.stdin_redirected || feeds_stdin,
+                ..frame.clone()
+            };
+            self.call_function(name, &body, definition, &fed, nesting);
         }
     }
 
@@ -1756,11 +1794,17 @@ impl<'s> Walker<'s> {
                 },
             );
         }
-        // parallel: its script's words, then `:::` groups (or stdin lines).
-        let script = unwrapped.script.clone()?;
+        // parallel: its script's words, then `:::` groups (or stdin lines). With
+        // no script words each input line is a command (`cmd | parallel`,
+        // `parallel < list`, `parallel -a list`).
+        let script = unwrapped.script.clone().unwrap_or(words.len()..words.len());
         let after = words.get(script.end..).unwrap_or(&[]);
         let (groups, span) = if after.is_empty() {
-            let (input, span) = stdin()?;
+            let Some((input, span)) = stdin() else {
+                return script
+                    .is_empty()
+                    .then(|| InputRuns::Unknown(words.get(at).map_or(record.span, |w| w.span)));
+            };
             let lines = input.lines().filter(|l| !l.is_empty()).map(str::to_string);
             (Some(vec![lines.collect()]), span)
         } else {
@@ -2132,6 +2176,7 @@ impl<'s> Walker<'s> {
     /// its node.
     fn compound(&mut self, compound: Compound, frame: &Frame, nesting: u32) {
         let function_frame;
+        let fed_frame;
         let frame = match &compound.kind {
             CompoundKind::Function { name, .. } => {
                 function_frame = Frame {
@@ -2142,6 +2187,16 @@ impl<'s> Walker<'s> {
                 &function_frame
             }
             _ => frame,
+        };
+        // `{ python3; } < x.py`: the commands inside read what the redirect feeds.
+        let frame = if compound.redirects.iter().any(Redirect::feeds_stdin) {
+            fed_frame = Frame {
+                stdin_redirected: true,
+                ..frame.clone()
+            };
+            &fed_frame
+        } else {
+            frame
         };
         if !compound.redirects.is_empty() {
             let trailing = Trailing {

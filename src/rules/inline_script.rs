@@ -144,7 +144,8 @@ pub fn inline_code<'c>(
             .redirects
             .iter()
             .any(|r| r.operator == "<<<" || r.operator == "<")
-        || cmd.context.piped_stdin;
+        || cmd.context.piped_stdin
+        || cmd.context.stdin_redirected;
     // No script operand: only options, or only options and their values
     // (`python3 -W ignore`, `m4 -D x=y`), by the option table.
     let reads_stdin = || {
@@ -161,9 +162,11 @@ pub fn inline_code<'c>(
 }
 
 /// True when the command's stdin is fed: a heredoc, a here-string, a `<` redirect
-/// of descriptor 0, or a pipe.
+/// of descriptor 0, a pipe, or a redirect around it (a compound command's, a
+/// function call's, `exec <`).
 fn stdin_fed(cmd: &SimpleCommand) -> bool {
     cmd.context.piped_stdin
+        || cmd.context.stdin_redirected
         || cmd.redirects.iter().any(|r| {
             r.heredoc.is_some()
                 || r.operator == "<<<"

@@ -361,14 +361,33 @@ fn value_flow() -> impl Strategy<Value = String> {
 /// here-string or a heredoc, `parallel` with `:::` arguments or reading stdin;
 /// or a command in a file the command writes and then runs as code the gate does
 /// not read (a Python script), as a script it cannot name (`sh *.sh`) or as a
-/// program found through the PATH it changed (`PATH=.:$PATH ls`).
+/// program found through the PATH it changed (`PATH=.:$PATH ls`); or a command
+/// an interpreter reads on a stdin redirected around it, or an input line run
+/// whole (`xargs -I{} sh -c {}`, `parallel` with no command).
 fn input_flow() -> impl Strategy<Value = String> {
     (
         pick(PATHS),
-        0u8..13,
+        0u8..19,
         pick(&["cat", "head -n1", "ls", "touch", "wc -c"]),
     )
         .prop_map(|(path, how, user)| match how {
+            // Code an interpreter reads on a stdin given to a group, a loop, a
+            // function's call or the shell itself (`exec <`).
+            13 => format!(
+                "echo 'import os; os.system(\"{user} {path}\")' > t.py; {{ python3; }} < t.py"
+            ),
+            14 => format!(
+                "echo 'import os; os.system(\"{user} {path}\")' > t.py; exec < t.py; python3"
+            ),
+            15 => format!(
+                "echo 'import os; os.system(\"{user} {path}\")' > t.py; f() {{ python3; }}; f < t.py"
+            ),
+            // The whole script is the item: an input line run as a command.
+            16 => format!("echo '{user} {path}' > list.txt; xargs -I{{}} sh -c {{}} < list.txt"),
+            17 => format!("echo '{user} {path}' | parallel"),
+            18 => format!(
+                "echo 'import os; os.system(\"{user} {path}\")' > t.py; find . -maxdepth 0 -exec python3 \\; < t.py"
+            ),
             // Through a file the command writes first.
             9 => format!("echo {path} > list.txt; xargs {user} < list.txt"),
             10 => format!("echo 'import os; os.system(\"{user} {path}\")' > t.py; python3 t.py"),
