@@ -315,15 +315,29 @@ pub(super) fn code_files(record: &SimpleCommand) -> Vec<CodeFile<'_>> {
                 out.push(CodeFile::Named(name.into(), word.span))
             }
             (Role::PathExec, _) => out.push(CodeFile::Unknown(word.span)),
+            // A program named by a path (`go build -toolexec=./x.sh`, `go test
+            // -exec ./x.sh`): the file runs.
+            (Role::Program, Some(program)) => {
+                if let Some(file) = program_file(program) {
+                    out.push(CodeFile::Named(file.into(), word.span));
+                }
+            }
             // A setting whose key names a file the program loads as settings or
             // code (`git -c include.path=F`), or a settings file itself (`cargo
             // --config F`): its keys run programs (`core.fsmonitor`, a runner).
+            // A key naming a program by a path runs that file (`make CC=./x.sh`).
             (Role::Config, Some(setting)) => match catalogue::setting(setting) {
-                Some((key, file)) => {
-                    if entry.config_key_role(key) == Some(Role::PathExec) && !file.is_empty() {
+                Some((key, file)) => match entry.config_key_role(key) {
+                    Some(Role::PathExec) if !file.is_empty() => {
                         out.push(CodeFile::Named(file.into(), word.span));
                     }
-                }
+                    Some(Role::Program) => {
+                        if let Some(file) = program_file(file) {
+                            out.push(CodeFile::Named(file.into(), word.span));
+                        }
+                    }
+                    _ => {}
+                },
                 None => out.push(CodeFile::Named(setting.into(), word.span)),
             },
             // A setting only known at run time may name any file (`cargo --config
@@ -340,12 +354,19 @@ pub(super) fn code_files(record: &SimpleCommand) -> Vec<CodeFile<'_>> {
             let Some(value) = &assignment.value else {
                 continue;
             };
-            if entry.env_key_role(&assignment.name) == Some(Role::PathExec) {
-                out.push(match value.value() {
+            match entry.env_key_role(&assignment.name) {
+                Some(Role::PathExec) => out.push(match value.value() {
                     Some(name) if !name.is_empty() => CodeFile::Named(name.into(), value.span),
                     Some(_) => continue,
                     None => CodeFile::Unknown(value.span),
-                });
+                }),
+                // `CC=./x.sh make`: a program named by a path runs that file.
+                Some(Role::Program) => {
+                    if let Some(file) = value.value().and_then(program_file) {
+                        out.push(CodeFile::Named(file.into(), value.span));
+                    }
+                }
+                _ => {}
             }
         }
     }
@@ -373,6 +394,14 @@ pub(super) fn code_files(record: &SimpleCommand) -> Vec<CodeFile<'_>> {
         out.push(CodeFile::Unknown(word.span));
     }
     out
+}
+
+/// The file a program setting runs when it names one by a path: its first word
+/// (a comma list's first item: `gdb,--args`) when that has a `/` (`./x.sh -v`);
+/// a bare name is found on the PATH.
+fn program_file(program: &str) -> Option<&str> {
+    let first = program.split_whitespace().next()?.split(',').next()?;
+    first.contains('/').then_some(first)
 }
 
 /// The files an interpreter runs for a module named `module`: for Python

@@ -79,8 +79,17 @@ pub fn inline_code<'c>(
             break;
         };
         // `-c CODE`, `-pe CODE`, `-eCODE`, `--eval=CODE`; and the first operand
-        // of a subcommand whose operand is code (`deno eval CODE`).
-        if matches!(arg.role, Role::Code(_)) {
+        // of a subcommand whose operand is code (`deno eval CODE`). An
+        // interpreter's setting is pasted into code it generates (perl's
+        // `-MMOD=ARGS` is `use MOD split(/,/,q{ARGS})`): one that is not a plain
+        // name and value is code (`-M'strict;system q(CMD)'`).
+        let pasted_code = arg.role == Role::Config
+            && arg.option_value
+            && word
+                .value()
+                .and_then(|v| v.get(arg.offset..))
+                .is_some_and(|v| !plain_setting(v));
+        if matches!(arg.role, Role::Code(_)) || pasted_code {
             let code = word
                 .value()
                 .and_then(|v| v.get(arg.offset..))
@@ -159,6 +168,22 @@ pub fn inline_code<'c>(
         return Some((heredoc.and_then(|h| h.static_text.clone()), None));
     }
     None
+}
+
+/// True for an interpreter's setting that is a name and, after `=`, a value
+/// with no quoting or grouping marks (`strict`, `-warnings`, `lib=src`,
+/// `Data::Dumper=Dumper,x`): nothing that could close the code it is pasted
+/// into.
+fn plain_setting(setting: &str) -> bool {
+    let (name, value) = setting.split_once('=').unwrap_or((setting, ""));
+    let name = name.strip_prefix('-').unwrap_or(name);
+    name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b':' | b'.'))
+        && !value.contains([
+            '{', '}', '\\', ';', '(', ')', '`', '$', '@', '\'', '"', '\n',
+        ])
 }
 
 /// True when the command's stdin is fed: a heredoc, a here-string, a `<` redirect
