@@ -1429,11 +1429,15 @@ impl<'s> Walker<'s> {
             for file in written::code_files(&record) {
                 match file {
                     written::CodeFile::Named(name, at) if Some(at) != walked => {
-                        let Some(text) = self
-                            .scope()
-                            .path_of(&name, self.env.cwd)
-                            .and_then(|path| self.written.get(&path).cloned())
+                        let path = self.scope().path_of(&name, self.env.cwd);
+                        let Some(text) = path.as_ref().and_then(|p| self.written.get(p).cloned())
                         else {
+                            // A folder whose files run by name (`python3 DIR`,
+                            // `git -c core.hooksPath=DIR`) holding a file the
+                            // command wrote.
+                            if path.is_some_and(|p| self.written.any_under(&p)) {
+                                asks.get_or_insert(InlineScript::WrittenCode { span: at });
+                            }
                             continue;
                         };
                         match (shell, text) {

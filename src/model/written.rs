@@ -69,6 +69,12 @@ impl Files {
         self.0.iter().rev().find(|(p, _)| p == path).map(|(_, t)| t)
     }
 
+    /// True when the command wrote a file below the folder `dir` (a folder whose
+    /// files a program runs by name: `git -c core.hooksPath=DIR`, `python3 DIR`).
+    pub fn any_under(&self, dir: &Path) -> bool {
+        self.0.iter().any(|(p, _)| p != dir && p.starts_with(dir))
+    }
+
     /// What the command last wrote to a file called `name`, in any folder.
     pub fn named(&self, name: &str) -> Option<&Option<String>> {
         self.0
@@ -315,6 +321,10 @@ pub(super) fn code_files(record: &SimpleCommand) -> Vec<CodeFile<'_>> {
                 out.push(CodeFile::Named(name.into(), word.span))
             }
             (Role::PathExec, _) => out.push(CodeFile::Unknown(word.span)),
+            // A folder whose files run by name (`gcc -B DIR`, `run-parts DIR`).
+            (Role::ExecDirectory, Some(dir)) if !dir.is_empty() => {
+                out.push(CodeFile::Named(dir.into(), word.span))
+            }
             // A program named by a path (`go build -toolexec=./x.sh`, `go test
             // -exec ./x.sh`): the file runs.
             (Role::Program, Some(program)) => {
@@ -328,7 +338,7 @@ pub(super) fn code_files(record: &SimpleCommand) -> Vec<CodeFile<'_>> {
             // A key naming a program by a path runs that file (`make CC=./x.sh`).
             (Role::Config, Some(setting)) => match catalogue::setting(setting) {
                 Some((key, file)) => match entry.config_key_role(key) {
-                    Some(Role::PathExec) if !file.is_empty() => {
+                    Some(Role::PathExec | Role::ExecDirectory) if !file.is_empty() => {
                         out.push(CodeFile::Named(file.into(), word.span));
                     }
                     Some(Role::Program) => {
@@ -355,7 +365,7 @@ pub(super) fn code_files(record: &SimpleCommand) -> Vec<CodeFile<'_>> {
                 continue;
             };
             match entry.env_key_role(&assignment.name) {
-                Some(Role::PathExec) => out.push(match value.value() {
+                Some(Role::PathExec | Role::ExecDirectory) => out.push(match value.value() {
                     Some(name) if !name.is_empty() => CodeFile::Named(name.into(), value.span),
                     Some(_) => continue,
                     None => CodeFile::Unknown(value.span),
