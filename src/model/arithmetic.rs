@@ -167,6 +167,7 @@ fn name_reference(name: &str, span: Span, scope: &Scope, out: &mut Vec<Code>) {
     match scope.lookup(name) {
         Some(Some(value)) => value_code(value, span, scope, false, out),
         Some(None) if !scope.is_numeric(name) => out.push(Code::Unknown { span }),
+        None if scope.positional_unknown(name) => out.push(Code::Unknown { span }),
         _ => {}
     }
 }
@@ -225,6 +226,7 @@ fn reference_within(name: &str, span: Span, scope: &Scope, out: &mut Vec<Code>, 
             }
         }
         Some(None) if !scope.is_numeric(name) => out.push(Code::Unknown { span }),
+        None if scope.positional_unknown(name) => out.push(Code::Unknown { span }),
         _ => {}
     }
 }

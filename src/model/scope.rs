@@ -310,11 +310,29 @@ impl Scope {
     }
 
     fn var(&self, name: &str) -> Option<&Option<String>> {
-        self.vars
+        /// A positional parameter beyond the ones a script was given.
+        static EMPTY: Option<String> = Some(String::new());
+        let found = self
+            .vars
             .iter()
             .rev()
             .find(|(n, _)| n == name)
-            .map(|(_, v)| v)
+            .map(|(_, v)| v);
+        // `sh -c 'echo "$2"' _ a`: `$2` is empty when the count `$#` is known.
+        if found.is_none()
+            && name.bytes().all(|b| b.is_ascii_digit())
+            && !name.is_empty()
+            && name != "0"
+            && self
+                .vars
+                .iter()
+                .rev()
+                .find(|(n, _)| n == "#")
+                .is_some_and(|(_, count)| count.is_some())
+        {
+            return Some(&EMPTY);
+        }
+        found
     }
 
     /// Replaces `$NAME` by the static value a script assignment gave it (`D=/etc; cat
@@ -508,6 +526,11 @@ impl Scope {
         if dynamic {
             self.set_var("@", None);
         }
+        // The count, when the script's own were bound (`sh -c`): now these.
+        if self.var("#").is_some() {
+            let count = (!dynamic).then(|| words.len().to_string());
+            self.set_var("#", count);
+        }
     }
 
     /// `shift [N]`: the positional parameters the script set move down N places
@@ -543,16 +566,33 @@ impl Scope {
         let Positionals::Own { values, more } = args else {
             return;
         };
-        self.positionals_unknown();
-        // `$1`…`$9` beyond the given ones, and `$@`, say whether more may follow.
-        let after = (!more).then(String::new);
-        for k in 0..values.len().max(10) {
-            let value = values.get(k).cloned().unwrap_or_else(|| after.clone());
-            self.set_var(&k.to_string(), value);
+        // The caller's are replaced in one pass (each `set_var` would scan the
+        // variables again): `$0` on as given, and `$#`, their count; one beyond
+        // them is empty ([`Scope::var`]), unless more may follow: then `$#` and
+        // `$@` are only known at run time, and so is every one not given.
+        let positional =
+            |name: &str| matches!(name, "@" | "#") || name.bytes().all(|b| b.is_ascii_digit());
+        self.vars.retain(|(name, _)| !positional(name));
+        self.numeric.retain(|name| !positional(name));
+        self.confined.retain(|(name, _)| !positional(name));
+        for (k, value) in values.iter().enumerate() {
+            self.vars.push((k.to_string(), value.clone()));
         }
+        let count = (!more).then(|| values.len().saturating_sub(1).to_string());
+        self.vars.push(("#".to_string(), count));
         if *more || values.iter().any(Option::is_none) {
-            self.set_var("@", None);
+            self.vars.push(("@".to_string(), None));
         }
+    }
+
+    /// True when `name` is a positional parameter no word gave while more may
+    /// follow at run time (`xargs sh -c '…' _`: `$1` on are the items): its value
+    /// is only known at run time.
+    pub fn positional_unknown(&self, name: &str) -> bool {
+        !name.is_empty()
+            && name.bytes().all(|b| b.is_ascii_digit())
+            && self.var(name).is_none()
+            && self.lookup("#") == Some(None)
     }
 
     /// Before a new `set --`, or after a `shift` by a count only known at run

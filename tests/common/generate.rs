@@ -8,11 +8,14 @@
 //! quoting, wrappers, values carried by variables (known substitutions, `read`,
 //! `printf -v`, arrays, `+=`), text reaching arithmetic (`$((x))`, `let`, `[[ -v ]]`,
 //! a variable named by another, a subscript in a name, an array literal's key),
-//! bash's integer variables (`RANDOM=…`), positional parameters set by `set --`,
-//! `REPLY`, a prompt string expanded by `set -x`, keyword mode (`set -k`) and
+//! bash's integer variables (`RANDOM=…`), positional parameters set by `set --`
+//! or given to a script (`bash -c '(( $1 ))' _ CODE`, `bash -s`, a script file's
+//! arguments), `REPLY`, a prompt string expanded by `set -x`, keyword mode (`set -k`) and
 //! bash's table of programs written by `printf -v`, scripts written by a program
 //! other than a redirect (`dd of=`, `cp /dev/stdin`, `sed -i`) and then run, a
-//! loop variable that is exported (`for PATH in ".:$PATH"`),
+//! loop variable that is exported (`for PATH in ".:$PATH"`), code an interpreter
+//! reads on a stdin redirected around it (`{ python3; } < t.py`, `exec <`, a
+//! function's call), an input line run whole (`xargs -I{} sh -c {}`, `parallel`),
 //! callbacks (`trap`, `mapfile -C`, `compgen -C`), aliases and functions shadowing a
 //! program, functions exported with `env BASH_FUNC_f%%=…`, `env -S`, paths through
 //! links the command makes, files named like options before a glob, and what a
