@@ -354,6 +354,11 @@ pub(super) fn code_files(record: &SimpleCommand) -> Vec<CodeFile<'_>> {
             // "$F"`).
             (Role::Config, None) => out.push(CodeFile::Unknown(word.span)),
             (Role::Module, Some(module)) => module_files(entry, module, word.span, &mut out),
+            // `sqlite3 db '.read x.sql'`, `psql -c '\i x.sql'`: client commands
+            // read from a file, which may run shell text.
+            (Role::Code("sql"), Some(sql)) => {
+                out.extend(sql_command_files(sql).map(|f| CodeFile::Named(f.into(), word.span)));
+            }
             _ => {}
         }
     }
@@ -404,6 +409,28 @@ pub(super) fn code_files(record: &SimpleCommand) -> Vec<CodeFile<'_>> {
         out.push(CodeFile::Unknown(word.span));
     }
     out
+}
+
+/// The files SQL text has its client read commands from: sqlite's `.read FILE`,
+/// psql's `\i`/`\ir`/`\include`, mysql's `source FILE` and `\. FILE`, each at
+/// the start of a line or statement.
+fn sql_command_files(sql: &str) -> impl Iterator<Item = &str> {
+    sql.split(['\n', ';']).filter_map(|statement| {
+        let mut words = statement.split_whitespace();
+        let command = words.next()?;
+        let reads = [
+            ".read",
+            "\\i",
+            "\\ir",
+            "\\include",
+            "\\include_relative",
+            "\\.",
+        ]
+        .contains(&command)
+            || command.eq_ignore_ascii_case("source");
+        let file = words.next()?.trim_matches(['\'', '"']);
+        (reads && !file.is_empty() && !file.starts_with('|')).then_some(file)
+    })
 }
 
 /// The file a program setting runs when it names one by a path: its first word
