@@ -123,10 +123,11 @@ fn placeholder(
 /// values and how many there are are only known at run time. A word with a
 /// `{…}` in it is read as such an item wherever it is (literal braces in a
 /// script's arguments are rare; the cost is an ask).
+/// `placeholder`: the record's [`run_time_placeholder`].
 pub fn run_time_positionals(
     args: Positionals,
     record: &SimpleCommand,
-    by: Option<&str>,
+    placeholder: Option<&str>,
 ) -> Positionals {
     let Positionals::Own {
         mut values,
@@ -135,11 +136,8 @@ pub fn run_time_positionals(
     else {
         return args;
     };
-    let placeholder = record
-        .program
-        .and_then(|p| placeholder(&record.words, p, &record.wrappers, by));
-    let item = |v: &str| match &placeholder {
-        Some(p) if v.contains(p.as_str()) => true,
+    let item = |v: &str| match placeholder {
+        Some(p) if v.contains(p) => true,
         _ => v.find('{').is_some_and(|open| v[open..].contains('}')),
     };
     if let Some(k) = values.iter().position(|v| v.as_deref().is_some_and(item)) {

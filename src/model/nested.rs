@@ -61,6 +61,14 @@ pub enum Positionals {
 }
 
 impl Positionals {
+    /// Parameters that are all only known at run time, and how many.
+    pub fn unknown() -> Positionals {
+        Positionals::Own {
+            values: Vec::new(),
+            more: true,
+        }
+    }
+
     /// The parameters a shell gives a script from its words: `$0` is the first
     /// of `words`, or `shell` (the shell's own name) when `words` is empty or its
     /// `$0` is the shell's anyway (`bash -s A B`: `shell` and `words` = A B).
@@ -69,12 +77,7 @@ impl Positionals {
             Some((first, rest)) if named && !may_be_several(first) => {
                 (vec![first.static_value()], rest)
             }
-            Some(_) if named => {
-                return Positionals::Own {
-                    values: Vec::new(),
-                    more: true,
-                };
-            }
+            Some(_) if named => return Positionals::unknown(),
             _ => (vec![shell], words),
         };
         let mut more = false;

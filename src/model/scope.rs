@@ -320,8 +320,7 @@ impl Scope {
             .map(|(_, v)| v);
         // `sh -c 'echo "$2"' _ a`: `$2` is empty when the count `$#` is known.
         if found.is_none()
-            && name.bytes().all(|b| b.is_ascii_digit())
-            && !name.is_empty()
+            && is_positional(name)
             && name != "0"
             && self
                 .vars
@@ -570,8 +569,7 @@ impl Scope {
         // variables again): `$0` on as given, and `$#`, their count; one beyond
         // them is empty ([`Scope::var`]), unless more may follow: then `$#` and
         // `$@` are only known at run time, and so is every one not given.
-        let positional =
-            |name: &str| matches!(name, "@" | "#") || name.bytes().all(|b| b.is_ascii_digit());
+        let positional = |name: &str| matches!(name, "@" | "#") || is_positional(name);
         self.vars.retain(|(name, _)| !positional(name));
         self.numeric.retain(|name| !positional(name));
         self.confined.retain(|(name, _)| !positional(name));
@@ -589,17 +587,14 @@ impl Scope {
     /// follow at run time (`xargs sh -c '…' _`: `$1` on are the items): its value
     /// is only known at run time.
     pub fn positional_unknown(&self, name: &str) -> bool {
-        !name.is_empty()
-            && name.bytes().all(|b| b.is_ascii_digit())
-            && self.var(name).is_none()
-            && self.lookup("#") == Some(None)
+        is_positional(name) && self.var(name).is_none() && self.lookup("#") == Some(None)
     }
 
     /// Before a new `set --`, or after a `shift` by a count only known at run
     /// time, every positional parameter the script set is only known at run time.
     fn positionals_unknown(&mut self) {
         for (name, value) in &mut self.vars {
-            if name.bytes().all(|b| b.is_ascii_digit()) && name != "0" {
+            if is_positional(name) && name != "0" {
                 *value = None;
             }
         }
@@ -771,6 +766,11 @@ fn directory(word: &Word, current: Option<&Path>, resolver: &Resolver) -> Cwd {
 pub(crate) fn is_name(text: &str) -> bool {
     text.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
         && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// True for a positional parameter's name: `0`, `1`, `10`…
+fn is_positional(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_digit())
 }
 
 #[cfg(test)]

@@ -206,6 +206,18 @@ struct Frame {
     in_command: bool,
 }
 
+impl Frame {
+    /// This frame for the commands inside a compound command, function or call
+    /// carrying `redirects`: fed when one of them gives stdin (`{ python3; } <
+    /// x.py`).
+    fn fed_by(&self, redirects: &[Redirect]) -> Frame {
+        Frame {
+            stdin_redirected: self.stdin_redirected || redirects.iter().any(Redirect::feeds_stdin),
+            ..self.clone()
+        }
+    }
+}
+
 enum Task<'t> {
     Visit(Node<'t>, Frame),
     PushScope,
@@ -711,9 +723,7 @@ impl<'s> Walker<'s> {
                     _ => {
                         // `{ python3; } < x.py`, `while …; done < f`: the
                         // commands inside read what the redirect feeds.
-                        if own.redirects.iter().any(Redirect::feeds_stdin) {
-                            frame.stdin_redirected = true;
-                        }
+                        frame = frame.fed_by(&own.redirects);
                         self.bare(src.span(node), Vec::new(), own, &frame, nesting)
                     }
                 }
@@ -778,11 +788,7 @@ impl<'s> Walker<'s> {
                 // redirect is judged where the function is defined.
                 let own = self.redirects_of(node, src);
                 // `f() { python3; } < x.py`: the body reads what the redirect feeds.
-                let inner = Frame {
-                    stdin_redirected: inner.stdin_redirected
-                        || own.redirects.iter().any(Redirect::feeds_stdin),
-                    ..inner
-                };
+                let inner = inner.fed_by(&own.redirects);
                 if !own.redirects.is_empty() {
                     self.bare(src.span(node), Vec::new(), own, &inner, nesting);
                 }
@@ -1290,12 +1296,13 @@ impl<'s> Walker<'s> {
             _ => None,
         };
         let by = by.as_deref();
-        if let Some(placeholder) = input_arguments::run_time_placeholder(
+        let placeholder = input_arguments::run_time_placeholder(
             &words,
             unwrapped.program,
             &unwrapped.wrappers,
             by,
-        ) {
+        );
+        if let Some(placeholder) = &placeholder {
             let pasted: Vec<Span> = scripts
                 .iter()
                 .filter_map(|s| match s {
@@ -1349,7 +1356,11 @@ impl<'s> Walker<'s> {
                             span: map.map(0, text.len()),
                         });
                     }
-                    let args = input_arguments::run_time_positionals(args, &record, by);
+                    let args = input_arguments::run_time_positionals(
+                        args,
+                        &record,
+                        placeholder.as_deref(),
+                    );
                     parsed_scripts.push((text, map, alias, args));
                 }
                 ScriptText::Dynamic(span) => {
@@ -2180,7 +2191,6 @@ impl<'s> Walker<'s> {
     /// its node.
     fn compound(&mut self, compound: Compound, frame: &Frame, nesting: u32) {
         let function_frame;
-        let fed_frame;
         let frame = match &compound.kind {
             CompoundKind::Function { name, .. } => {
                 function_frame = Frame {
@@ -2193,15 +2203,8 @@ impl<'s> Walker<'s> {
             _ => frame,
         };
         // `{ python3; } < x.py`: the commands inside read what the redirect feeds.
-        let frame = if compound.redirects.iter().any(Redirect::feeds_stdin) {
-            fed_frame = Frame {
-                stdin_redirected: true,
-                ..frame.clone()
-            };
-            &fed_frame
-        } else {
-            frame
-        };
+        let fed_frame = frame.fed_by(&compound.redirects);
+        let frame = &fed_frame;
         if !compound.redirects.is_empty() {
             let trailing = Trailing {
                 redirects: compound.redirects,
@@ -2668,9 +2671,6 @@ fn written_positionals(record: &SimpleCommand, at: Span) -> Positionals {
     match record.words.iter().position(|w| w.span == at) {
         Some(k) => Positionals::own(None, &record.words[k..], true),
         // Named elsewhere (a redirect, an option's value): only known at run time.
-        None => Positionals::Own {
-            values: Vec::new(),
-            more: true,
-        },
+        None => Positionals::unknown(),
     }
 }
